@@ -1,0 +1,208 @@
+//! Builds the semantic tree from Chromium AX trees (one per frame) joined with the DOM
+//! snapshot's layout facts, and links child frames under their verified `<iframe>` owner.
+//!
+//! Owns: AX → `Node` translation, cycle/dangling-id repair, frame offsets.
+//! Must never: drop nodes for meaning (the filter does), or trust a frame relation that the
+//! extension did not verify with `DOM.getFrameOwner`.
+
+use crate::budget::{MAX_TREE_DEPTH, NODE_TEXT_CHARS};
+use crate::input::{AxNode, Observation};
+use crate::layout::{Layout, Rect};
+use crate::role;
+use crate::text::capped;
+use crate::tree::{keep_attrs, Frame, Node, Source, States, Target, Tree};
+use std::collections::{HashMap, HashSet};
+
+/// Names and values are kept a little longer than the render cap so the renderer cuts them.
+const KEEP_CHARS: usize = NODE_TEXT_CHARS * 2;
+
+pub fn build(obs: &Observation) -> Tree {
+    let layout = Layout::new(&obs.snapshots);
+    let viewport = Rect { x: 0.0, y: 0.0, w: obs.viewport.width.max(0.0), h: obs.viewport.height.max(0.0) };
+    let mut tree = Tree {
+        nodes: vec![Node { role: "document".into(), ..Node::default() }],
+        root: 0,
+        frames: Vec::new(),
+        source: Source::ChromiumAx,
+        scope: None,
+        repaired: 0,
+        viewport,
+    };
+    // (frame index, backend id) → tree index, to find iframe owners and the scope.
+    let mut by_backend: HashMap<(usize, i64), usize> = HashMap::new();
+    // Per frame: (offset of its viewport in the top viewport, clip rect in top coordinates).
+    let mut placement: Vec<Option<(f64, f64, Rect)>> = Vec::new();
+    let frame_ids: HashMap<&str, usize> = obs.frames.iter().enumerate().map(|(i, f)| (f.frame_id.as_str(), i)).collect();
+
+    for (fi, f) in obs.frames.iter().enumerate() {
+        let is_main = f.parent_frame_id.is_none() && fi == obs.frames.iter().position(|f| f.parent_frame_id.is_none()).unwrap_or(0);
+        tree.frames.push(Frame { frame_id: f.frame_id.clone(), session: f.session.clone(), url: f.url.clone(), is_main });
+        // Where does this frame hang?
+        let (attach_to, place) = if is_main {
+            (Some(tree.root), Some((0.0, 0.0, viewport)))
+        } else {
+            let parent = f.parent_frame_id.as_deref().and_then(|p| frame_ids.get(p).copied()).filter(|&p| p < fi);
+            let owner = match (parent, f.owner_backend_node_id) {
+                (Some(p), Some(b)) => by_backend.get(&(p, b)).copied(),
+                _ => None,
+            };
+            match (parent, owner) {
+                (Some(p), Some(o)) => {
+                    let owner_node = &tree.nodes[o];
+                    let place = match (placement.get(p).copied().flatten(), owner_node.bounds) {
+                        (Some((_, _, clip)), Some(b)) => b.intersect(&clip).map(|c| (b.x, b.y, c)),
+                        _ => None,
+                    };
+                    if owner_node.hidden || place.is_none() {
+                        // Invisible or unrendered iframe: nothing to expand, nothing to warn about.
+                        placement.push(None);
+                        continue;
+                    }
+                    (Some(o), place)
+                }
+                (_, None) => {
+                    // The relation could not be verified: say so at the owner if we can find one.
+                    placement.push(None);
+                    continue;
+                }
+                _ => (None, None),
+            }
+        };
+        placement.push(place);
+        let Some(attach_to) = attach_to else { continue };
+        if let Some(err) = &f.error {
+            tree.nodes[attach_to].warning = Some(format!("iframe not expanded: {}", capped(err, 80)));
+            continue;
+        }
+        let Some(ax) = &f.ax else {
+            tree.nodes[attach_to].warning = Some("iframe not expanded: no accessibility tree".into());
+            continue;
+        };
+        let session = layout.session_index(&f.session);
+        let (ox, oy, clip) = place.unwrap_or((0.0, 0.0, viewport));
+        add_frame(&mut tree, &layout, session, fi, &ax.nodes, attach_to, (ox, oy, clip), &mut by_backend);
+    }
+    // Frames that were not attached (unverified relation) get one warning at their owner, if any.
+    for (fi, f) in obs.frames.iter().enumerate() {
+        if placement.get(fi).copied().flatten().is_some() || f.parent_frame_id.is_none() {
+            continue;
+        }
+        let parent = f.parent_frame_id.as_deref().and_then(|p| frame_ids.get(p).copied());
+        if let (Some(p), Some(b)) = (parent, f.owner_backend_node_id) {
+            if let Some(&o) = by_backend.get(&(p, b)) {
+                if !tree.nodes[o].hidden && tree.nodes[o].bounds.map(|b| !b.is_empty()).unwrap_or(false) && tree.nodes[o].in_viewport {
+                    // Visible owner but no placement: the frame could not be placed.
+                    tree.nodes[o].warning.get_or_insert_with(|| "iframe not expanded: frame not verified".into());
+                }
+            }
+        }
+    }
+    if let Some(scope) = &obs.scope {
+        if let Some(b) = scope.backend_node_id {
+            let fi = tree.frames.iter().position(|f| f.session == scope.session && f.is_main).or_else(|| tree.frames.iter().position(|f| f.session == scope.session));
+            tree.scope = fi.and_then(|fi| by_backend.get(&(fi, b)).copied());
+        }
+    }
+    tree
+}
+
+#[allow(clippy::too_many_arguments)]
+fn add_frame(
+    tree: &mut Tree,
+    layout: &Layout,
+    session: Option<usize>,
+    fi: usize,
+    nodes: &[AxNode],
+    attach_to: usize,
+    (ox, oy, clip): (f64, f64, Rect),
+    by_backend: &mut HashMap<(usize, i64), usize>,
+) {
+    let by_id: HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.node_id.as_str(), i)).collect();
+    if by_id.len() != nodes.len() {
+        tree.repaired += nodes.len() - by_id.len();
+    }
+    let roots: Vec<usize> = nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.parent_id.as_deref().map(|p| !by_id.contains_key(p)).unwrap_or(true))
+        .map(|(i, _)| i)
+        .collect();
+    let mut seen: HashSet<usize> = HashSet::new();
+    // Explicit stack of (ax index, parent tree index, depth): no recursion on input depth.
+    let mut stack: Vec<(usize, usize, usize)> = roots.iter().rev().map(|&r| (r, attach_to, 0)).collect();
+    while let Some((ai, parent, depth)) = stack.pop() {
+        if !seen.insert(ai) {
+            tree.repaired += 1; // a cycle or a node listed under two parents
+            continue;
+        }
+        let ax = &nodes[ai];
+        let node = translate(ax, layout, session, fi, (ox, oy, clip));
+        let ti = tree.nodes.len();
+        if let Some(b) = ax.backend_dom_node_id {
+            by_backend.entry((fi, b)).or_insert(ti);
+        }
+        tree.nodes.push(node);
+        tree.nodes[parent].children.push(ti);
+        if depth >= MAX_TREE_DEPTH {
+            tree.repaired += 1;
+            continue;
+        }
+        for cid in ax.child_ids.iter().rev() {
+            match by_id.get(cid.as_str()) {
+                Some(&ci) => stack.push((ci, ti, depth + 1)),
+                None => tree.repaired += 1,
+            }
+        }
+    }
+}
+
+fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (ox, oy, clip): (f64, f64, Rect)) -> Node {
+    let role = role::normalize(ax.role_str());
+    let facts = match (session, ax.backend_dom_node_id) {
+        (Some(s), Some(b)) => layout.facts(s, b),
+        _ => None,
+    };
+    let prop_bool = |n: &str| ax.property(n).and_then(|v| v.as_bool()).unwrap_or(false);
+    let prop_text = |n: &str| ax.property(n).and_then(|v| v.text());
+    let states = States {
+        checked: prop_text("checked").filter(|c| c == "true" || c == "mixed" || c == "false"),
+        pressed: prop_text("pressed").filter(|c| c == "true" || c == "mixed"),
+        disabled: prop_bool("disabled"),
+        expanded: ax.property("expanded").and_then(|v| v.as_bool()),
+        selected: prop_bool("selected"),
+        focused: prop_bool("focused"),
+        focusable: prop_bool("focusable"),
+        required: prop_bool("required"),
+        readonly: prop_bool("readonly"),
+        level: ax.property("level").and_then(|v| v.value.as_ref()).and_then(|v| v.as_i64()),
+        haspopup: prop_text("hasPopup").filter(|v| v != "false"),
+    };
+    let name = ax.name.as_ref().and_then(|v| v.text()).map(|s| capped(&s, KEEP_CHARS)).unwrap_or_default();
+    let value = ax.value.as_ref().and_then(|v| v.text()).map(|s| capped(&s, KEEP_CHARS)).filter(|s| !s.is_empty());
+    let mut node = Node {
+        role,
+        name,
+        value,
+        states,
+        ignored: ax.ignored,
+        frame: fi,
+        target: Target { backend_node_id: ax.backend_dom_node_id, walk_index: None },
+        ..Node::default()
+    };
+    if let Some(f) = facts {
+        node.tag = f.tag.clone();
+        node.attrs = keep_attrs(f.attrs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        node.clickable = f.clickable;
+        node.hidden = f.visibility_hidden || (f.transparent && !role::is_actionable(&node.role));
+        if let Some(b) = f.bounds {
+            let top = b.offset(ox, oy);
+            node.bounds = Some(top);
+            let visible = top.intersect(&clip);
+            node.in_viewport = visible.is_some();
+            if let (Some(v), true) = (visible, role::is_actionable(&node.role)) {
+                node.covered = layout.is_covered(f, &v.offset(-ox, -oy));
+            }
+        }
+    }
+    node
+}

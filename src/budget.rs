@@ -1,0 +1,88 @@
+//! Budgets: every size limit of the model-facing state, as named constants in one place,
+//! and the caller's `maxChars` / `maxNodes` clamped under the hard caps.
+//!
+//! Owns: the numbers. Must never: select nodes or render (that is `select` and `render`).
+
+/// Total characters of a snapshot or AX state (SPEC §3).
+pub const TOTAL_CHARS: usize = 20_000;
+/// Total kept nodes of a snapshot or AX state.
+pub const TOTAL_NODES: usize = 200;
+/// Share of the main document when the page has iframes.
+pub const MAIN_CHARS: usize = 15_000;
+pub const MAIN_NODES: usize = 150;
+/// Reserved for all iframes together.
+pub const IFRAME_CHARS: usize = 5_000;
+pub const IFRAME_NODES: usize = 50;
+/// Characters of static page text (paragraphs, text runs) inside one state.
+pub const PAGE_TEXT_CHARS: usize = 8_000;
+/// Per-node name / text / value cap; longer strings are cut with `…`.
+pub const NODE_TEXT_CHARS: usize = 200;
+/// Cap of an `href` shown on a link.
+pub const HREF_CHARS: usize = 120;
+/// A run of at least this many similar siblings is degraded structurally.
+pub const RUN_MIN: usize = 6;
+/// Items kept at each end of a degraded run (besides those in the viewport).
+pub const RUN_EDGE: usize = 2;
+/// Hard floor for caller budgets: a state smaller than this cannot say anything useful.
+pub const MIN_CHARS: usize = 200;
+pub const MIN_NODES: usize = 5;
+/// Snapshots whose refs stay resolvable, per tab and in all.
+pub const REF_SNAPSHOTS_PER_TAB: usize = 4;
+pub const REF_SNAPSHOTS_TOTAL: usize = 32;
+/// Raw input guards: deeper trees than this are cut (no recursion on input depth).
+pub const MAX_TREE_DEPTH: usize = 512;
+
+/// The effective budget of one call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub chars: usize,
+    pub nodes: usize,
+    pub text_chars: usize,
+}
+
+impl Budget {
+    /// The caller's limits, clamped to `[MIN, hard cap]`. `None` means the default (the cap).
+    pub fn clamped(max_chars: Option<u64>, max_nodes: Option<u64>) -> Budget {
+        let clamp = |v: Option<u64>, min: usize, cap: usize| match v {
+            None => cap,
+            Some(v) => (v.min(cap as u64) as usize).max(min),
+        };
+        let chars = clamp(max_chars, MIN_CHARS, TOTAL_CHARS);
+        let nodes = clamp(max_nodes, MIN_NODES, TOTAL_NODES);
+        Budget { chars, nodes, text_chars: PAGE_TEXT_CHARS.min(chars * 2 / 5) }
+    }
+
+    /// Main-document share when iframes are present: the iframe reserve scaled to this budget.
+    pub fn split_for_iframes(self) -> (Budget, Budget) {
+        let iframe_chars = self.chars * IFRAME_CHARS / TOTAL_CHARS;
+        let iframe_nodes = (self.nodes * IFRAME_NODES / TOTAL_NODES).max(1);
+        let main = Budget {
+            chars: self.chars - iframe_chars,
+            nodes: self.nodes - iframe_nodes,
+            text_chars: self.text_chars,
+        };
+        let frames = Budget { chars: iframe_chars, nodes: iframe_nodes, text_chars: self.text_chars };
+        (main, frames)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caller_limits_clamp_under_hard_caps() {
+        assert_eq!(Budget::clamped(None, None).chars, TOTAL_CHARS);
+        assert_eq!(Budget::clamped(Some(1_000_000), Some(10_000)).nodes, TOTAL_NODES);
+        assert_eq!(Budget::clamped(Some(1_000_000), None).chars, TOTAL_CHARS);
+        assert_eq!(Budget::clamped(Some(0), Some(0)).chars, MIN_CHARS);
+        assert_eq!(Budget::clamped(Some(3_000), Some(30)).nodes, 30);
+    }
+
+    #[test]
+    fn iframe_split_matches_spec_at_default() {
+        let (main, frames) = Budget::clamped(None, None).split_for_iframes();
+        assert_eq!((main.chars, main.nodes), (MAIN_CHARS, MAIN_NODES));
+        assert_eq!((frames.chars, frames.nodes), (IFRAME_CHARS, IFRAME_NODES));
+    }
+}

@@ -1,0 +1,215 @@
+//! Builds the semantic tree from the content-script DOM walk (when the AX domain is
+//! unavailable): implicit ARIA roles, a practical accessible-name computation, visibility
+//! from computed style, and the same `Node` shape the AX path produces.
+//!
+//! Owns: tag → role mapping and the DOM-side name rules. Must never: keep script, style,
+//! template or noscript content; read a value of a password or hidden input.
+
+use crate::budget::{MAX_TREE_DEPTH, NODE_TEXT_CHARS};
+use crate::input::{DomWalk, Observation, WalkNode};
+use crate::layout::Rect;
+use crate::role;
+use crate::text::{capped, fold_whitespace};
+use crate::tree::{keep_attrs, Frame, Node, Source, States, Target, Tree};
+use std::collections::HashMap;
+
+const KEEP_CHARS: usize = NODE_TEXT_CHARS * 2;
+/// Subtree text gathered for a name is bounded, whatever the page holds.
+const NAME_GATHER_CHARS: usize = 1_000;
+
+pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
+    let n = walk.nodes.len();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    let mut repaired = 0;
+    for (i, w) in walk.nodes.iter().enumerate() {
+        match usize::try_from(w.parent).ok() {
+            // Parents precede children in a walk; anything else is a malformed link.
+            Some(p) if p < i => children[p].push(i),
+            Some(_) => repaired += 1,
+            None => roots.push(i),
+        }
+    }
+    let ids: HashMap<&str, usize> = walk.nodes.iter().enumerate().filter_map(|(i, w)| w.attrs.get("id").map(|id| (id.as_str(), i))).collect();
+    let viewport = Rect { x: 0.0, y: 0.0, w: obs.viewport.width.max(0.0), h: obs.viewport.height.max(0.0) };
+    let mut tree = Tree {
+        nodes: vec![Node { role: "document".into(), ..Node::default() }],
+        root: 0,
+        frames: vec![Frame { frame_id: String::new(), session: String::new(), url: walk.url.clone(), is_main: true }],
+        source: Source::Dom,
+        scope: None,
+        repaired,
+        viewport,
+    };
+    let gather = Gather { walk, children: &children };
+    let mut map: HashMap<usize, usize> = HashMap::new();
+    // (walk index, parent tree index, depth, inherited aria-hidden)
+    let mut stack: Vec<(usize, usize, usize, bool)> = roots.iter().rev().map(|&r| (r, 0, 0, false)).collect();
+    while let Some((wi, parent, depth, aria_hidden_above)) = stack.pop() {
+        let w = &walk.nodes[wi];
+        let tag = w.tag.as_str();
+        if matches!(tag, "script" | "style" | "template" | "noscript" | "head" | "meta" | "link" | "title") {
+            continue;
+        }
+        if matches!(w.display.as_deref(), Some("none")) || (tag == "input" && w.attrs.get("type").map(|t| t.eq_ignore_ascii_case("hidden")).unwrap_or(false)) {
+            continue;
+        }
+        let aria_hidden = aria_hidden_above || w.attrs.get("aria-hidden").map(|v| v == "true").unwrap_or(false) || w.attrs.contains_key("inert") || w.attrs.contains_key("hidden");
+        if aria_hidden {
+            continue;
+        }
+        let node = translate(w, wi, &gather, &ids, viewport);
+        let ti = tree.nodes.len();
+        map.insert(wi, ti);
+        tree.nodes.push(node);
+        tree.nodes[parent].children.push(ti);
+        if depth >= MAX_TREE_DEPTH {
+            tree.repaired += 1;
+            continue;
+        }
+        for &c in children[wi].iter().rev() {
+            stack.push((c, ti, depth + 1, aria_hidden));
+        }
+    }
+    if let Some(scope) = obs.scope.as_ref().and_then(|s| s.walk_index).and_then(|i| usize::try_from(i).ok()) {
+        tree.scope = map.get(&scope).copied();
+    }
+    tree
+}
+
+struct Gather<'a> {
+    walk: &'a DomWalk,
+    children: &'a [Vec<usize>],
+}
+
+impl Gather<'_> {
+    /// Visible text of a subtree, bounded, skipping hidden and non-rendered parts.
+    fn text(&self, from: usize) -> String {
+        let mut out = String::new();
+        let mut stack = vec![from];
+        while let Some(i) = stack.pop() {
+            if out.len() > NAME_GATHER_CHARS {
+                break;
+            }
+            let w = &self.walk.nodes[i];
+            if matches!(w.tag.as_str(), "script" | "style" | "template" | "noscript") || w.display.as_deref() == Some("none") {
+                continue;
+            }
+            if let Some(t) = &w.text {
+                out.push(' ');
+                out.push_str(crate::text::byte_prefix(t, NAME_GATHER_CHARS));
+            } else if let Some(alt) = w.attrs.get("alt").filter(|_| w.tag == "img") {
+                out.push(' ');
+                out.push_str(alt);
+            }
+            for &c in self.children[i].iter().rev() {
+                stack.push(c);
+            }
+        }
+        fold_whitespace(&out)
+    }
+}
+
+fn implicit_role(w: &WalkNode) -> &'static str {
+    let ty = w.attrs.get("type").map(|t| t.to_ascii_lowercase());
+    match w.tag.as_str() {
+        "#text" => "text",
+        "a" | "area" if w.attrs.contains_key("href") => "link",
+        "button" => "button",
+        "summary" => "button",
+        "input" => match ty.as_deref() {
+            Some("checkbox") => "checkbox",
+            Some("radio") => "radio",
+            Some("button" | "submit" | "reset" | "image") => "button",
+            Some("range") => "slider",
+            Some("number") => "spinbutton",
+            Some("search") => "searchbox",
+            _ if w.attrs.contains_key("list") => "combobox",
+            _ => "textbox",
+        },
+        "textarea" => "textbox",
+        "select" if w.attrs.contains_key("multiple") => "listbox",
+        "select" => "combobox",
+        "option" => "option",
+        "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => "heading",
+        "nav" => "navigation",
+        "main" => "main",
+        "header" => "banner",
+        "footer" => "contentinfo",
+        "aside" => "complementary",
+        "form" => "form",
+        "section" => "region",
+        "dialog" => "dialog",
+        "ul" | "ol" | "menu" => "list",
+        "li" => "listitem",
+        "table" => "table",
+        "tr" => "row",
+        "td" => "cell",
+        "th" => "columnheader",
+        "img" => "img",
+        "p" => "paragraph",
+        "iframe" | "frame" => "iframe",
+        "hr" => "separator",
+        "progress" => "progressbar",
+        "fieldset" => "group",
+        "label" => "label",
+        "article" => "article",
+        "pre" | "code" => "generic",
+        _ => "generic",
+    }
+}
+
+fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, viewport: Rect) -> Node {
+    let explicit = w.attrs.get("role").and_then(|r| r.split_whitespace().next()).map(|r| r.to_ascii_lowercase());
+    let mut role = explicit.unwrap_or_else(|| implicit_role(w).to_string());
+    if role == "generic" && w.attrs.get("contenteditable").map(|v| v != "false").unwrap_or(false) {
+        role = "textbox".into();
+    }
+    let attr = |k: &str| w.attrs.get(k).map(String::as_str);
+    let name = if role == "text" {
+        w.text.as_deref().map(|t| capped(t, KEEP_CHARS)).unwrap_or_default()
+    } else {
+        let labelled = attr("aria-labelledby").map(|ids_attr| {
+            ids_attr.split_whitespace().filter_map(|id| ids.get(id)).map(|&i| g.text(i)).collect::<Vec<_>>().join(" ")
+        });
+        let from_content = role::owns_descendant_text(&role) && !matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "listbox" | "slider" | "spinbutton");
+        let candidates = [
+            labelled.filter(|s| !s.trim().is_empty()),
+            attr("aria-label").map(str::to_string),
+            w.label.clone(),
+            (w.tag == "img").then(|| attr("alt").map(str::to_string)).flatten(),
+            (w.tag == "input" && matches!(attr("type"), Some("submit" | "button" | "reset"))).then(|| attr("value").map(str::to_string)).flatten(),
+            from_content.then(|| g.text(wi)),
+            attr("title").map(str::to_string),
+            attr("placeholder").map(str::to_string),
+        ];
+        candidates.into_iter().flatten().map(|s| capped(&s, KEEP_CHARS)).find(|s| !s.is_empty()).unwrap_or_default()
+    };
+    let heading_level = w.tag.strip_prefix('h').and_then(|l| l.parse::<i64>().ok()).filter(|l| (1..=6).contains(l));
+    let states = States {
+        checked: w.checked.filter(|_| matches!(role.as_str(), "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio")).map(|c| c.to_string()),
+        disabled: w.disabled.unwrap_or(false) || attr("aria-disabled") == Some("true"),
+        expanded: attr("aria-expanded").and_then(|v| v.parse().ok()),
+        selected: w.selected.unwrap_or(false) || attr("aria-selected") == Some("true"),
+        focused: w.focused.unwrap_or(false),
+        focusable: matches!(w.tag.as_str(), "a" | "button" | "input" | "select" | "textarea") || attr("tabindex").is_some(),
+        level: attr("aria-level").and_then(|l| l.parse().ok()).or(heading_level),
+        haspopup: attr("aria-haspopup").filter(|v| *v != "false").map(str::to_string),
+        ..States::default()
+    };
+    let bounds = w.rect.as_deref().and_then(Rect::from_slice);
+    let in_viewport = bounds.map(|b| b.intersect(&viewport).is_some()).unwrap_or(false);
+    Node {
+        name,
+        value: w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, KEEP_CHARS)).filter(|_| role != "text"),
+        states,
+        tag: w.tag.clone(),
+        attrs: keep_attrs(w.attrs.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
+        hidden: matches!(w.visibility.as_deref(), Some("hidden" | "collapse")) || (w.opacity == Some(0.0) && !role::is_actionable(&role)),
+        bounds,
+        in_viewport,
+        target: Target { backend_node_id: None, walk_index: Some(wi as i64) },
+        role,
+        ..Node::default()
+    }
+}

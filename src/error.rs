@@ -1,0 +1,74 @@
+//! Typed errors with stable codes and a next-step hint.
+//!
+//! Owns: the closed set of error codes the core can return and their hints.
+//! Must never: panic, carry page-derived secrets, or embed raw input in a message
+//! (messages are short, lowercase and built from our own words plus ids).
+
+use serde::Serialize;
+use std::fmt;
+
+/// Stable error codes. The string form is part of the public contract (SPEC §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Code {
+    #[serde(rename = "INVALID_REQUEST")]
+    InvalidRequest,
+    #[serde(rename = "BROWSER_STALE_REF")]
+    StaleRef,
+    #[serde(rename = "BROWSER_TARGET_MISMATCH")]
+    TargetMismatch,
+    #[serde(rename = "BROWSER_PAGE_UNAVAILABLE")]
+    PageUnavailable,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::InvalidRequest => "INVALID_REQUEST",
+            Code::StaleRef => "BROWSER_STALE_REF",
+            Code::TargetMismatch => "BROWSER_TARGET_MISMATCH",
+            Code::PageUnavailable => "BROWSER_PAGE_UNAVAILABLE",
+        }
+    }
+}
+
+/// An error value: a stable code, a short message and a hint saying what to do next.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Error {
+    pub code: Code,
+    pub message: String,
+    pub hint: String,
+}
+
+impl Error {
+    pub fn new(code: Code, message: impl Into<String>, hint: impl Into<String>) -> Error {
+        Error { code, message: message.into(), hint: hint.into() }
+    }
+
+    /// Input that could not be decoded (wrong types, not JSON, missing required parts).
+    pub fn malformed(what: &str, detail: impl fmt::Display) -> Error {
+        // serde_json messages name the position and the expected type, never the value.
+        Error::new(
+            Code::InvalidRequest,
+            format!("malformed {what}: {detail}"),
+            "pass the raw CDP result objects unchanged (see ARCHITECTURE.md, observation schema)",
+        )
+    }
+
+    pub fn stale_ref(message: impl Into<String>) -> Error {
+        Error::new(
+            Code::StaleRef,
+            message,
+            "take a new browser_snapshot and use a ref from it",
+        )
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;

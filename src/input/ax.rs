@@ -1,0 +1,82 @@
+//! CDP `Accessibility.getFullAXTree` result (`{nodes: AXNode[]}`), decoded leniently.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct AxTree {
+    pub nodes: Vec<AxNode>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct AxNode {
+    pub node_id: String,
+    pub ignored: bool,
+    pub role: Option<AxValue>,
+    pub chrome_role: Option<AxValue>,
+    pub name: Option<AxValue>,
+    pub description: Option<AxValue>,
+    pub value: Option<AxValue>,
+    pub properties: Vec<AxProperty>,
+    pub parent_id: Option<String>,
+    pub child_ids: Vec<String>,
+    #[serde(rename = "backendDOMNodeId")]
+    pub backend_dom_node_id: Option<i64>,
+    pub frame_id: Option<String>,
+}
+
+/// `AXValue`: the value is any JSON (string, number, boolean, idref list…).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct AxValue {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub value: Option<Value>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct AxProperty {
+    pub name: String,
+    pub value: AxValue,
+}
+
+impl AxValue {
+    /// The value as text: strings as they are, numbers and booleans printed, else `None`.
+    pub fn text(&self) -> Option<String> {
+        match self.value.as_ref()? {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.value.as_ref()? {
+            Value::Bool(b) => Some(*b),
+            Value::String(s) => match s.as_str() {
+                "true" => Some(true),
+                "false" => Some(false),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+impl AxNode {
+    pub fn property(&self, name: &str) -> Option<&AxValue> {
+        self.properties.iter().find(|p| p.name == name).map(|p| &p.value)
+    }
+
+    pub fn role_str(&self) -> &str {
+        self.role
+            .as_ref()
+            .and_then(|r| r.value.as_ref())
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    }
+}

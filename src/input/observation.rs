@@ -1,0 +1,59 @@
+//! The envelope: one observation of one tab, as ferried by the extension.
+
+use super::{AxTree, DomSnapshot, DomWalk};
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Observation {
+    pub url: String,
+    pub title: String,
+    pub viewport: Viewport,
+    /// Frames in the order the extension found them; the first without a parent is the main frame.
+    pub frames: Vec<FrameObservation>,
+    /// One `DOMSnapshot.captureSnapshot` per debugger session (main target, each OOPIF).
+    pub snapshots: Vec<SessionSnapshot>,
+    /// Present when the AX domain was unavailable and a content script walked the DOM.
+    pub dom_walk: Option<DomWalk>,
+    /// Narrow the state to this element's subtree (a `selector` resolved by the extension).
+    pub scope: Option<Scope>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Viewport {
+    pub width: f64,
+    pub height: f64,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct FrameObservation {
+    pub frame_id: String,
+    pub parent_frame_id: Option<String>,
+    pub url: String,
+    /// Debugger session the frame lives in ("" for the tab's own target).
+    pub session: String,
+    /// Backend node id of the `<iframe>` element in the parent document, from
+    /// `DOM.getFrameOwner`: the verified parent-frame relation.
+    pub owner_backend_node_id: Option<i64>,
+    pub ax: Option<AxTree>,
+    /// Why the frame could not be captured, in the extension's words.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct SessionSnapshot {
+    pub session: String,
+    pub snapshot: DomSnapshot,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Scope {
+    pub session: String,
+    pub backend_node_id: Option<i64>,
+    /// DOM-walk source: the index of the scope element in the walk.
+    pub walk_index: Option<i64>,
+}

@@ -1,0 +1,248 @@
+//! Layout facts from `DOMSnapshot.captureSnapshot`: per backend node, its DOM attributes,
+//! computed visibility, viewport-relative bounds, and whether another element painted on
+//! top of it covers its center (a modal backdrop, a fixed composer, an overlay).
+//!
+//! Owns: the join key (debugger session, backend node id) → facts, and occlusion.
+//! Must never: decide what is kept or rendered; it only answers questions about geometry.
+
+use crate::input::{DocumentSnapshot, DomSnapshot, SessionSnapshot};
+use std::collections::HashMap;
+
+/// Computed styles the extension must request, in this order (`computedStyles` param).
+pub const COMPUTED_STYLES: [&str; 6] = ["display", "visibility", "opacity", "position", "pointer-events", "cursor"];
+const S_VISIBILITY: usize = 1;
+const S_OPACITY: usize = 2;
+const S_POSITION: usize = 3;
+const S_POINTER_EVENTS: usize = 4;
+const S_CURSOR: usize = 5;
+
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+impl Rect {
+    pub fn from_slice(b: &[f64]) -> Option<Rect> {
+        if b.len() < 4 || b.iter().take(4).any(|v| !v.is_finite()) {
+            return None;
+        }
+        Some(Rect { x: b[0], y: b[1], w: b[2].max(0.0), h: b[3].max(0.0) })
+    }
+    pub fn is_empty(&self) -> bool {
+        self.w <= 0.0 || self.h <= 0.0
+    }
+    pub fn intersect(&self, o: &Rect) -> Option<Rect> {
+        let x0 = self.x.max(o.x);
+        let y0 = self.y.max(o.y);
+        let x1 = (self.x + self.w).min(o.x + o.w);
+        let y1 = (self.y + self.h).min(o.y + o.h);
+        (x1 > x0 && y1 > y0).then(|| Rect { x: x0, y: y0, w: x1 - x0, h: y1 - y0 })
+    }
+    pub fn contains(&self, px: f64, py: f64) -> bool {
+        px >= self.x && px < self.x + self.w && py >= self.y && py < self.y + self.h
+    }
+    pub fn offset(&self, dx: f64, dy: f64) -> Rect {
+        Rect { x: self.x + dx, y: self.y + dy, ..*self }
+    }
+    /// Distance from this rect to another (0 when they overlap), on the vertical axis first.
+    pub fn distance(&self, o: &Rect) -> f64 {
+        let dy = if self.y + self.h < o.y { o.y - (self.y + self.h) } else if o.y + o.h < self.y { self.y - (o.y + o.h) } else { 0.0 };
+        let dx = if self.x + self.w < o.x { o.x - (self.x + self.w) } else if o.x + o.w < self.x { self.x - (o.x + o.w) } else { 0.0 };
+        dy + dx
+    }
+}
+
+/// What the DOM snapshot says about one node.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    pub tag: String,
+    /// Attributes with lowercase names, as the document has them.
+    pub attrs: Vec<(String, String)>,
+    /// Bounds in the coordinates of the document's own viewport (scroll removed).
+    pub bounds: Option<Rect>,
+    /// The node has a layout object (false for display:none, display:contents, `<head>`…).
+    pub rendered: bool,
+    pub visibility_hidden: bool,
+    /// Opacity 0 on this node or an ancestor.
+    pub transparent: bool,
+    pub input_value: Option<String>,
+    pub checked: Option<bool>,
+    /// Click listeners (`isClickable`) or a `cursor: pointer` that starts at this node.
+    pub clickable: bool,
+    pub doc: usize,
+    pub index: usize,
+}
+
+impl Facts {
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+struct Doc {
+    session: usize,
+    parent: Vec<i64>,
+    /// (paint order, bounds, node index) of positioned elements that take pointer events.
+    occluders: Vec<(i64, Rect, usize)>,
+    paint: HashMap<usize, i64>,
+    frame_id: String,
+}
+
+/// Index over every captured document of every session.
+#[derive(Default)]
+pub struct Layout {
+    sessions: Vec<String>,
+    facts: HashMap<(usize, i64), Facts>,
+    docs: Vec<Doc>,
+}
+
+impl Layout {
+    pub fn new(snapshots: &[SessionSnapshot]) -> Layout {
+        let mut layout = Layout::default();
+        for s in snapshots {
+            let si = layout.sessions.len();
+            layout.sessions.push(s.session.clone());
+            for d in &s.snapshot.documents {
+                layout.add_document(si, &s.snapshot, d);
+            }
+        }
+        layout
+    }
+
+    fn add_document(&mut self, session: usize, snap: &DomSnapshot, d: &DocumentSnapshot) {
+        let n = d.nodes.parent_index.len().min(d.nodes.node_name.len());
+        let doc_index = self.docs.len();
+        let mut doc = Doc {
+            session,
+            parent: d.nodes.parent_index.iter().take(n).copied().collect(),
+            occluders: Vec::new(),
+            paint: HashMap::new(),
+            frame_id: snap.string(d.frame_id).unwrap_or("").to_string(),
+        };
+        // Per node: layout row (styles + bounds).
+        let mut styles: Vec<Option<&Vec<i64>>> = vec![None; n];
+        let mut bounds: Vec<Option<Rect>> = vec![None; n];
+        for (row, &ni) in d.layout.node_index.iter().enumerate() {
+            let Ok(ni) = usize::try_from(ni) else { continue };
+            if ni >= n {
+                continue;
+            }
+            if styles[ni].is_none() {
+                styles[ni] = d.layout.styles.get(row);
+                bounds[ni] = d.layout.bounds.get(row).and_then(|b| Rect::from_slice(b)).map(|r| r.offset(-d.scroll_offset_x, -d.scroll_offset_y));
+                if let Some(&p) = d.layout.paint_orders.get(row) {
+                    doc.paint.insert(ni, p);
+                }
+            }
+        }
+        let style = |ni: usize, k: usize| -> Option<&str> { styles[ni].and_then(|s| s.get(k)).and_then(|&i| snap.string(i)) };
+        // Effective opacity-0, computed top-down: parents come before children in the arrays.
+        let mut transparent = vec![false; n];
+        for ni in 0..n {
+            let parent = usize::try_from(doc.parent[ni]).ok().filter(|&p| p < ni);
+            let inherited_t = parent.map(|p| transparent[p]).unwrap_or(false);
+            transparent[ni] = inherited_t || style(ni, S_OPACITY).and_then(|o| o.parse::<f64>().ok()).map(|o| o <= 0.0).unwrap_or(false);
+        }
+        let rare_bool = |idx: &[i64]| -> std::collections::HashSet<usize> { idx.iter().filter_map(|&i| usize::try_from(i).ok()).collect() };
+        let checked = rare_bool(&d.nodes.input_checked.index);
+        let listeners = rare_bool(&d.nodes.is_clickable.index);
+        let pointer = |ni: usize| style(ni, S_CURSOR) == Some("pointer");
+        let mut input_values: HashMap<usize, &str> = HashMap::new();
+        for (k, &i) in d.nodes.input_value.index.iter().enumerate() {
+            if let (Ok(i), Some(v)) = (usize::try_from(i), d.nodes.input_value.value.get(k).and_then(|&v| snap.string(v))) {
+                input_values.insert(i, v);
+            }
+        }
+        for ni in 0..n {
+            let node_type = d.nodes.node_type.get(ni).copied().unwrap_or(0);
+            let Some(&backend) = d.nodes.backend_node_id.get(ni) else { continue };
+            let tag = snap.string(d.nodes.node_name[ni]).unwrap_or("").to_ascii_lowercase();
+            let mut attrs = Vec::new();
+            if let Some(list) = d.nodes.attributes.get(ni) {
+                for pair in list.chunks(2) {
+                    if let [k, v] = pair {
+                        if let (Some(k), Some(v)) = (snap.string(*k), snap.string(*v)) {
+                            attrs.push((k.to_ascii_lowercase(), v.to_string()));
+                        }
+                    }
+                }
+            }
+            let visibility = style(ni, S_VISIBILITY);
+            let is_input = matches!(tag.as_str(), "input" | "textarea" | "select");
+            let facts = Facts {
+                rendered: styles[ni].is_some(),
+                visibility_hidden: matches!(visibility, Some("hidden") | Some("collapse")),
+                transparent: transparent[ni],
+                bounds: bounds[ni],
+                input_value: input_values.get(&ni).map(|v| v.to_string()),
+                checked: is_input.then(|| checked.contains(&ni)),
+                clickable: node_type == 1
+                    && (listeners.contains(&ni)
+                        || (pointer(ni) && !usize::try_from(doc.parent[ni]).ok().filter(|&p| p < n).map(pointer).unwrap_or(false))),
+                tag,
+                attrs,
+                doc: doc_index,
+                index: ni,
+            };
+            if node_type == 1 && styles[ni].is_some() {
+                let positioned = matches!(style(ni, S_POSITION), Some("fixed" | "absolute" | "sticky"));
+                let takes_pointer = style(ni, S_POINTER_EVENTS) != Some("none") && !facts.visibility_hidden;
+                if let (true, true, Some(b), Some(&p)) = (positioned, takes_pointer, facts.bounds, doc.paint.get(&ni)) {
+                    if !b.is_empty() {
+                        doc.occluders.push((p, b, ni));
+                    }
+                }
+            }
+            self.facts.insert((session, backend), facts);
+        }
+        self.docs.push(doc);
+    }
+
+    pub fn session_index(&self, session: &str) -> Option<usize> {
+        self.sessions.iter().position(|s| s == session)
+    }
+
+    pub fn facts(&self, session: usize, backend: i64) -> Option<&Facts> {
+        self.facts.get(&(session, backend))
+    }
+
+    /// Is `a` an ancestor-or-self of `b` in the same document? Bounded walk.
+    fn is_ancestor(&self, doc: usize, a: usize, mut b: usize) -> bool {
+        let parents = &self.docs[doc].parent;
+        for _ in 0..crate::budget::MAX_TREE_DEPTH * 4 {
+            if a == b {
+                return true;
+            }
+            match parents.get(b).and_then(|&p| usize::try_from(p).ok()) {
+                Some(p) if p != b => b = p,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether a positioned element painted above `facts`' node covers its visible center.
+    pub fn is_covered(&self, facts: &Facts, visible: &Rect) -> bool {
+        let doc = &self.docs[facts.doc];
+        let Some(&own) = doc.paint.get(&facts.index) else { return false };
+        let (cx, cy) = (visible.x + visible.w / 2.0, visible.y + visible.h / 2.0);
+        doc.occluders.iter().any(|&(p, r, ni)| {
+            p > own
+                && r.contains(cx, cy)
+                && !self.is_ancestor(facts.doc, ni, facts.index)
+                && !self.is_ancestor(facts.doc, facts.index, ni)
+        })
+    }
+
+    /// Frame id of the document a node belongs to ("" when the snapshot had none).
+    pub fn frame_of(&self, facts: &Facts) -> &str {
+        &self.docs[facts.doc].frame_id
+    }
+
+    pub fn session_of_doc(&self, doc: usize) -> usize {
+        self.docs[doc].session
+    }
+}

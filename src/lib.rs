@@ -1,0 +1,31 @@
+//! pi-control-chrome collector: raw Chromium observations in, a small, safe, model-facing
+//! state out. The core is pure (no IO, no clock, no randomness, no JS types); `wasm` is
+//! the only module that touches `JsValue`. See ARCHITECTURE.md for the data flow.
+
+pub mod budget;
+pub mod error;
+pub mod input;
+pub mod text;
+
+mod ax_tree;
+mod dom_tree;
+mod layout;
+mod role;
+mod tree;
+
+pub mod collector;
+pub mod filter;
+pub mod identity;
+pub mod redact;
+pub mod refs;
+pub mod render;
+pub mod select;
+pub mod snapshot;
+
+pub mod wasm;
+
+pub use collector::{Collector, SnapshotOptions};
+pub use error::{Code, Error};
+pub use layout::COMPUTED_STYLES;
+pub use refs::{RefTarget, TabKey};
+pub use snapshot::SnapshotResult;

@@ -1,0 +1,105 @@
+//! Redaction: decides which fields hold sensitive values. A sensitive node may still be
+//! shown by role and name; its value never leaves the core (state, refs, errors, diffs).
+//!
+//! Owns: the sensitivity rules (input type, name / id / autocomplete / label words).
+//! Must never: be bypassed by a selector, a budget or a render mode.
+
+use crate::tree::Node;
+
+/// Words that mark a field as holding a secret, matched on word-ish boundaries in the
+/// field's name, id, autocomplete, aria-label, placeholder and accessible name.
+const SECRET_WORDS: [&str; 22] = [
+    "password", "passwd", "passcode", "pwd", "token", "secret", "credential", "otp", "totp",
+    "one-time", "onetime", "2fa", "mfa", "pin", "cvc", "cvv", "csc", "card", "ccnum",
+    "apikey", "api-key", "api_key",
+];
+
+/// `autocomplete` tokens that always mean a secret.
+const SECRET_AUTOCOMPLETE: [&str; 7] =
+    ["current-password", "new-password", "one-time-code", "cc-number", "cc-csc", "cc-exp", "cc-exp-month"];
+
+/// Whether the node's value must never be emitted.
+pub fn is_sensitive(node: &Node) -> bool {
+    if let Some(t) = node.attr("type") {
+        if t.eq_ignore_ascii_case("password") || t.eq_ignore_ascii_case("hidden") {
+            return true;
+        }
+    }
+    if let Some(ac) = node.attr("autocomplete") {
+        let ac = ac.to_ascii_lowercase();
+        if ac.split_whitespace().any(|t| SECRET_AUTOCOMPLETE.contains(&t)) {
+            return true;
+        }
+    }
+    let fields = [node.attr("name"), node.attr("id"), node.attr("autocomplete"), node.attr("aria-label"), node.attr("placeholder"), Some(node.name.as_str())];
+    fields.into_iter().flatten().any(has_secret_word)
+}
+
+/// Word match on normalized text: `api_token`, `apiToken`, `API token`, `x-api-key` all match.
+pub fn has_secret_word(s: &str) -> bool {
+    let normalized = split_camel(s);
+    let words: Vec<&str> = normalized.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let joined = words.join("-");
+    SECRET_WORDS.iter().any(|w| {
+        if w.contains(['-', '_']) {
+            joined.contains(&w.replace('_', "-"))
+        } else {
+            words.iter().any(|x| x == w || (w.len() >= 5 && x.starts_with(w)))
+                || (w.len() >= 6 && joined.replace('-', "").contains(w))
+        }
+    })
+}
+
+/// `apiToken` → `api token`, lowercased.
+fn split_camel(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut prev_lower = false;
+    for c in s.chars().take(512) {
+        if c.is_uppercase() && prev_lower {
+            out.push(' ');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(attrs: &[(&str, &str)], name: &str) -> Node {
+        Node {
+            role: "textbox".into(),
+            name: name.into(),
+            attrs: attrs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            ..Node::default()
+        }
+    }
+
+    #[test]
+    fn sensitive_by_type_name_id_autocomplete_label() {
+        assert!(is_sensitive(&field(&[("type", "password")], "Password")));
+        assert!(is_sensitive(&field(&[("type", "hidden")], "")));
+        assert!(is_sensitive(&field(&[("name", "api_token")], "")));
+        assert!(is_sensitive(&field(&[("id", "apiKey")], "")));
+        assert!(is_sensitive(&field(&[("autocomplete", "one-time-code")], "")));
+        assert!(is_sensitive(&field(&[("autocomplete", "cc-number")], "")));
+        assert!(is_sensitive(&field(&[], "API token")));
+        assert!(is_sensitive(&field(&[], "Card number")));
+        assert!(is_sensitive(&field(&[], "CVC")));
+        assert!(is_sensitive(&field(&[], "Enter PIN")));
+        assert!(is_sensitive(&field(&[("name", "x-api-key")], "")));
+        assert!(is_sensitive(&field(&[("name", "client_secret")], "")));
+        assert!(is_sensitive(&field(&[], "Verification code (OTP)")));
+    }
+
+    #[test]
+    fn ordinary_fields_are_not_sensitive() {
+        assert!(!is_sensitive(&field(&[("type", "email"), ("name", "email")], "Account email")));
+        assert!(!is_sensitive(&field(&[("name", "q")], "Search chats")));
+        assert!(!is_sensitive(&field(&[("name", "prompt")], "Message")));
+        assert!(!is_sensitive(&field(&[], "Spinning wheel")));
+        assert!(!is_sensitive(&field(&[], "Discard changes")));
+    }
+}

@@ -1,0 +1,137 @@
+//! The ref registry: each ref (`e3`, `a7`) maps to the DOM node it was rendered for,
+//! within the observation (`snapshotId`) and document that produced it. Lookups fail
+//! closed: an unknown, evicted or foreign snapshot, another tab, a replaced tab or a
+//! navigated document is an error, never a guess.
+//!
+//! Owns: ref → target records and their eviction. Must never: resolve a ref from model
+//! text, or outlive the extension runtime (a restart starts an empty registry).
+
+use crate::budget::{REF_SNAPSHOTS_PER_TAB, REF_SNAPSHOTS_TOTAL};
+use crate::error::{Code, Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// The tab handle a snapshot was taken under (SPEC §4 `handle`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct TabKey {
+    pub tab_id: i64,
+    pub browser_id: String,
+    pub tab_fence: String,
+    pub incarnation: String,
+}
+
+/// Where a ref points, and what the node looked like (for a provable rebind).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefTarget {
+    pub frame_id: String,
+    pub session: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend_node_id: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub walk_index: Option<i64>,
+    pub role: String,
+    pub name: String,
+    pub tag: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id_attr: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_attr: Option<String>,
+}
+
+struct Record {
+    snapshot_id: String,
+    tab: TabKey,
+    refs: Vec<(String, RefTarget)>,
+}
+
+#[derive(Default)]
+pub struct Registry {
+    records: VecDeque<Record>,
+}
+
+impl Registry {
+    pub fn insert(&mut self, snapshot_id: String, tab: TabKey, refs: Vec<(String, RefTarget)>) {
+        // A new document on the tab makes every older record of it useless: drop them now.
+        self.records.retain(|r| !(r.tab.tab_id == tab.tab_id && (r.tab.incarnation != tab.incarnation || r.tab.tab_fence != tab.tab_fence)));
+        self.records.push_back(Record { snapshot_id, tab: tab.clone(), refs });
+        let same_tab = self.records.iter().filter(|r| r.tab.tab_id == tab.tab_id).count();
+        if same_tab > REF_SNAPSHOTS_PER_TAB {
+            if let Some(pos) = self.records.iter().position(|r| r.tab.tab_id == tab.tab_id) {
+                self.records.remove(pos);
+            }
+        }
+        while self.records.len() > REF_SNAPSHOTS_TOTAL {
+            self.records.pop_front();
+        }
+    }
+
+    /// Forgets a tab (closed, replaced, navigated, session disposed).
+    pub fn clear_tab(&mut self, tab_id: i64) {
+        self.records.retain(|r| r.tab.tab_id != tab_id);
+    }
+
+    pub fn resolve(&self, snapshot_id: &str, ref_label: &str, current: &TabKey) -> Result<&RefTarget> {
+        let rec = self.records.iter().find(|r| r.snapshot_id == snapshot_id).ok_or_else(|| {
+            Error::stale_ref(format!("snapshot {snapshot_id} is not known here (expired, or from an earlier extension runtime)"))
+        })?;
+        if rec.tab.tab_id != current.tab_id || (!current.browser_id.is_empty() && rec.tab.browser_id != current.browser_id) {
+            return Err(Error::new(
+                Code::TargetMismatch,
+                format!("snapshot {snapshot_id} belongs to tab {}, not tab {}", rec.tab.tab_id, current.tab_id),
+                "act on the tab the snapshot was taken from, or snapshot this tab first",
+            ));
+        }
+        if rec.tab.tab_fence != current.tab_fence {
+            return Err(Error::stale_ref(format!("tab {} was replaced since {snapshot_id}", current.tab_id)));
+        }
+        if rec.tab.incarnation != current.incarnation {
+            return Err(Error::stale_ref(format!("the page navigated or reloaded since {snapshot_id}")));
+        }
+        rec.refs
+            .iter()
+            .find(|(l, _)| l == ref_label)
+            .map(|(_, t)| t)
+            .ok_or_else(|| Error::stale_ref(format!("ref {} is not in snapshot {snapshot_id}", crate::text::capped(ref_label, 16))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tab(id: i64, inc: &str) -> TabKey {
+        TabKey { tab_id: id, browser_id: "b".into(), tab_fence: "f".into(), incarnation: inc.into() }
+    }
+
+    fn target(b: i64) -> RefTarget {
+        RefTarget { backend_node_id: Some(b), role: "button".into(), ..RefTarget::default() }
+    }
+
+    #[test]
+    fn resolves_only_within_its_snapshot_and_document() {
+        let mut r = Registry::default();
+        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))]);
+        assert_eq!(r.resolve("s-1", "e1", &tab(1, "d1")).unwrap().backend_node_id, Some(10));
+        assert_eq!(r.resolve("s-1", "e2", &tab(1, "d1")).unwrap_err().code, Code::StaleRef);
+        assert_eq!(r.resolve("s-9", "e1", &tab(1, "d1")).unwrap_err().code, Code::StaleRef);
+        assert_eq!(r.resolve("s-1", "e1", &tab(2, "d1")).unwrap_err().code, Code::TargetMismatch);
+        assert_eq!(r.resolve("s-1", "e1", &tab(1, "d2")).unwrap_err().code, Code::StaleRef);
+        let mut fenced = tab(1, "d1");
+        fenced.tab_fence = "g".into();
+        assert_eq!(r.resolve("s-1", "e1", &fenced).unwrap_err().code, Code::StaleRef);
+    }
+
+    #[test]
+    fn navigation_drops_old_records_and_eviction_is_bounded() {
+        let mut r = Registry::default();
+        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))]);
+        r.insert("s-2".into(), tab(1, "d2"), vec![("e1".into(), target(11))]);
+        assert!(r.resolve("s-1", "e1", &tab(1, "d1")).is_err());
+        for i in 0..10 {
+            r.insert(format!("t-{i}"), tab(1, "d2"), vec![]);
+        }
+        assert_eq!(r.records.len(), REF_SNAPSHOTS_PER_TAB);
+    }
+}

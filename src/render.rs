@@ -1,0 +1,251 @@
+//! Rendering: one line per kept node (`- role "name" value="…" [attrs] [ref=eN]`), two
+//! spaces per nesting level, `- note: …` lines for what the budget left out.
+//!
+//! Owns: the model-facing line format. Must never: choose nodes (that is `select`) or
+//! print anything not on the attribute whitelist (no style, class, outerHTML, node maps).
+
+use crate::budget::{HREF_CHARS, NODE_TEXT_CHARS};
+use crate::filter::{Kind, VNode, View};
+use crate::role;
+use crate::text::{capped, char_len};
+use crate::tree::Tree;
+
+/// The body of a node's line, without indentation, dash or ref.
+pub fn body(v: &VNode, tree: &Tree) -> String {
+    match v.kind {
+        Kind::Text => format!("text: {}", capped(&v.name, NODE_TEXT_CHARS)),
+        Kind::Warning => format!("note: {}", capped(&v.name, NODE_TEXT_CHARS)),
+        Kind::Group => String::new(),
+        Kind::Element => element_body(v, tree),
+    }
+}
+
+fn element_body(v: &VNode, tree: &Tree) -> String {
+    let mut out = v.role.clone();
+    if !v.name.is_empty() {
+        out.push(' ');
+        quote_into(&mut out, &v.name);
+    }
+    if let Some(value) = &v.value {
+        out.push_str(" value=");
+        quote_into(&mut out, value);
+    }
+    if let Some(n) = v.src.map(|s| &tree.nodes[s]) {
+        let st = &n.states;
+        if let Some(l) = st.level.filter(|_| v.role == "heading") {
+            out.push_str(&format!(" [level={l}]"));
+        }
+        match st.checked.as_deref() {
+            Some("true") => out.push_str(" [checked]"),
+            Some("mixed") => out.push_str(" [checked=mixed]"),
+            _ => {}
+        }
+        match st.pressed.as_deref() {
+            Some("true") => out.push_str(" [pressed]"),
+            Some("mixed") => out.push_str(" [pressed=mixed]"),
+            _ => {}
+        }
+        if st.selected && matches!(v.role.as_str(), "option" | "tab" | "treeitem" | "row" | "gridcell" | "cell") {
+            out.push_str(" [selected]");
+        }
+        match st.expanded {
+            Some(true) => out.push_str(" [expanded]"),
+            Some(false) => out.push_str(" [expanded=false]"),
+            None => {}
+        }
+        if st.disabled {
+            out.push_str(" [disabled]");
+        }
+        if st.required {
+            out.push_str(" [required]");
+        }
+        if st.readonly && role::is_actionable(&v.role) {
+            out.push_str(" [readonly]");
+        }
+        if st.focused {
+            out.push_str(" [focused]");
+        }
+        if let Some(t) = n.attr("type").filter(|_| n.tag == "input") {
+            let t = t.to_ascii_lowercase();
+            if !matches!(t.as_str(), "" | "text" | "submit" | "button" | "checkbox" | "radio" | "search" | "reset" | "image") {
+                out.push_str(&format!(" [type={}]", capped(&t, 20)));
+            }
+        }
+        if v.role == "link" {
+            if let Some(h) = n.attr("href").map(str::trim).filter(|h| !h.is_empty() && !is_unsafe_url(h)) {
+                out.push_str(&format!(" [href={}]", capped(h, HREF_CHARS)));
+            }
+        }
+        if let Some(p) = n.attr("placeholder").filter(|p| !p.is_empty() && v.value.is_none() && crate::text::fold_whitespace(p) != v.name) {
+            out.push_str(" [placeholder=");
+            quote_into(&mut out, p);
+            out.push(']');
+        }
+        if v.role == "textbox" && !matches!(n.tag.as_str(), "input" | "textarea") && n.attr("contenteditable").is_some() {
+            out.push_str(" [contenteditable]");
+        }
+    }
+    if let Some(t) = &v.inline_text {
+        out.push_str(": ");
+        out.push_str(&capped(t, NODE_TEXT_CHARS));
+    }
+    out
+}
+
+/// `javascript:` and `data:` URLs are never shown (scripts, Base64 payloads).
+fn is_unsafe_url(h: &str) -> bool {
+    let lower = h.get(..11.min(h.len())).unwrap_or("").to_ascii_lowercase();
+    lower.starts_with("javascript:") || lower.starts_with("data:") || lower.starts_with("vbscript:")
+}
+
+fn quote_into(out: &mut String, s: &str) {
+    out.push('"');
+    for c in capped(s, NODE_TEXT_CHARS).chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Characters a line costs: indentation, dash, body, ref, newline.
+pub fn line_cost(body: &str, depth: usize, with_ref: bool) -> usize {
+    depth * 2 + 2 + char_len(body) + if with_ref { 11 } else { 0 } + 1
+}
+
+/// An omitted run of siblings, summarized on one line.
+#[derive(Default)]
+struct Omitted {
+    units: usize,
+    nodes: usize,
+    role: Option<String>,
+    mixed: bool,
+}
+
+pub struct Rendered {
+    pub state: String,
+    /// (ref label, view index) in line order.
+    pub refs: Vec<(String, usize)>,
+    pub lines: usize,
+}
+
+/// Renders the selected nodes of the view; `ref_prefix` is `e` for snapshots, `a` for AX.
+pub fn render(view: &View, tree: &Tree, selected: &[bool], ref_prefix: char) -> Rendered {
+    let mut r = Rendered { state: String::new(), refs: Vec::new(), lines: 0 };
+    let (any_selected, subtree_nodes) = subtree_facts(view, selected);
+    // Explicit stack of cursors (container, next child, depth, named container, omitted run):
+    // deep trees never recurse.
+    let mut cursors: Vec<(usize, usize, usize, Option<usize>, Omitted)> = vec![(view.root, 0, 0, None, Omitted::default())];
+    while let Some(top) = cursors.last_mut() {
+        let (of, pos, depth, container, _) = (top.0, top.1, top.2, top.3, ());
+        let children = &view.nodes[of].children;
+        if pos >= children.len() {
+            let (_, _, depth, container, om) = cursors.pop().expect("non-empty");
+            flush(&mut r, &om, depth, container.map(|c| &view.nodes[c]));
+            continue;
+        }
+        top.1 += 1;
+        let c = children[pos];
+        let child = &view.nodes[c];
+        if !any_selected[c] {
+            if child.kind == Kind::Warning {
+                // Warnings are always shown: they are how an unexpandable iframe is reported.
+                let om = std::mem::take(&mut top.4);
+                flush(&mut r, &om, depth, container.map(|x| &view.nodes[x]));
+                push_line(&mut r, &body(child, tree), depth, None);
+                continue;
+            }
+            let n = subtree_nodes[c];
+            if n == 0 {
+                continue;
+            }
+            let om = &mut top.4;
+            om.units += 1;
+            om.nodes += n;
+            let unit_role = if child.kind == Kind::Group { "item" } else { child.role.as_str() };
+            match &om.role {
+                None => om.role = Some(unit_role.to_string()),
+                Some(r0) if r0 != unit_role => om.mixed = true,
+                _ => {}
+            }
+            continue;
+        }
+        let om = std::mem::take(&mut top.4);
+        flush(&mut r, &om, depth, container.map(|x| &view.nodes[x]));
+        if child.kind == Kind::Group {
+            cursors.push((c, 0, depth, container, Omitted::default()));
+            continue;
+        }
+        let label = (child.actionable && child.kind == Kind::Element).then(|| format!("{ref_prefix}{}", r.refs.len() + 1));
+        if let Some(l) = &label {
+            r.refs.push((l.clone(), c));
+        }
+        push_line(&mut r, &body(child, tree), depth, label.as_deref());
+        if !child.children.is_empty() {
+            cursors.push((c, 0, depth + 1, Some(c), Omitted::default()));
+        }
+    }
+    if r.state.ends_with('\n') {
+        r.state.pop();
+    }
+    r
+}
+
+/// Per view node: whether anything in its subtree is selected, and how many nodes
+/// (elements and text) its subtree holds. One bottom-up pass.
+fn subtree_facts(view: &View, selected: &[bool]) -> (Vec<bool>, Vec<usize>) {
+    let order = view.preorder();
+    let mut any = vec![false; view.nodes.len()];
+    let mut count = vec![0usize; view.nodes.len()];
+    for &i in order.iter().rev() {
+        let v = &view.nodes[i];
+        any[i] = selected[i];
+        count[i] = usize::from(matches!(v.kind, Kind::Element | Kind::Text));
+        for &c in &v.children {
+            any[i] |= any[c];
+            count[i] += count[c];
+        }
+    }
+    (any, count)
+}
+
+fn push_line(r: &mut Rendered, body: &str, depth: usize, ref_label: Option<&str>) {
+    for _ in 0..depth {
+        r.state.push_str("  ");
+    }
+    r.state.push_str("- ");
+    r.state.push_str(body);
+    if let Some(l) = ref_label {
+        r.state.push_str(" [ref=");
+        r.state.push_str(l);
+        r.state.push(']');
+    }
+    r.state.push('\n');
+    r.lines += 1;
+}
+
+fn flush(r: &mut Rendered, om: &Omitted, depth: usize, container: Option<&VNode>) {
+    if om.units == 0 {
+        return;
+    }
+    let what = match (&om.role, om.mixed) {
+        (Some(role), false) if role != "item" => if om.units == 1 { role.clone() } else { role::plural(role) },
+        _ => if om.units == 1 { "item".into() } else { "items".into() },
+    };
+    let mut line = format!("note: {} more {}", om.units, what);
+    if om.nodes > om.units {
+        line.push_str(&format!(" ({} nodes)", om.nodes));
+    }
+    if let Some(c) = container {
+        if !c.name.is_empty() {
+            line.push_str(" in ");
+            quote_into(&mut line, &capped(&c.name, 60));
+        } else {
+            line.push_str(&format!(" in {}", c.role));
+        }
+    }
+    push_line(r, &line, depth, None);
+}

@@ -1,0 +1,252 @@
+//! Budgeted selection: which view nodes fit in the state. Keeps what a user sees first
+//! (the focused control, actionable nodes in the viewport, the page's regions and headings,
+//! then what is nearest the viewport), degrades long runs of similar siblings by keeping
+//! their ends, and trims until the rendered text fits the character budget exactly.
+//!
+//! Owns: priorities and the greedy fit. Must never: cut text mid-line or emit lines (that
+//! is `render`); never exceed the budget it is given.
+
+use crate::budget::{Budget, RUN_EDGE, RUN_MIN};
+use crate::filter::{Kind, View};
+use crate::render::{body, line_cost, render, Rendered};
+use crate::role;
+use crate::tree::Tree;
+
+/// The outcome of a selection: what was kept and the exact rendering of it.
+pub struct Selection {
+    pub selected: Vec<bool>,
+    pub rendered: Rendered,
+    /// Elements and text nodes in the view, and how many of them were left out.
+    pub total: usize,
+    pub omitted_elements: usize,
+    pub omitted_text: usize,
+    pub omitted_main: usize,
+    pub omitted_frames: usize,
+    pub omitted_offscreen: usize,
+    pub truncated: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum RunPos {
+    None,
+    Edge,
+    Middle,
+}
+
+pub fn select(view: &View, tree: &Tree, budget: Budget, ref_prefix: char) -> Selection {
+    let order = view.preorder();
+    let parents = view.parents();
+    let n = view.nodes.len();
+    let main_frame = tree.frames.iter().position(|f| f.is_main).unwrap_or(0);
+    let has_frames = order.iter().any(|&i| view.nodes[i].frame != main_frame && matches!(view.nodes[i].kind, Kind::Element | Kind::Text));
+    let (main_budget, frame_budget) = if has_frames { budget.split_for_iframes() } else { (budget, Budget { chars: 0, nodes: 0, text_chars: 0 }) };
+
+    // Depth (in rendered lines) and run position of every node.
+    let mut depth = vec![0usize; n];
+    let mut run = vec![RunPos::None; n];
+    for &i in &order {
+        let v = &view.nodes[i];
+        let child_depth = depth[i] + usize::from(v.kind == Kind::Element && i != view.root);
+        for &c in &v.children {
+            depth[c] = child_depth;
+            run[c] = run[i];
+        }
+        mark_runs(view, i, &mut run);
+    }
+    // Candidates with their priority class and tiebreaks.
+    let mut cands: Vec<(u8, u64, usize)> = Vec::new();
+    for (doc_pos, &i) in order.iter().enumerate() {
+        let v = &view.nodes[i];
+        if !matches!(v.kind, Kind::Element | Kind::Text) {
+            continue;
+        }
+        let regionish = v.kind == Kind::Element && (v.role == "heading" || v.role == "iframe" || (role::is_landmark(&v.role)));
+        let class = if v.focused {
+            0
+        } else if v.in_viewport && v.actionable {
+            1
+        } else if regionish && run[i] != RunPos::Middle {
+            2
+        } else if v.in_viewport {
+            3
+        } else if run[i] == RunPos::Edge {
+            4
+        } else if run[i] == RunPos::None && v.actionable {
+            5
+        } else if run[i] == RunPos::None {
+            6
+        } else {
+            7
+        };
+        // Off-screen nodes nearest the viewport first; in-viewport ones in document order.
+        let dist = if v.in_viewport { 0 } else { distance(view, tree, i) };
+        cands.push((class, dist.saturating_mul(1 << 20) + doc_pos as u64, i));
+    }
+    cands.sort_unstable();
+
+    // Greedy fit with ancestor closure, per budget (main / frames).
+    let mut selected = vec![false; n];
+    let mut used = [(0usize, 0usize, 0usize); 2]; // (chars, nodes, text chars)
+    let limits = [main_budget, frame_budget];
+    // Leave room for note lines and the closing line; the exact fit happens below.
+    let reserve = |b: &Budget| b.chars / 8 + 120;
+    let mut added_order: Vec<usize> = Vec::new();
+    for &(_, _, i) in &cands {
+        if selected[i] {
+            continue;
+        }
+        let slot = usize::from(view.nodes[i].frame != main_frame);
+        let lim = limits[slot];
+        let mut chain = vec![i];
+        let mut p = parents[i];
+        while p != usize::MAX && p != view.root && !selected[p] {
+            if view.nodes[p].kind == Kind::Element {
+                chain.push(p);
+            }
+            p = parents[p];
+        }
+        let mut cost = 0;
+        let mut text_cost = 0;
+        for &c in &chain {
+            let v = &view.nodes[c];
+            let b = body(v, tree);
+            let lc = line_cost(&b, depth[c], v.actionable);
+            cost += lc;
+            if v.kind == Kind::Text || v.inline_text.is_some() {
+                text_cost += lc;
+            }
+        }
+        let (uc, un, ut) = used[slot];
+        if uc + cost + reserve(&lim) > lim.chars || un + chain.len() > lim.nodes || (text_cost > 0 && ut + text_cost > lim.text_chars) {
+            continue;
+        }
+        used[slot] = (uc + cost, un + chain.len(), ut + text_cost);
+        for &c in chain.iter().rev() {
+            selected[c] = true;
+            added_order.push(c);
+        }
+    }
+
+    // Exact fit: render, and drop the last-added leaves until the text is within budget.
+    let mut rendered = render(view, tree, &selected, ref_prefix);
+    let mut summary = closing_line(view, &selected, main_frame);
+    while crate::text::char_len(&rendered.state) + summary.0.as_ref().map(|l| l.chars().count() + 1).unwrap_or(0) > budget.chars {
+        let mut removed = 0;
+        while removed < 4 {
+            let Some(i) = added_order.pop() else { break };
+            if view.nodes[i].children.iter().all(|&c| !selected[c]) {
+                selected[i] = false;
+                removed += 1;
+            } else {
+                // Still has selected children: put it back below its children's turn.
+                added_order.insert(0, i);
+                if added_order.iter().all(|&x| !selected[x]) {
+                    break;
+                }
+            }
+        }
+        if removed == 0 {
+            break;
+        }
+        rendered = render(view, tree, &selected, ref_prefix);
+        summary = closing_line(view, &selected, main_frame);
+    }
+    let (line, stats) = summary;
+    if let Some(line) = line {
+        if !rendered.state.is_empty() {
+            rendered.state.push('\n');
+        }
+        rendered.state.push_str(&line);
+        rendered.lines += 1;
+    }
+    Selection { selected, rendered, ..stats }
+}
+
+/// Marks runs of at least `RUN_MIN` similar consecutive children of `parent`.
+fn mark_runs(view: &View, parent: usize, run: &mut [RunPos]) {
+    let children = &view.nodes[parent].children;
+    let sig = |c: usize| -> (Kind, &str) {
+        let v = &view.nodes[c];
+        match v.kind {
+            Kind::Element => (Kind::Element, v.role.as_str()),
+            k => (k, ""),
+        }
+    };
+    let mut start = 0;
+    while start < children.len() {
+        let s = sig(children[start]);
+        let mut end = start + 1;
+        while end < children.len() && sig(children[end]) == s {
+            end += 1;
+        }
+        let len = end - start;
+        if len >= RUN_MIN && s.0 != Kind::Warning {
+            for (k, &c) in children[start..end].iter().enumerate() {
+                let pos = if k < RUN_EDGE || k >= len - RUN_EDGE { RunPos::Edge } else { RunPos::Middle };
+                // A run nested inside a run's middle stays middle.
+                run[c] = run[c].max(pos);
+            }
+        }
+        start = end;
+    }
+}
+
+/// Pixels from the viewport to the node (or its nearest ancestor with bounds).
+fn distance(view: &View, tree: &Tree, i: usize) -> u64 {
+    let v = &view.nodes[i];
+    let Some(src) = v.src else { return u32::MAX as u64 };
+    let viewport = tree.viewport;
+    match tree.nodes[src].bounds {
+        Some(b) => b.distance(&viewport).min(u32::MAX as f64) as u64,
+        None => u32::MAX as u64,
+    }
+}
+
+/// The closing `- note: truncated …` line, and the counts behind it.
+fn closing_line(view: &View, selected: &[bool], main_frame: usize) -> (Option<String>, Selection) {
+    let mut s = Selection {
+        selected: Vec::new(),
+        rendered: Rendered { state: String::new(), refs: Vec::new(), lines: 0 },
+        total: 0,
+        omitted_elements: 0,
+        omitted_text: 0,
+        omitted_main: 0,
+        omitted_frames: 0,
+        omitted_offscreen: 0,
+        truncated: false,
+    };
+    for i in view.preorder() {
+        let v = &view.nodes[i];
+        if !matches!(v.kind, Kind::Element | Kind::Text) {
+            continue;
+        }
+        s.total += 1;
+        if selected[i] {
+            continue;
+        }
+        if v.kind == Kind::Text {
+            s.omitted_text += 1;
+        } else {
+            s.omitted_elements += 1;
+        }
+        if v.frame == main_frame {
+            s.omitted_main += 1;
+        } else {
+            s.omitted_frames += 1;
+        }
+        if !v.in_viewport {
+            s.omitted_offscreen += 1;
+        }
+    }
+    s.truncated = s.omitted_elements > 0;
+    let omitted = s.omitted_elements + s.omitted_text;
+    if omitted == 0 {
+        return (None, s);
+    }
+    let mut line = format!("- note: {} of {} nodes not shown (main {}", omitted, s.total, s.omitted_main);
+    if s.omitted_frames > 0 {
+        line.push_str(&format!(", iframes {}", s.omitted_frames));
+    }
+    line.push_str(&format!("; {} off-screen); narrow with selector", s.omitted_offscreen));
+    (Some(line), s)
+}

@@ -1,0 +1,77 @@
+//! The `browser_snapshot` pipeline: observation → semantic tree → view → budgeted
+//! selection → rendered state, plus the ref targets of the rendered refs.
+//!
+//! Owns: the order of the stages and the result shape of SPEC §4. Must never: keep state
+//! (the `Collector` does), or return anything unbounded.
+
+use crate::budget::Budget;
+use crate::error::{Error, Result};
+use crate::filter::filter;
+use crate::identity::target_of;
+use crate::input::Observation;
+use crate::refs::RefTarget;
+use crate::select::select;
+use crate::tree::Tree;
+use crate::{ax_tree, dom_tree};
+use serde::Serialize;
+
+/// The `snapshot` object of a `browser_snapshot` result.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotResult {
+    pub snapshot_id: String,
+    pub mode: &'static str,
+    pub source: &'static str,
+    pub state: String,
+    pub node_count: usize,
+    pub char_count: usize,
+    pub truncated: bool,
+    pub ref_count: usize,
+    /// Nodes the page had after filtering (before the budget).
+    pub total_nodes: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub omitted_nodes: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The semantic tree of an observation: Chromium AX when any frame has an AX tree, else the
+/// DOM walk.
+pub fn build_tree(obs: &Observation) -> Result<Tree> {
+    let has_ax = obs.frames.iter().any(|f| f.ax.is_some());
+    match (&obs.dom_walk, has_ax) {
+        (_, true) => Ok(ax_tree::build(obs)),
+        (Some(walk), false) => Ok(dom_tree::build(obs, walk)),
+        (None, false) => Err(Error::malformed("observation", "it has neither a frame with an AX tree nor a DOM walk")),
+    }
+}
+
+/// Renders a state under `budget`. Returns the result (with `snapshot_id` left empty) and
+/// the targets of its refs, in ref order.
+pub fn snapshot(tree: &Tree, budget: Budget, ref_prefix: char) -> (SnapshotResult, Vec<(String, RefTarget)>) {
+    let view = filter(tree);
+    let sel = select(&view, tree, budget, ref_prefix);
+    let refs: Vec<(String, RefTarget)> = sel
+        .rendered
+        .refs
+        .iter()
+        .filter_map(|(label, vi)| target_of(&view.nodes[*vi], tree).map(|t| (label.clone(), t)))
+        .collect();
+    let node_count = sel.selected.iter().enumerate().filter(|(i, &s)| s && matches!(view.nodes[*i].kind, crate::filter::Kind::Element | crate::filter::Kind::Text)).count();
+    let state = sel.rendered.state;
+    let result = SnapshotResult {
+        snapshot_id: String::new(),
+        mode: "full",
+        source: tree.source.as_str(),
+        char_count: crate::text::char_len(&state),
+        state,
+        node_count,
+        truncated: sel.truncated,
+        ref_count: refs.len(),
+        total_nodes: sel.total,
+        omitted_nodes: sel.omitted_elements + sel.omitted_text,
+    };
+    (result, refs)
+}

@@ -1,0 +1,82 @@
+//! Text helpers shared by every renderer: whitespace folding and capped, `…`-cut strings.
+//!
+//! Owns: how a string is shortened. Must never: decide what text is kept (that is `filter`).
+
+/// Folds runs of whitespace (including newlines) into single spaces and trims the ends.
+pub fn fold_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len().min(4096));
+    let mut pending_space = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+        } else {
+            if pending_space {
+                out.push(' ');
+                pending_space = false;
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Folds whitespace and caps the result at `max` characters, ending a cut string with `…`.
+/// Reads at most a bounded prefix of huge inputs.
+pub fn capped(s: &str, max: usize) -> String {
+    // Never scan more than a few times the cap: a 100 MB text node costs O(cap).
+    let limit = byte_prefix(s, max.saturating_mul(8).max(64));
+    let folded = fold_whitespace(limit);
+    cut(&folded, max, limit.len() < s.len())
+}
+
+/// Cuts `s` to `max` characters with `…` (the ellipsis counts toward `max`).
+pub fn cut(s: &str, max: usize, force_ellipsis: bool) -> String {
+    let count = s.chars().count();
+    if count <= max && !force_ellipsis {
+        return s.to_string();
+    }
+    let keep = max.saturating_sub(1).min(count);
+    let mut out: String = s.chars().take(keep).collect();
+    let trimmed_len = out.trim_end().len();
+    out.truncate(trimmed_len);
+    out.push('…');
+    out
+}
+
+/// Longest prefix of `s` of at most `max_bytes` bytes that ends on a char boundary.
+pub fn byte_prefix(s: &str, max_bytes: usize) -> &str {
+    if s.len() <= max_bytes {
+        return s;
+    }
+    let mut end = max_bytes;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// Number of characters as the budget counts them (Unicode scalar values).
+pub fn char_len(s: &str) -> usize {
+    s.chars().count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_and_caps() {
+        assert_eq!(fold_whitespace("  a \n\t b  "), "a b");
+        assert_eq!(capped("abcdef", 4), "abc…");
+        assert_eq!(capped("abc", 4), "abc");
+        assert_eq!(char_len(&capped(&"订".repeat(500), 200)), 200);
+    }
+
+    #[test]
+    fn huge_input_is_read_only_in_part() {
+        let big = "x ".repeat(5_000_000);
+        let out = capped(&big, 200);
+        assert_eq!(char_len(&out), 200);
+        assert!(out.ends_with('…'));
+    }
+}

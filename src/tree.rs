@@ -1,0 +1,128 @@
+//! The semantic tree: one arena of nodes built from either Chromium AX (+ DOMSnapshot) or
+//! the content-script DOM walk, so every later stage works on one shape.
+//!
+//! Owns: the node type and its arena. Must never: filter, budget or render.
+
+use crate::layout::Rect;
+
+/// Where the tree came from; reported to the caller as `source`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    ChromiumAx,
+    Dom,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::ChromiumAx => "chromium_ax",
+            Source::Dom => "dom",
+        }
+    }
+}
+
+/// How to find the DOM node again for an action. Never derived from model text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Target {
+    pub backend_node_id: Option<i64>,
+    pub walk_index: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct States {
+    /// "true" | "false" | "mixed"
+    pub checked: Option<String>,
+    pub pressed: Option<String>,
+    pub disabled: bool,
+    pub expanded: Option<bool>,
+    pub selected: bool,
+    pub focused: bool,
+    pub focusable: bool,
+    pub required: bool,
+    pub readonly: bool,
+    pub level: Option<i64>,
+    pub haspopup: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Node {
+    pub role: String,
+    pub name: String,
+    pub value: Option<String>,
+    pub states: States,
+    /// Lowercase tag name when known.
+    pub tag: String,
+    /// Whitelisted DOM attributes (lowercase names): id, name, type, autocomplete, href,
+    /// placeholder, aria-label, contenteditable, role. Used for identity and redaction.
+    pub attrs: Vec<(String, String)>,
+    /// Not shown although present: visibility hidden, opacity 0, aria-hidden (DOM source).
+    pub hidden: bool,
+    /// Chromium marked it ignored.
+    pub ignored: bool,
+    /// Bounds in the top-level viewport's coordinates.
+    pub bounds: Option<Rect>,
+    pub in_viewport: bool,
+    /// A positioned element painted above it covers its center.
+    pub covered: bool,
+    /// The page handles clicks here (listeners or a pointer cursor starting here).
+    pub clickable: bool,
+    pub frame: usize,
+    pub target: Target,
+    pub children: Vec<usize>,
+    /// A warning line to show in place of this node's missing content (unexpandable iframe).
+    pub warning: Option<String>,
+}
+
+impl Node {
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Frame {
+    pub frame_id: String,
+    pub session: String,
+    pub url: String,
+    pub is_main: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Tree {
+    pub nodes: Vec<Node>,
+    pub root: usize,
+    pub frames: Vec<Frame>,
+    pub source: Source,
+    /// The scope (selector) node, when the caller narrowed the read.
+    pub scope: Option<usize>,
+    /// Input problems worked around (cycles, dangling ids, depth cut): counted, not fatal.
+    pub repaired: usize,
+    /// The top-level viewport, in the coordinates of `Node::bounds`.
+    pub viewport: Rect,
+}
+
+/// Attributes copied from the DOM into the tree.
+pub const KEPT_ATTRS: [&str; 10] =
+    ["id", "name", "type", "autocomplete", "href", "placeholder", "aria-label", "contenteditable", "role", "title"];
+
+pub fn keep_attrs<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(String, String)> {
+    attrs
+        .filter(|(k, _)| KEPT_ATTRS.contains(k))
+        .map(|(k, v)| (k.to_string(), crate::text::capped(v, 512)))
+        .collect()
+}
+
+impl Tree {
+    /// Nodes in document order (pre-order), without recursion.
+    pub fn preorder(&self, from: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = vec![from];
+        while let Some(i) = stack.pop() {
+            out.push(i);
+            for &c in self.nodes[i].children.iter().rev() {
+                stack.push(c);
+            }
+        }
+        out
+    }
+}

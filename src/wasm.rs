@@ -1,0 +1,81 @@
+//! The `#[wasm_bindgen]` facade: the only module that knows about `JsValue`. One stateful
+//! handle (`Collector`) whose methods are one-liners into the core, and one error
+//! conversion point (`{code, message, hint}` thrown as a JS object).
+//!
+//! Must never: contain logic beyond decoding arguments and encoding results.
+
+use crate::collector::{Collector as Core, SnapshotOptions};
+use crate::error::Error;
+use crate::refs::TabKey;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+fn err(e: Error) -> JsValue {
+    to_js(&e).unwrap_or_else(|_| JsValue::from_str(e.code.as_str()))
+}
+
+fn decode<T: serde::de::DeserializeOwned + Default>(v: JsValue, what: &str) -> Result<T, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(T::default());
+    }
+    serde_wasm_bindgen::from_value(v).map_err(|e| err(Error::malformed(what, e)))
+}
+
+/// Observations are passed as JSON text: `JSON.stringify` of CDP results is native-fast and
+/// one `serde_json` pass beats crossing the boundary once per field.
+fn json_text(v: &JsValue) -> Result<String, JsValue> {
+    v.as_string().ok_or_else(|| err(Error::malformed("observation", "expected a JSON string")))
+}
+
+#[wasm_bindgen]
+pub struct Collector {
+    core: Core,
+}
+
+#[wasm_bindgen]
+impl Collector {
+    #[wasm_bindgen(constructor)]
+    pub fn new(runtime_id: &str) -> Collector {
+        Collector { core: Core::new(runtime_id) }
+    }
+
+    /// `observation`: JSON text of the observation envelope; `options`: `{maxChars, maxNodes, tab}`.
+    pub fn snapshot(&mut self, observation: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+        let opts: SnapshotOptions = decode(options, "snapshot options")?;
+        let obs = json_text(&observation)?;
+        self.core.snapshot(&obs, &opts).map_err(err).and_then(|r| to_js(&r))
+    }
+
+    /// Resolves `ref` of `snapshotId` for the tab handle `tab`; throws `BROWSER_STALE_REF`.
+    pub fn resolve(&self, snapshot_id: &str, ref_label: &str, tab: JsValue) -> Result<JsValue, JsValue> {
+        let tab: TabKey = decode(tab, "tab handle")?;
+        self.core.resolve(snapshot_id, ref_label, &tab).map_err(err).and_then(|t| to_js(&t))
+    }
+
+    /// Rebinds a ref whose node is gone to its unique strong equivalent in `observation`.
+    pub fn rebind(&self, snapshot_id: &str, ref_label: &str, tab: JsValue, observation: JsValue) -> Result<JsValue, JsValue> {
+        let tab: TabKey = decode(tab, "tab handle")?;
+        let obs = json_text(&observation)?;
+        self.core.rebind(snapshot_id, ref_label, &tab, &obs).map_err(err).and_then(|t| to_js(&t))
+    }
+
+    #[wasm_bindgen(js_name = clearTab)]
+    pub fn clear_tab(&mut self, tab_id: f64) {
+        self.core.clear_tab(tab_id as i64);
+    }
+}
+
+/// Computed styles the extension must ask `DOMSnapshot.captureSnapshot` for, in order.
+#[wasm_bindgen(js_name = computedStyles)]
+pub fn computed_styles() -> Vec<String> {
+    crate::layout::COMPUTED_STYLES.iter().map(|s| s.to_string()).collect()
+}
