@@ -157,7 +157,11 @@ fn add_frame(
 }
 
 fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (ox, oy, clip): (f64, f64, Rect)) -> Node {
-    let role = role::normalize(ax.role_str());
+    let mut role = role::normalize(ax.role_str());
+    if role == "generic" && ax.property("editable").is_some() && ax.property("focusable").and_then(|v| v.as_bool()).unwrap_or(false) {
+        // The root of a contenteditable region is a text box to the user.
+        role = "textbox".into();
+    }
     let facts = match (session, ax.backend_dom_node_id) {
         (Some(s), Some(b)) => layout.facts(s, b),
         _ => None,

@@ -88,6 +88,11 @@ struct Ctx {
     owner_name: Option<String>,
     /// Inside a label that contains a form control (the control's name owns the text).
     label_with_control: bool,
+    /// Inside a native `<select>`: its options are chosen with select_option, not clicked.
+    in_select: bool,
+    /// Inside a form field: its inner text is the field's value (maybe a masked secret),
+    /// which only ever reaches the output through the redacted `value`.
+    in_field: bool,
 }
 
 fn decide(n: &Node, ctx: &Ctx) -> Decision {
@@ -100,7 +105,7 @@ fn decide(n: &Node, ctx: &Ctx) -> Decision {
     }
     if role::is_text(role) {
         let text = n.name.trim();
-        if text.is_empty() || ctx.label_with_control {
+        if text.is_empty() || ctx.label_with_control || ctx.in_field {
             return Decision::Skip;
         }
         if ctx.owner_name.as_deref().map(|o| !o.is_empty()).unwrap_or(false) {
@@ -114,6 +119,9 @@ fn decide(n: &Node, ctx: &Ctx) -> Decision {
     }
     if role == "iframe" {
         return Decision::Include;
+    }
+    if role == "document" || role == "menulistpopup" {
+        return Decision::Lift;
     }
     if role::is_transparent(role) && n.name.trim().is_empty() {
         return Decision::Lift;
@@ -158,6 +166,15 @@ pub fn filter(tree: &Tree) -> View {
         if decision == Decision::Include && role::owns_descendant_text(&n.role) && !n.name.trim().is_empty() {
             child_ctx.owner_name = Some(fold_whitespace(&n.name));
         }
+        if matches!(n.role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider" | "textfield") {
+            child_ctx.in_field = true;
+        }
+        if n.role == "combobox" && n.tag == "select" {
+            child_ctx.in_select = true;
+        }
+        if ctx.in_select && n.role == "option" {
+            v.actionable = false;
+        }
         if n.role == "label" && has_control_descendant(tree, ti) {
             child_ctx.label_with_control = true;
         }
@@ -201,9 +218,9 @@ fn element_node(ti: usize, n: &Node) -> VNode {
     let sensitive = is_sensitive(n);
     let kind = if role::is_text(&n.role) { Kind::Text } else { Kind::Element };
     let mut name = fold_whitespace(&n.name);
-    if sensitive && n.value.as_deref().map(|v| !v.is_empty() && name.contains(v.trim())).unwrap_or(false) {
-        // A name computed from the value (some widgets do this) would leak it.
-        name = n.attr("aria-label").or(n.attr("name")).unwrap_or("").to_string();
+    if sensitive && name_may_hold_value(&name, n) {
+        // A name computed from the value (unlabeled fields, some widgets) would leak it.
+        name = n.attr("aria-label").map(fold_whitespace).unwrap_or_default();
     }
     let value = if sensitive { None } else { n.value.as_deref().map(fold_whitespace).filter(|v| !v.is_empty() && *v != name) };
     VNode {
@@ -220,6 +237,13 @@ fn element_node(ti: usize, n: &Node) -> VNode {
         focused: n.states.focused,
         children: Vec::new(),
     }
+}
+
+/// The name of a sensitive field is suspect when it repeats the value or is a masked value.
+fn name_may_hold_value(name: &str, n: &Node) -> bool {
+    let masked = !name.is_empty() && name.chars().all(|c| matches!(c, '•' | '●' | '*' | '·' | '∙' | '⁕' | ' '));
+    let repeats = n.value.as_deref().map(|v| !v.trim().is_empty() && name.contains(v.trim())).unwrap_or(false);
+    masked || repeats
 }
 
 fn has_control_descendant(tree: &Tree, ti: usize) -> bool {
@@ -283,7 +307,7 @@ fn normalize(view: &mut View) {
         if node.kind == Kind::Element && !kept.is_empty() && kept.iter().all(|&c| view.nodes[c].kind == Kind::Text) {
             let text = kept.iter().map(|&c| view.nodes[c].name.as_str()).collect::<Vec<_>>().join(" ");
             let node = &mut view.nodes[i];
-            if node.name.is_empty() && node.actionable {
+            if node.name.is_empty() && node.actionable && !node.sensitive {
                 // A clickable wrapper around text is named by that text.
                 node.name = text;
                 continue;
@@ -292,6 +316,11 @@ fn normalize(view: &mut View) {
                 node.inline_text = Some(text);
                 continue;
             }
+        }
+        let node = &view.nodes[i];
+        if node.kind == Kind::Element && kept.is_empty() && node.name.is_empty() && node.value.is_none() && node.inline_text.is_none() && !node.actionable && node.role != "iframe" {
+            // An unnamed structural element with nothing left inside says nothing: drop it.
+            view.nodes[i].kind = Kind::Group;
         }
         view.nodes[i].children = kept;
     }

@@ -63,32 +63,20 @@ pub struct Facts {
     pub attrs: Vec<(String, String)>,
     /// Bounds in the coordinates of the document's own viewport (scroll removed).
     pub bounds: Option<Rect>,
-    /// The node has a layout object (false for display:none, display:contents, `<head>`…).
-    pub rendered: bool,
     pub visibility_hidden: bool,
     /// Opacity 0 on this node or an ancestor.
     pub transparent: bool,
-    pub input_value: Option<String>,
-    pub checked: Option<bool>,
     /// Click listeners (`isClickable`) or a `cursor: pointer` that starts at this node.
     pub clickable: bool,
     pub doc: usize,
     pub index: usize,
 }
 
-impl Facts {
-    pub fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
-    }
-}
-
 struct Doc {
-    session: usize,
     parent: Vec<i64>,
     /// (paint order, bounds, node index) of positioned elements that take pointer events.
     occluders: Vec<(i64, Rect, usize)>,
     paint: HashMap<usize, i64>,
-    frame_id: String,
 }
 
 /// Index over every captured document of every session.
@@ -116,11 +104,9 @@ impl Layout {
         let n = d.nodes.parent_index.len().min(d.nodes.node_name.len());
         let doc_index = self.docs.len();
         let mut doc = Doc {
-            session,
             parent: d.nodes.parent_index.iter().take(n).copied().collect(),
             occluders: Vec::new(),
             paint: HashMap::new(),
-            frame_id: snap.string(d.frame_id).unwrap_or("").to_string(),
         };
         // Per node: layout row (styles + bounds).
         let mut styles: Vec<Option<&Vec<i64>>> = vec![None; n];
@@ -147,15 +133,8 @@ impl Layout {
             transparent[ni] = inherited_t || style(ni, S_OPACITY).and_then(|o| o.parse::<f64>().ok()).map(|o| o <= 0.0).unwrap_or(false);
         }
         let rare_bool = |idx: &[i64]| -> std::collections::HashSet<usize> { idx.iter().filter_map(|&i| usize::try_from(i).ok()).collect() };
-        let checked = rare_bool(&d.nodes.input_checked.index);
         let listeners = rare_bool(&d.nodes.is_clickable.index);
         let pointer = |ni: usize| style(ni, S_CURSOR) == Some("pointer");
-        let mut input_values: HashMap<usize, &str> = HashMap::new();
-        for (k, &i) in d.nodes.input_value.index.iter().enumerate() {
-            if let (Ok(i), Some(v)) = (usize::try_from(i), d.nodes.input_value.value.get(k).and_then(|&v| snap.string(v))) {
-                input_values.insert(i, v);
-            }
-        }
         for ni in 0..n {
             let node_type = d.nodes.node_type.get(ni).copied().unwrap_or(0);
             let Some(&backend) = d.nodes.backend_node_id.get(ni) else { continue };
@@ -171,14 +150,10 @@ impl Layout {
                 }
             }
             let visibility = style(ni, S_VISIBILITY);
-            let is_input = matches!(tag.as_str(), "input" | "textarea" | "select");
             let facts = Facts {
-                rendered: styles[ni].is_some(),
                 visibility_hidden: matches!(visibility, Some("hidden") | Some("collapse")),
                 transparent: transparent[ni],
                 bounds: bounds[ni],
-                input_value: input_values.get(&ni).map(|v| v.to_string()),
-                checked: is_input.then(|| checked.contains(&ni)),
                 clickable: node_type == 1
                     && (listeners.contains(&ni)
                         || (pointer(ni) && !usize::try_from(doc.parent[ni]).ok().filter(|&p| p < n).map(pointer).unwrap_or(false))),
@@ -235,14 +210,5 @@ impl Layout {
                 && !self.is_ancestor(facts.doc, ni, facts.index)
                 && !self.is_ancestor(facts.doc, facts.index, ni)
         })
-    }
-
-    /// Frame id of the document a node belongs to ("" when the snapshot had none).
-    pub fn frame_of(&self, facts: &Facts) -> &str {
-        &self.docs[facts.doc].frame_id
-    }
-
-    pub fn session_of_doc(&self, doc: usize) -> usize {
-        self.docs[doc].session
     }
 }

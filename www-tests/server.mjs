@@ -1,0 +1,34 @@
+// A tiny static server on 127.0.0.1 for the test pages (and the same pages on `localhost`,
+// which is another site, so an iframe from it is cross-origin and out of process).
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const pagesDir = path.join(here, 'pages');
+
+export async function startServer() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let name = decodeURIComponent(url.pathname).replace(/^\/+/, '') || 'basic.html';
+    const file = path.join(pagesDir, path.normalize(name));
+    if (!file.startsWith(pagesDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><title>Not found</title><h1>Not found: ${name.replace(/[<&]/g, '')}</h1>`);
+      return;
+    }
+    const headers = { 'content-type': file.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream', 'cache-control': 'no-store' };
+    if (name.startsWith('strict-csp')) headers['content-security-policy'] = "script-src 'self'; object-src 'none'";
+    res.writeHead(200, headers);
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    crossOrigin: `http://localhost:${port}`,
+    url: (p) => `http://127.0.0.1:${port}/${p}`,
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
