@@ -117,7 +117,11 @@ fn add_frame(
     (ox, oy, clip): (f64, f64, Rect),
     by_backend: &mut HashMap<(usize, i64), usize>,
 ) {
-    let by_id: HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.node_id.as_str(), i)).collect();
+    // The first node with an id wins; later duplicates are unreachable (and counted).
+    let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(nodes.len());
+    for (i, n) in nodes.iter().enumerate() {
+        by_id.entry(n.node_id.as_str()).or_insert(i);
+    }
     if by_id.len() != nodes.len() {
         tree.repaired += nodes.len() - by_id.len();
     }

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# pi-control-chrome build harness. Every subcommand installs what it needs, idempotently.
+#
+#   ./build.sh setup          install toolchains and packages (Debian, rustup, cargo, npm)
+#   ./build.sh build          wasm (release, wasm-opt) → extension/wasm/
+#   ./build.sh test           native tests, wasm boundary tests in headless Chrome, e2e suite
+#   ./build.sh demo [URL|FILE] snapshot a page through the real extension in headless Chromium
+#   ./build.sh capture        re-capture tests/captures/*.json from the test pages
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+export PATH="$HOME/.cargo/bin:$PATH"
+
+log() { printf '\033[1m[build]\033[0m %s\n' "$*" >&2; }
+
+wasm_bindgen_version() {
+  # The exact version pinned in Cargo.lock: the CLI must match the crate.
+  awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock
+}
+
+setup() {
+  local need_apt=()
+  [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+  [ -x /usr/bin/chromedriver ] || need_apt+=(chromium-driver)
+  command -v wasm-opt >/dev/null || need_apt+=(binaryen)
+  command -v node >/dev/null || need_apt+=(nodejs npm)
+  if [ ${#need_apt[@]} -gt 0 ]; then
+    log "apt-get install ${need_apt[*]}"
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  fi
+  if ! rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown; then
+    log "rustup target add wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+  [ -f Cargo.lock ] || cargo generate-lockfile
+  local want; want=$(wasm_bindgen_version)
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
+    log "cargo install wasm-bindgen-cli $want (wasm-bindgen-test-runner comes with it)"
+    # Not --locked: the CLI's own lockfile names a yanked crate version.
+    cargo install wasm-bindgen-cli --version "$want" --force
+  fi
+  if [ ! -d www-tests/node_modules/playwright-core ]; then
+    log "npm ci (playwright-core; it drives Debian's /usr/bin/chromium, never downloads a browser)"
+    (cd www-tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+  fi
+}
+
+build() {
+  local wasm=target/wasm32-unknown-unknown/release/pcc.wasm out=extension/wasm
+  log "cargo build --release --target wasm32-unknown-unknown"
+  cargo build --release --target wasm32-unknown-unknown --lib
+  mkdir -p "$out"
+  if [ ! -f "$out/pcc_bg.wasm" ] || [ "$wasm" -nt "$out/pcc_bg.wasm" ]; then
+    log "wasm-bindgen --target web + wasm-opt -Oz → $out/"
+    wasm-bindgen --target web --out-dir "$out" "$wasm"
+    wasm-opt -Oz --strip-debug --strip-producers --all-features "$out/pcc_bg.wasm" -o "$out/pcc_bg.wasm.opt"
+    mv "$out/pcc_bg.wasm.opt" "$out/pcc_bg.wasm"
+  fi
+  log "extension/wasm/pcc_bg.wasm: $(stat -c %s "$out/pcc_bg.wasm") bytes ($(gzip -9c "$out/pcc_bg.wasm" | wc -c) gzipped)"
+}
+
+test_native() {
+  log "cargo test (native core on checked-in captures)"
+  cargo test --all-targets
+}
+
+test_wasm() {
+  log "wasm-bindgen-test in headless Chromium (the facade boundary)"
+  CHROMEDRIVER=/usr/bin/chromedriver \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  WASM_BINDGEN_TEST_TIMEOUT=120 \
+    cargo test --target wasm32-unknown-unknown --test wasm
+}
+
+test_e2e() {
+  log "www-tests: the extension end to end in headless Chromium"
+  (cd www-tests && node --test --test-concurrency=1 --test-reporter=spec ./*.test.mjs)
+}
+
+cmd=${1:-help}
+shift || true
+case "$cmd" in
+  setup) setup ;;
+  build) setup; build ;;
+  test) setup; build; test_native; test_wasm; test_e2e ;;
+  test-native) test_native ;;
+  test-wasm) setup; test_wasm ;;
+  test-e2e) setup; build; test_e2e ;;
+  demo) setup; build; node www-tests/demo.mjs "$@" ;;
+  capture) setup; node www-tests/capture-fixtures.mjs "$@" ;;
+  *) sed -n '2,9p' "$0"; exit 2 ;;
+esac

@@ -1,0 +1,105 @@
+//! Refs belong to the snapshot and document that produced them; lookups fail closed and the
+//! only rebind is to a unique strong equivalent (SPEC §5).
+
+mod common;
+use common::*;
+use pcc::{Code, Collector};
+
+#[test]
+fn refs_resolve_to_backend_nodes_of_their_snapshot() {
+    let mut c = Collector::new("r");
+    let r = c.snapshot(&capture("basic"), &opts(None, None)).unwrap();
+    let t = c.resolve(&r.snapshot_id, "e2", &tab()).unwrap();
+    assert_eq!(t.role, "button");
+    assert_eq!(t.name, "Query");
+    assert!(t.backend_node_id.is_some());
+    assert_eq!(t.id_attr.as_deref(), Some("query"));
+}
+
+#[test]
+fn stale_foreign_and_navigated_refs_fail_closed() {
+    let mut c = Collector::new("r");
+    let r = c.snapshot(&capture("basic"), &opts(None, None)).unwrap();
+    assert_eq!(c.resolve("snapshot-r-99", "e1", &tab()).unwrap_err().code, Code::StaleRef);
+    assert_eq!(c.resolve(&r.snapshot_id, "e999", &tab()).unwrap_err().code, Code::StaleRef);
+    let mut navigated = tab();
+    navigated.incarnation = "doc-2".into();
+    let e = c.resolve(&r.snapshot_id, "e1", &navigated).unwrap_err();
+    assert_eq!(e.code, Code::StaleRef);
+    assert!(e.message.contains("navigated"));
+    let mut other = tab();
+    other.tab_id = 8;
+    assert_eq!(c.resolve(&r.snapshot_id, "e1", &other).unwrap_err().code, Code::TargetMismatch);
+    // Another runtime never knows this runtime's snapshots.
+    let fresh = Collector::new("r2");
+    assert_eq!(fresh.resolve(&r.snapshot_id, "e1", &tab()).unwrap_err().code, Code::StaleRef);
+}
+
+#[test]
+fn rebind_finds_a_unique_equivalent_with_the_same_id() {
+    let mut c = Collector::new("r");
+    let json = capture("basic");
+    let r = c.snapshot(&json, &opts(None, None)).unwrap();
+    let old = c.resolve(&r.snapshot_id, "e2", &tab()).unwrap();
+    // The same page re-rendered: every backend id shifted (as after a framework re-render).
+    let shifted = shift_backend_ids(&json, 100_000);
+    let t = c.rebind(&r.snapshot_id, "e2", &tab(), &shifted).unwrap();
+    assert_eq!(t.backend_node_id, old.backend_node_id.map(|b| b + 100_000));
+    // Without an id attribute there is no strong equivalent: fail closed.
+    let e = c.rebind(&r.snapshot_id, "e3", &tab(), &shifted).unwrap_err();
+    assert_eq!(e.code, Code::StaleRef);
+}
+
+#[test]
+fn rebind_refuses_duplicates() {
+    let mut c = Collector::new("r");
+    let json = capture("basic");
+    let r = c.snapshot(&json, &opts(None, None)).unwrap();
+    // Two frames of the same document content would make two candidates: refuse.
+    let doubled = double_main_frame(&shift_backend_ids(&json, 100_000));
+    let e = c.rebind(&r.snapshot_id, "e2", &tab(), &doubled).unwrap_err();
+    assert_eq!(e.code, Code::StaleRef);
+}
+
+fn shift_backend_ids(json: &str, by: i64) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(json).unwrap();
+    for f in v["frames"].as_array_mut().unwrap() {
+        for n in f["ax"]["nodes"].as_array_mut().unwrap() {
+            if let Some(b) = n["backendDOMNodeId"].as_i64() {
+                n["backendDOMNodeId"] = (b + by).into();
+            }
+        }
+    }
+    for s in v["snapshots"].as_array_mut().unwrap() {
+        for d in s["snapshot"]["documents"].as_array_mut().unwrap() {
+            for b in d["nodes"]["backendNodeId"].as_array_mut().unwrap() {
+                *b = (b.as_i64().unwrap() + by).into();
+            }
+        }
+    }
+    v.to_string()
+}
+
+fn double_main_frame(json: &str) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(json).unwrap();
+    let nodes = v["frames"][0]["ax"]["nodes"].as_array().unwrap().clone();
+    let root = nodes[0]["nodeId"].as_str().unwrap().to_string();
+    let mut extra: Vec<serde_json::Value> = nodes.iter().skip(1).cloned().collect();
+    for n in &mut extra {
+        let id = format!("x{}", n["nodeId"].as_str().unwrap());
+        n["nodeId"] = id.into();
+        if let Some(p) = n["parentId"].as_str() {
+            n["parentId"] = if p == root { root.clone().into() } else { format!("x{p}").into() };
+        }
+        if let Some(ch) = n["childIds"].as_array_mut() {
+            for c in ch {
+                *c = format!("x{}", c.as_str().unwrap()).into();
+            }
+        }
+    }
+    let top_children: Vec<serde_json::Value> = extra.iter().filter(|n| n["parentId"] == serde_json::Value::String(root.clone())).map(|n| n["nodeId"].clone()).collect();
+    let arr = v["frames"][0]["ax"]["nodes"].as_array_mut().unwrap();
+    arr[0]["childIds"].as_array_mut().unwrap().extend(top_children);
+    arr.extend(extra);
+    v.to_string()
+}

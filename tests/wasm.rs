@@ -1,0 +1,63 @@
+//! The wasm boundary, in headless Chrome: JS values in, JS objects (or thrown
+//! `{code, message, hint}` objects) out. The logic itself is tested natively.
+#![cfg(target_arch = "wasm32")]
+
+use pcc::wasm::{computed_styles, Collector};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const OBS: &str = r#"{"viewport":{"width":800,"height":600},"frames":[{"frameId":"F","ax":{"nodes":[
+  {"nodeId":"1","role":{"value":"RootWebArea"},"childIds":["2","3"]},
+  {"nodeId":"2","parentId":"1","role":{"value":"button"},"name":{"value":"Save"},"backendDOMNodeId":11},
+  {"nodeId":"3","parentId":"1","role":{"value":"textbox"},"name":{"value":"Password"},"value":{"value":"s3cret-value"},"backendDOMNodeId":12,
+   "properties":[]}]}}],
+  "snapshots":[{"session":"","snapshot":{"strings":["BUTTON","INPUT","type","password"],"documents":[{"nodes":{"parentIndex":[-1,-1],"nodeType":[1,1],"nodeName":[0,1],"backendNodeId":[11,12],"attributes":[[],[2,3]]},"layout":{"nodeIndex":[],"styles":[],"bounds":[]}}]}}]}"#;
+
+fn get(v: &JsValue, k: &str) -> JsValue {
+    js_sys::Reflect::get(v, &JsValue::from_str(k)).unwrap()
+}
+
+fn tab() -> JsValue {
+    let t = js_sys::Object::new();
+    js_sys::Reflect::set(&t, &"tabId".into(), &JsValue::from_f64(3.0)).unwrap();
+    js_sys::Reflect::set(&t, &"tabFence".into(), &"tab:3:1".into()).unwrap();
+    js_sys::Reflect::set(&t, &"incarnation".into(), &"L1".into()).unwrap();
+    t.into()
+}
+
+#[wasm_bindgen_test]
+fn snapshot_returns_a_plain_object_and_redacts() {
+    let mut c = Collector::new("w");
+    let opts = js_sys::Object::new();
+    js_sys::Reflect::set(&opts, &"tab".into(), &tab()).unwrap();
+    let r = c.snapshot(JsValue::from_str(OBS), opts.into()).unwrap();
+    let state = get(&r, "state").as_string().unwrap();
+    assert!(state.contains("button \"Save\" [ref=e1]"), "{state}");
+    assert!(!state.contains("s3cret-value"));
+    assert_eq!(get(&r, "mode").as_string().unwrap(), "full");
+    assert_eq!(get(&r, "truncated").as_bool(), Some(false));
+    let id = get(&r, "snapshotId").as_string().unwrap();
+    let target = c.resolve(&id, "e1", tab()).unwrap();
+    assert_eq!(get(&target, "backendNodeId").as_f64(), Some(11.0));
+}
+
+#[wasm_bindgen_test]
+fn errors_are_thrown_as_coded_objects() {
+    let mut c = Collector::new("w");
+    let e = c.snapshot(JsValue::from_str("{not json"), JsValue::UNDEFINED).unwrap_err();
+    assert_eq!(get(&e, "code").as_string().unwrap(), "INVALID_REQUEST");
+    assert!(!get(&e, "hint").as_string().unwrap().is_empty());
+    let e = c.snapshot(JsValue::from_f64(1.0), JsValue::UNDEFINED).unwrap_err();
+    assert_eq!(get(&e, "code").as_string().unwrap(), "INVALID_REQUEST");
+    let e = c.resolve("snapshot-x-1", "e1", tab()).unwrap_err();
+    assert_eq!(get(&e, "code").as_string().unwrap(), "BROWSER_STALE_REF");
+}
+
+#[wasm_bindgen_test]
+fn computed_styles_lists_what_the_extension_must_capture() {
+    let s = computed_styles();
+    assert_eq!(s[0], "display");
+    assert!(s.iter().any(|x| x == "opacity"));
+}
