@@ -22,7 +22,6 @@ setup() {
   local need_apt=()
   [ -x /usr/bin/chromium ] || need_apt+=(chromium)
   [ -x /usr/bin/chromedriver ] || need_apt+=(chromium-driver)
-  command -v wasm-opt >/dev/null || need_apt+=(binaryen)
   command -v node >/dev/null || need_apt+=(nodejs npm)
   if [ ${#need_apt[@]} -gt 0 ]; then
     log "apt-get install ${need_apt[*]}"
@@ -41,8 +40,8 @@ setup() {
     # Not --locked: the CLI's own lockfile names a yanked crate version.
     cargo install wasm-bindgen-cli --version "$want" --force
   fi
-  if [ ! -d www-tests/node_modules/playwright-core ]; then
-    log "npm ci (playwright-core; it drives Debian's /usr/bin/chromium, never downloads a browser)"
+  if [ ! -d www-tests/node_modules/playwright-core ] || [ ! -x www-tests/node_modules/.bin/wasm-opt ]; then
+    log "npm ci (playwright-core drives Debian's /usr/bin/chromium and never downloads a browser; binaryen)"
     (cd www-tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
   fi
 }
@@ -55,7 +54,8 @@ build() {
   if [ ! -f "$out/pcc_bg.wasm" ] || [ "$wasm" -nt "$out/pcc_bg.wasm" ]; then
     log "wasm-bindgen --target web + wasm-opt -Oz → $out/"
     wasm-bindgen --target web --out-dir "$out" "$wasm"
-    wasm-opt -Oz --strip-debug --strip-producers --all-features "$out/pcc_bg.wasm" -o "$out/pcc_bg.wasm.opt"
+    # binaryen from npm (v132): Debian's wasm-opt 108 corrupts reference-typed tables.
+    www-tests/node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers "$out/pcc_bg.wasm" -o "$out/pcc_bg.wasm.opt"
     mv "$out/pcc_bg.wasm.opt" "$out/pcc_bg.wasm"
   fi
   log "extension/wasm/pcc_bg.wasm: $(stat -c %s "$out/pcc_bg.wasm") bytes ($(gzip -9c "$out/pcc_bg.wasm" | wc -c) gzipped)"

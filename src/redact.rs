@@ -38,7 +38,7 @@ pub fn is_sensitive(node: &Node) -> bool {
 /// Word match on normalized text: `api_token`, `apiToken`, `API token`, `x-api-key` all match.
 pub fn has_secret_word(s: &str) -> bool {
     let normalized = split_camel(s);
-    let words: Vec<&str> = normalized.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = normalized.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
     let joined = words.join("-");
     SECRET_WORDS.iter().any(|w| {
         if w.contains(['-', '_']) {
@@ -50,16 +50,17 @@ pub fn has_secret_word(s: &str) -> bool {
     })
 }
 
-/// `apiToken` → `api token`, lowercased.
+/// `apiToken` → `api token`, ASCII-lowercased (the secret words are ASCII; other scripts
+/// only separate words).
 fn split_camel(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
+    let mut out = String::with_capacity(s.len().min(512) + 8);
     let mut prev_lower = false;
     for c in s.chars().take(512) {
-        if c.is_uppercase() && prev_lower {
+        if c.is_ascii_uppercase() && prev_lower {
             out.push(' ');
         }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        out.extend(c.to_lowercase());
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        out.push(c.to_ascii_lowercase());
     }
     out
 }

@@ -15,9 +15,7 @@ pub struct AxNode {
     pub node_id: String,
     pub ignored: bool,
     pub role: Option<AxValue>,
-    pub chrome_role: Option<AxValue>,
     pub name: Option<AxValue>,
-    pub description: Option<AxValue>,
     pub value: Option<AxValue>,
     pub properties: Vec<AxProperty>,
     pub parent_id: Option<String>,
@@ -48,7 +46,8 @@ impl AxValue {
     pub fn text(&self) -> Option<String> {
         match self.value.as_ref()? {
             Value::String(s) => Some(s.clone()),
-            Value::Number(n) => Some(n.to_string()),
+            // Integers print as integers; other numbers through core's float formatting.
+            Value::Number(n) => Some(n.as_i64().map(|i| i.to_string()).unwrap_or_else(|| format!("{}", n.as_f64().unwrap_or(0.0)))),
             Value::Bool(b) => Some(b.to_string()),
             _ => None,
         }

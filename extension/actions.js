@@ -1,0 +1,182 @@
+// Actions with real input events (CDP `Input.*`) on a node the wasm core resolved from a
+// ref. Glue only: find the node's session, make sure it is connected, compute its click
+// point, check that nothing covers it, dispatch. Anything that fails after the first input
+// event was sent is `BROWSER_OPERATION_UNCERTAIN` and is never retried here.
+import { fail, ToolError, HINTS } from './errors.js';
+
+const KEYS = {
+  Enter: [13, 'Enter', '\r'], Tab: [9, 'Tab'], Escape: [27, 'Escape'], Backspace: [8, 'Backspace'], Delete: [46, 'Delete'],
+  ArrowUp: [38, 'ArrowUp'], ArrowDown: [40, 'ArrowDown'], ArrowLeft: [37, 'ArrowLeft'], ArrowRight: [39, 'ArrowRight'],
+  Home: [36, 'Home'], End: [35, 'End'], PageUp: [33, 'PageUp'], PageDown: [34, 'PageDown'], Space: [32, 'Space', ' '], ' ': [32, 'Space', ' '],
+};
+const MODIFIERS = { Alt: 1, Control: 2, Ctrl: 2, Meta: 4, Cmd: 4, Shift: 8 };
+
+/** Parses `Enter`, `a`, `Control+a`, `Shift+Tab`. */
+export function parseKey(spec) {
+  if (typeof spec !== 'string' || !spec) fail('INVALID_REQUEST', 'key must be a non-empty string such as "Enter" or "Control+a"');
+  const parts = spec === '+' ? ['+'] : spec.split('+').filter(Boolean);
+  const key = parts.pop();
+  let modifiers = 0;
+  for (const m of parts) {
+    if (!(m in MODIFIERS)) fail('INVALID_REQUEST', `unknown modifier ${m}`, 'use Alt, Control, Meta or Shift');
+    modifiers |= MODIFIERS[m];
+  }
+  if (KEYS[key]) {
+    const [code, name, text] = KEYS[key];
+    return { key: name === 'Space' ? ' ' : name, code: name, windowsVirtualKeyCode: code, text: modifiers & ~8 ? undefined : text, modifiers };
+  }
+  if ([...key].length !== 1) fail('INVALID_REQUEST', `unknown key ${key}`, `use one character or one of ${Object.keys(KEYS).join(', ')}`);
+  const upper = key.toUpperCase();
+  const vk = /[A-Z0-9]/.test(upper) ? upper.charCodeAt(0) : 0;
+  return { key, code: /[A-Z]/.test(upper) ? `Key${upper}` : undefined, windowsVirtualKeyCode: vk, text: modifiers & ~8 ? undefined : key, modifiers };
+}
+
+async function dispatchKey(send, k) {
+  const base = { key: k.key, code: k.code, windowsVirtualKeyCode: k.windowsVirtualKeyCode, modifiers: k.modifiers };
+  await send('Input.dispatchKeyEvent', { type: k.text ? 'keyDown' : 'rawKeyDown', ...base, text: k.text, unmodifiedText: k.text });
+  await send('Input.dispatchKeyEvent', { type: 'keyUp', ...base });
+}
+
+/** Is the node still in its document? */
+export async function isConnected(session, backendNodeId) {
+  try {
+    const { object } = await session.send('DOM.resolveNode', { backendNodeId });
+    const { result } = await session.send('Runtime.callFunctionOn', {
+      objectId: object.objectId, functionDeclaration: 'function () { return this.isConnected; }', returnByValue: true,
+    });
+    await session.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+    return result.value === true;
+  } catch {
+    return false;
+  }
+}
+
+async function callOn(session, backendNodeId, fn, args = []) {
+  const { object } = await session.send('DOM.resolveNode', { backendNodeId });
+  try {
+    const { result, exceptionDetails } = await session.send('Runtime.callFunctionOn', {
+      objectId: object.objectId, functionDeclaration: fn, arguments: args.map((value) => ({ value })), returnByValue: true, awaitPromise: true,
+    });
+    if (exceptionDetails) fail('BROWSER_SCRIPT_FAILED', 'the page threw while preparing the action');
+    return result.value;
+  } finally {
+    session.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+  }
+}
+
+/** Offset of a session's viewport in the tab's top viewport (OOPIF chains). */
+async function frameOffset(all, session) {
+  let dx = 0, dy = 0;
+  let cur = session;
+  for (let guard = 0; cur.session && guard < 16; guard++) {
+    const parent = all.find((s) => s.session === (cur.parentSession || '')) || all[0];
+    const { backendNodeId } = await parent.send('DOM.getFrameOwner', { frameId: cur.frameId });
+    const { model } = await parent.send('DOM.getBoxModel', { backendNodeId });
+    dx += model.content[0];
+    dy += model.content[1];
+    cur = parent;
+  }
+  return [dx, dy];
+}
+
+async function clickPoint(all, session, backendNodeId) {
+  await session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {});
+  const { quads } = await session.send('DOM.getContentQuads', { backendNodeId }).catch(() => ({ quads: [] }));
+  const q = (quads || []).find((q) => Math.abs((q[4] - q[0]) * (q[5] - q[1])) > 0.5) || quads?.[0];
+  if (!q) fail('BROWSER_ELEMENT_OBSCURED', 'the element has no visible box to act on', 'it may be hidden or collapsed; take a new snapshot');
+  const x = (q[0] + q[2] + q[4] + q[6]) / 4;
+  const y = (q[1] + q[3] + q[5] + q[7]) / 4;
+  // What would receive a click at that point, within the node's own document?
+  const hit = await callOn(session, backendNodeId, `function (x, y) {
+    let e = document.elementFromPoint(x, y);
+    while (e && e.shadowRoot) { const inner = e.shadowRoot.elementFromPoint(x, y); if (!inner || inner === e) break; e = inner; }
+    if (!e) return 'none';
+    if (e === this || this.contains(e) || (e.getRootNode && e.getRootNode().host && this.contains(e.getRootNode().host))) return 'self';
+    const lbl = this.labels && [...this.labels].some((l) => l === e || l.contains(e));
+    return lbl ? 'self' : (e.localName + (e.id ? '#' + e.id : ''));
+  }`, [x, y]);
+  if (hit !== 'self' && hit !== 'none') {
+    fail('BROWSER_ELEMENT_OBSCURED', `another element (${String(hit).slice(0, 40)}) covers the target`);
+  }
+  const [dx, dy] = await frameOffset(all, session);
+  return [x + dx, y + dy];
+}
+
+/** Runs one action on a resolved node. `all` are the tab's sessions, `session` the node's. */
+export async function act(all, session, backendNodeId, action, params) {
+  const top = all[0];
+  let dispatched = false;
+  const input = async (m, p) => { dispatched = true; return top.send(m, p); };
+  try {
+    switch (action) {
+      case 'click': {
+        const [x, y] = await clickPoint(all, session, backendNodeId);
+        const button = params.button || 'left';
+        const clickCount = params.doubleClick ? 2 : 1;
+        await input('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
+        await input('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, clickCount });
+        await input('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, clickCount });
+        return {};
+      }
+      case 'hover': {
+        const [x, y] = await clickPoint(all, session, backendNodeId);
+        await input('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
+        return {};
+      }
+      case 'fill': {
+        if (typeof params.text !== 'string') fail('INVALID_REQUEST', 'fill needs text');
+        await session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {});
+        await session.send('DOM.focus', { backendNodeId });
+        await callOn(session, backendNodeId, `function () {
+          if (typeof this.select === 'function' && 'value' in this) { this.select(); return; }
+          const r = document.createRange(); r.selectNodeContents(this);
+          const s = getSelection(); s.removeAllRanges(); s.addRange(r);
+        }`);
+        if (params.text === '') await dispatchKey(input, parseKey('Delete'));
+        else await input('Input.insertText', { text: params.text });
+        return {};
+      }
+      case 'type': {
+        if (typeof params.text !== 'string') fail('INVALID_REQUEST', 'type needs text');
+        await session.send('DOM.focus', { backendNodeId });
+        for (const ch of params.text) {
+          if (ch === '\n') await dispatchKey(input, parseKey('Enter'));
+          else await dispatchKey(input, { key: ch, text: ch, modifiers: 0, windowsVirtualKeyCode: 0 });
+        }
+        if (params.submit) await dispatchKey(input, parseKey('Enter'));
+        return {};
+      }
+      case 'press': {
+        const k = parseKey(params.key);
+        if (backendNodeId) await session.send('DOM.focus', { backendNodeId });
+        await dispatchKey(input, k);
+        return {};
+      }
+      case 'select_option': {
+        const values = Array.isArray(params.values) ? params.values : [params.value ?? params.values];
+        if (!values.length || values.some((v) => typeof v !== 'string')) fail('INVALID_REQUEST', 'select_option needs value (a string) or values');
+        dispatched = true;
+        const chosen = await callOn(session, backendNodeId, `function (...wanted) {
+          if (!(this instanceof HTMLSelectElement)) return { error: 'not a select element' };
+          const opts = [...this.options];
+          const picked = wanted.map((w) => opts.find((o) => o.value === w) || opts.find((o) => o.label === w || o.text.trim() === w));
+          if (picked.some((p) => !p)) return { error: 'no option ' + JSON.stringify(wanted[picked.indexOf(undefined)]).slice(0, 60) };
+          if (!this.multiple && picked.length > 1) return { error: 'not a multiple select' };
+          for (const o of opts) o.selected = picked.includes(o);
+          this.dispatchEvent(new Event('input', { bubbles: true }));
+          this.dispatchEvent(new Event('change', { bubbles: true }));
+          return { selected: picked.map((o) => o.label) };
+        }`, values);
+        if (chosen?.error) { dispatched = false; fail('INVALID_REQUEST', chosen.error, 'use an option value or label shown in the snapshot'); }
+        return { selected: chosen.selected };
+      }
+      default:
+        fail('INVALID_REQUEST', `unknown action ${action}`);
+    }
+  } catch (e) {
+    if (dispatched && !(e instanceof ToolError && e.code === 'INVALID_REQUEST')) {
+      throw new ToolError('BROWSER_OPERATION_UNCERTAIN', `${action} was started but did not finish: ${String(e.message).slice(0, 120)}`, HINTS.BROWSER_OPERATION_UNCERTAIN);
+    }
+    throw e;
+  }
+}

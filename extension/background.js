@@ -1,0 +1,184 @@
+// Service worker: the composition root. It loads the wasm collector once, registers the
+// tool router and ferries raw observations in and compact state out. It never filters,
+// budgets, redacts or renders: all of that is in wasm (src/).
+//
+// Entry point for tests and the Bridge: `globalThis.pcc.call(method, params)` resolves to
+// the tool's result, or to `{error: {code, message, hint}}`.
+import init, { Collector, computedStyles } from './wasm/pcc.js';
+import { captureObservation } from './capture.js';
+import { sessions, isAttached } from './debugger.js';
+import { resolveTab, assertReadable, handleOf, runtimeId } from './handles.js';
+import { act, isConnected } from './actions.js';
+import { domWalk, domAct } from './domwalk.js';
+import { fail, toWire } from './errors.js';
+
+const ready = (async () => {
+  await init({ module_or_path: new URL('./wasm/pcc_bg.wasm', import.meta.url) });
+  return { collector: new Collector(runtimeId), styles: computedStyles() };
+})();
+
+/** Raw DOM-walk size bound (not model-facing: the core budgets the state). */
+const WALK_MAX_NODES = 60000;
+
+chrome.tabs.onRemoved.addListener(async (tabId) => (await ready).collector.clearTab(tabId));
+chrome.tabs.onReplaced.addListener(async (_added, removed) => (await ready).collector.clearTab(removed));
+
+function tabInfo(tab, handle) {
+  const t = { id: tab.id, title: tab.title || '', url: tab.url || '', handle };
+  return t;
+}
+
+async function captureAx(tab) {
+  const all = await sessions(tab.id);
+  const { styles } = await ready;
+  const t0 = performance.now();
+  const obs = await captureObservation(all, styles);
+  return { all, obs, captureMs: performance.now() - t0 };
+}
+
+async function captureDom(tab, selector) {
+  const t0 = performance.now();
+  let res;
+  try {
+    [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: domWalk, args: [selector || null, WALK_MAX_NODES] });
+  } catch (e) {
+    fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, 120)}`);
+  }
+  const r = res?.result;
+  if (!r) fail('BROWSER_SCRIPT_FAILED', 'the page returned nothing');
+  if (r.notFound) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, 80)}`);
+  const obs = { url: r.url, title: r.title, viewport: r.viewport, frames: [], snapshots: [], domWalk: r.walk };
+  if (r.scopeIndex !== undefined) obs.scope = { walkIndex: r.scopeIndex };
+  return { obs, captureMs: performance.now() - t0 };
+}
+
+async function scopeOf(main, selector) {
+  let doc;
+  try {
+    doc = await main.send('DOM.getDocument', { depth: 0 });
+  } catch (e) {
+    fail('BROWSER_SCRIPT_FAILED', 'could not read the document');
+  }
+  let nodeId;
+  try {
+    ({ nodeId } = await main.send('DOM.querySelector', { nodeId: doc.root.nodeId, selector }));
+  } catch {
+    fail('INVALID_REQUEST', `invalid selector ${JSON.stringify(selector).slice(0, 80)}`, 'pass a CSS selector');
+  }
+  if (!nodeId) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, 80)}`);
+  const { node } = await main.send('DOM.describeNode', { nodeId });
+  return { session: '', backendNodeId: node.backendNodeId };
+}
+
+function optionalInt(params, key) {
+  const v = params[key];
+  if (v === undefined || v === null) return undefined;
+  if (!Number.isInteger(v) || v < 0) fail('INVALID_REQUEST', `${key} must be a non-negative integer`);
+  return v;
+}
+
+/** One observation of a tab: AX through the debugger, or the DOM walk as the fallback. */
+async function observe(tab, params) {
+  const forceDom = params.source === 'dom';
+  if (params.source !== undefined && !['dom', 'chromium_ax'].includes(params.source)) fail('INVALID_REQUEST', 'source is "chromium_ax" or "dom"');
+  if (params.selector !== undefined && (typeof params.selector !== 'string' || !params.selector)) fail('INVALID_REQUEST', 'selector must be a non-empty string');
+  if (!forceDom) {
+    try {
+      const { all, obs, captureMs } = await captureAx(tab);
+      if (!obs.frames.some((f) => f.ax)) throw new Error('AX domain unavailable');
+      if (params.selector) obs.scope = await scopeOf(all[0], params.selector);
+      return { obs, all, captureMs, handle: await handleOf(tab, all[0]) };
+    } catch (e) {
+      if (e && e.code && e.code !== 'BROWSER_SCRIPT_FAILED') throw e; // selector errors are the caller's
+      // Debugger unavailable (another debugger attached, policy…): fall back to the DOM walk.
+    }
+  }
+  const { obs, captureMs } = await captureDom(tab, params.selector);
+  const all = isAttached(tab.id) ? await sessions(tab.id).catch(() => null) : null;
+  return { obs, all, captureMs, handle: await handleOf(tab, all?.[0]) };
+}
+
+async function browserSnapshot(params) {
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const { collector } = await ready;
+  const { obs, captureMs, handle } = await observe(tab, params);
+  const json = JSON.stringify(obs);
+  const t0 = performance.now();
+  const snapshot = collector.snapshot(json, { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes'), tab: handle });
+  const wasmMs = performance.now() - t0;
+  const out = { tab: tabInfo(tab, handle), snapshot };
+  if (params.timing) out.timing = { captureMs, wasmMs, rawBytes: json.length };
+  return out;
+}
+
+const ACTIONS = { browser_click: 'click', browser_fill: 'fill', browser_type: 'type', browser_press: 'press', browser_hover: 'hover', browser_select_option: 'select_option' };
+
+async function browserAction(action, params) {
+  if (typeof params.snapshotId !== 'string' || typeof params.ref !== 'string') {
+    if (action === 'press' && params.ref === undefined) return pressWithoutRef(params);
+    fail('INVALID_REQUEST', `${action} needs ref and snapshotId from a browser_snapshot`);
+  }
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const { collector } = await ready;
+  const all = await sessions(tab.id).catch(() => null);
+  const handle = await handleOf(tab, all?.[0]);
+  if (params.handle) {
+    const h = params.handle;
+    if (h.tabFence && h.tabFence !== handle.tabFence) fail('BROWSER_STALE_REF', `tab ${tab.id} was replaced since that handle was issued`);
+    if (h.incarnation && h.incarnation !== handle.incarnation) fail('BROWSER_STALE_REF', 'the page navigated or reloaded since that handle was issued');
+  }
+  let target = collector.resolve(params.snapshotId, params.ref, handle);
+  let rebound = false;
+  if (target.walkIndex !== undefined) {
+    const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: domAct, args: [target.walkIndex, action, params.text ?? params.value ?? params.key ?? ''] });
+    if (res?.result?.stale) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
+    if (res?.result?.noOption) fail('INVALID_REQUEST', 'no such option', 'use an option value or label shown in the snapshot');
+    return { ok: true, action, ref: params.ref, tab: tabInfo(tab, handle) };
+  }
+  if (!all) fail('BROWSER_PAGE_UNAVAILABLE', 'the debugger is not available on this tab');
+  let session = all.find((s) => s.session === target.session);
+  if (!session || !(await isConnected(session, target.backendNodeId))) {
+    // Rebind at most once, to a unique strong equivalent in the same document.
+    const { obs } = await captureAx(tab);
+    target = collector.rebind(params.snapshotId, params.ref, handle, JSON.stringify(obs));
+    session = all.find((s) => s.session === target.session);
+    if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
+    rebound = true;
+  }
+  const extra = await act(all, session, target.backendNodeId, action, params);
+  const out = { ok: true, action, ref: params.ref, ...extra, tab: tabInfo(tab, handle) };
+  if (rebound) out.rebound = true;
+  // Tell the caller when its refs just became invalid.
+  const after = await handleOf(tab, all[0]).catch(() => null);
+  if (after && after.incarnation !== handle.incarnation) out.navigated = true;
+  return out;
+}
+
+async function pressWithoutRef(params) {
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const all = await sessions(tab.id);
+  const handle = await handleOf(tab, all[0]);
+  await act(all, all[0], undefined, 'press', params);
+  return { ok: true, action: 'press', tab: tabInfo(tab, handle) };
+}
+
+const TOOLS = {
+  browser_snapshot: browserSnapshot,
+  ...Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (p) => browserAction(action, p)])),
+};
+
+async function call(method, params = {}) {
+  try {
+    await ready;
+    if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, 60)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
+    if (params === null || typeof params !== 'object' || Array.isArray(params)) fail('INVALID_REQUEST', 'params must be an object');
+    return await TOOLS[method](params);
+  } catch (e) {
+    return { error: toWire(e) };
+  }
+}
+
+globalThis.pcc = { call, tools: Object.keys(TOOLS) };

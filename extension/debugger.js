@@ -1,0 +1,81 @@
+// chrome.debugger, wrapped once: attach on demand, keep one attachment per tab, follow
+// out-of-process iframes (flattened child sessions) and forget everything on detach.
+// Every call returns a promise; CDP failures become rejections with the CDP message.
+
+const tabs = new Map(); // tabId → { children: Map<sessionId, {frameId, parentSession}>, attaching }
+
+function send(target, method, params = {}) {
+  return new Promise((resolve, reject) => {
+    chrome.debugger.sendCommand(target, method, params, (result) => {
+      const err = chrome.runtime.lastError;
+      if (err) reject(new Error(err.message));
+      else resolve(result || {});
+    });
+  });
+}
+
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  const st = tabs.get(source.tabId);
+  if (!st) return;
+  if (method === 'Target.attachedToTarget' && params.targetInfo?.type === 'iframe') {
+    st.children.set(params.sessionId, { frameId: params.targetInfo.targetId, parentSession: source.sessionId || '' });
+    // Nested out-of-process frames attach through their parent's session.
+    const child = { tabId: source.tabId, sessionId: params.sessionId };
+    send(child, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
+  } else if (method === 'Target.detachedFromTarget') {
+    st.children.delete(params.sessionId);
+  }
+});
+
+chrome.debugger.onDetach.addListener((source) => {
+  tabs.delete(source.tabId);
+});
+
+async function attach(tabId) {
+  let st = tabs.get(tabId);
+  if (st) return st.attaching;
+  st = { children: new Map() };
+  tabs.set(tabId, st);
+  st.attaching = (async () => {
+    await new Promise((resolve, reject) => {
+      chrome.debugger.attach({ tabId }, '1.3', () => {
+        const err = chrome.runtime.lastError;
+        // Already attached by us in an earlier worker life: that is fine.
+        if (err && !/already attached/i.test(err.message)) reject(new Error(err.message));
+        else resolve();
+      });
+    });
+    await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+    // Existing iframes report their attachment right after setAutoAttach.
+    await new Promise((r) => setTimeout(r, 50));
+    return st;
+  })();
+  try {
+    return await st.attaching;
+  } catch (e) {
+    tabs.delete(tabId);
+    throw e;
+  }
+}
+
+/** The debugger sessions of a tab: the tab's own target first, then each OOPIF. */
+export async function sessions(tabId) {
+  const st = await attach(tabId);
+  const main = { session: '', send: (m, p) => send({ tabId }, m, p) };
+  const children = [...st.children].map(([sessionId, c]) => ({
+    session: sessionId,
+    frameId: c.frameId,
+    parentSession: c.parentSession,
+    send: (m, p) => send({ tabId, sessionId }, m, p),
+  }));
+  return [main, ...children];
+}
+
+export function isAttached(tabId) {
+  return tabs.has(tabId);
+}
+
+export async function detach(tabId) {
+  tabs.delete(tabId);
+  await new Promise((r) => chrome.debugger.detach({ tabId }, () => { void chrome.runtime.lastError; r(); }));
+}

@@ -1,0 +1,81 @@
+// The DOM walk for when the AX domain is unavailable. Injected with
+// chrome.scripting.executeScript into the page's isolated world (page CSP does not apply
+// there), it returns raw facts in the schema of src/input/dom_walk.rs; the service worker
+// hands them to wasm. It bounds raw sizes and never reads the value of a password or hidden
+// input; every decision about meaning is the core's. It keeps the walked elements in the
+// isolated world so that actions on `dom` refs can find them again.
+export function domWalk(selector, maxNodes) {
+  const ATTRS = ['id', 'name', 'type', 'role', 'href', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-hidden',
+    'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
+    'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value'];
+  const TEXT_CAP = 1000;
+  const nodes = [];
+  const elements = [];
+  let scopeIndex;
+  const scope = selector ? document.querySelector(selector) : null;
+  if (selector && !scope) return { notFound: true };
+  const stack = [[document.documentElement, -1]];
+  while (stack.length && nodes.length < maxNodes) {
+    const [node, parent] = stack.pop();
+    const i = nodes.length;
+    if (node.nodeType === Node.TEXT_NODE) {
+      const t = node.data;
+      if (t.trim()) nodes.push({ parent, tag: '#text', text: t.length > TEXT_CAP ? t.slice(0, TEXT_CAP) : t });
+      continue;
+    }
+    if (node.nodeType !== Node.ELEMENT_NODE) continue;
+    const tag = node.localName;
+    const attrs = {};
+    for (const a of ATTRS) {
+      const v = node.getAttribute(a);
+      if (v !== null) attrs[a] = v.length > 512 ? v.slice(0, 512) : v;
+    }
+    const secretInput = tag === 'input' && /^(password|hidden)$/i.test(node.type);
+    if (secretInput) delete attrs.value;
+    const cs = getComputedStyle(node);
+    const r = node.getBoundingClientRect();
+    const entry = { parent, tag, attrs, rect: [r.x, r.y, r.width, r.height], display: cs.display, visibility: cs.visibility, opacity: Number(cs.opacity) };
+    if ('value' in node && typeof node.value === 'string' && /^(input|textarea|select)$/.test(tag) && !secretInput) entry.value = node.value.slice(0, TEXT_CAP);
+    if ('checked' in node && tag === 'input') entry.checked = node.checked;
+    if (tag === 'option') entry.selected = node.selected;
+    if ('disabled' in node) entry.disabled = !!node.disabled;
+    if (node === document.activeElement) entry.focused = true;
+    if (node.labels && node.labels.length) entry.label = [...node.labels].map((l) => l.textContent).join(' ').slice(0, TEXT_CAP);
+    if (node === scope) scopeIndex = i;
+    nodes.push(entry);
+    elements[i] = node;
+    if (/^(script|style|template|noscript)$/.test(tag)) continue; // their text is not page content
+    const kids = [...(node.shadowRoot ? node.shadowRoot.childNodes : []), ...node.childNodes];
+    for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], i]);
+  }
+  globalThis.__pccWalk = elements;
+  return { url: location.href, title: document.title, viewport: { width: innerWidth, height: innerHeight }, scopeIndex,
+    walk: { url: location.href, title: document.title, nodes } };
+}
+
+/** Acts on an element of the last walk (DOM-source refs): synthetic events, best effort. */
+export function domAct(index, action, value) {
+  const el = (globalThis.__pccWalk || [])[index];
+  if (!el || !el.isConnected) return { stale: true };
+  el.scrollIntoView({ block: 'center', inline: 'center' });
+  if (action === 'click') el.click();
+  else if (action === 'hover') el.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+  else if (action === 'fill' || action === 'type') {
+    el.focus();
+    const next = action === 'fill' ? value : (el.value ?? '') + value;
+    if ('value' in el) el.value = next; else el.textContent = next;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  } else if (action === 'select_option') {
+    const opt = [...el.options].find((o) => o.value === value || o.label === value || o.text === value);
+    if (!opt) return { noOption: true };
+    el.value = opt.value;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  } else if (action === 'press') {
+    el.focus();
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: value, bubbles: true }));
+    el.dispatchEvent(new KeyboardEvent('keyup', { key: value, bubbles: true }));
+  }
+  return { ok: true };
+}

@@ -1,0 +1,67 @@
+// Tab handles (SPEC §4): tabId, browserId, windowId, tabFence (changes when Chrome replaces
+// the tab) and the document incarnation (the main frame's loaderId: new on every
+// navigation and reload). Also the gate for pages no extension may read.
+import { fail } from './errors.js';
+
+let browserIdPromise;
+/** One stable id per browser profile, created on first use. */
+export function browserId() {
+  browserIdPromise ??= chrome.storage.local.get('browserId').then(async ({ browserId: id }) => {
+    if (id) return id;
+    const fresh = `chrome:${crypto.randomUUID()}`;
+    await chrome.storage.local.set({ browserId: fresh });
+    return fresh;
+  });
+  return browserIdPromise;
+}
+
+/** This extension runtime: new on every service-worker start, so old refs never resolve. */
+export const runtimeId = crypto.randomUUID().replace(/-/g, '').slice(0, 6);
+
+const fences = new Map(); // tabId → fence
+let fenceCounter = 0;
+export function tabFence(tabId) {
+  if (!fences.has(tabId)) fences.set(tabId, `tab:${tabId}:${runtimeId}.${++fenceCounter}`);
+  return fences.get(tabId);
+}
+chrome.tabs.onReplaced.addListener((added, removed) => {
+  fences.delete(removed);
+  fences.delete(added); // the replacement gets a fresh fence on first use
+});
+chrome.tabs.onRemoved.addListener((tabId) => fences.delete(tabId));
+
+const RESTRICTED = [/^chrome:/, /^chrome-extension:/, /^chrome-untrusted:/, /^devtools:/, /^edge:/, /^about:(?!blank|srcdoc)/,
+  /^view-source:/, /^https:\/\/chromewebstore\.google\.com\//, /^https:\/\/chrome\.google\.com\/webstore/];
+
+export async function resolveTab(tabId) {
+  if (tabId !== undefined && tabId !== null) {
+    if (!Number.isInteger(tabId)) fail('INVALID_REQUEST', 'tabId must be an integer');
+    try {
+      return await chrome.tabs.get(tabId);
+    } catch {
+      fail('BROWSER_TARGET_MISMATCH', `no tab ${tabId}`, 'list tabs with browser_tabs and use a current tab id');
+    }
+  }
+  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  if (!tab) fail('BROWSER_TARGET_MISMATCH', 'no active tab', 'open a tab or pass tabId');
+  return tab;
+}
+
+export function assertReadable(tab) {
+  const url = tab.pendingUrl || tab.url || '';
+  if (RESTRICTED.some((r) => r.test(url))) {
+    fail('BROWSER_PAGE_UNAVAILABLE', `tab ${tab.id} shows a page the browser does not let extensions read`);
+  }
+}
+
+/** The current handle of a tab; `incarnation` comes from the debugger when attached. */
+export async function handleOf(tab, mainSession) {
+  let incarnation;
+  if (mainSession) {
+    const { frameTree } = await mainSession.send('Page.getFrameTree');
+    incarnation = frameTree.frame.loaderId;
+  }
+  const h = { tabId: tab.id, browserId: await browserId(), windowId: tab.windowId, tabFence: tabFence(tab.id) };
+  if (incarnation) h.incarnation = incarnation;
+  return h;
+}

@@ -1,0 +1,36 @@
+// ./build.sh demo [URL|FILE]: opens the page in headless Chromium with the extension loaded,
+// prints the compact state the extension's wasm collector renders, and a size summary.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { launch } from './harness.mjs';
+import { startServer } from './server.mjs';
+
+const arg = process.argv[2];
+const server = await startServer();
+let url;
+if (!arg) url = server.url('long-session.html');
+else if (/^[a-z][a-z0-9+.-]*:/i.test(arg)) url = arg;
+else if (fs.existsSync(arg)) url = pathToFileURL(path.resolve(arg)).href;
+else { console.error(`not a URL or an existing file: ${arg}`); process.exit(2); }
+
+const b = await launch();
+try {
+  const page = await b.context.newPage();
+  await page.goto(url, { waitUntil: 'load', timeout: 30000 });
+  await page.waitForTimeout(200);
+  const tabId = await b.tabIdOf(page);
+  const r = await b.call('browser_snapshot', { tabId, timing: true });
+  if (r.error) { console.error(`${r.error.code}: ${r.error.message}\nhint: ${r.error.hint}`); process.exitCode = 1; }
+  else {
+    const s = r.snapshot;
+    console.log(s.state);
+    console.log('');
+    console.log(`# ${r.tab.url} — ${s.snapshotId} source=${s.source}: ${s.nodeCount} nodes, ${s.refCount} refs, ${s.charCount} chars, truncated=${s.truncated}; ` +
+      `raw CDP ${r.timing.rawBytes} bytes → state ${s.charCount} chars (${(r.timing.rawBytes / Math.max(1, s.charCount)).toFixed(0)}× smaller); ` +
+      `capture ${r.timing.captureMs.toFixed(0)} ms, wasm ${r.timing.wasmMs.toFixed(0)} ms`);
+  }
+} finally {
+  await b.close();
+  await server.close();
+}

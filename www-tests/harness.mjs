@@ -1,0 +1,40 @@
+// Headless Debian Chromium with the unpacked extension loaded, and a `call()` into the
+// service worker's `pcc.call` entry point.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const extensionDir = path.join(here, '..', 'extension');
+
+export async function launch() {
+  if (!fs.existsSync(path.join(extensionDir, 'wasm', 'pcc_bg.wasm'))) throw new Error('run ./build.sh build first');
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-profile-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 720 },
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`,
+    ],
+  });
+  let [worker] = context.serviceWorkers();
+  if (!worker) worker = await context.waitForEvent('serviceworker', { timeout: 15000 });
+  await worker.evaluate(() => new Promise((r) => { const t = () => (globalThis.pcc ? r() : setTimeout(t, 20)); t(); }));
+  const call = (method, params = {}) => worker.evaluate(([m, p]) => globalThis.pcc.call(m, p), [method, params]);
+  /** The extension's tab id for a Playwright page (matched by URL). */
+  const tabIdOf = async (page) => worker.evaluate(async (url) => {
+    const tabs = await chrome.tabs.query({});
+    const t = tabs.find((t) => t.url === url) || tabs.find((t) => t.active);
+    return t.id;
+  }, page.url());
+  const close = async () => {
+    await context.close();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  };
+  return { context, worker, call, tabIdOf, close };
+}
