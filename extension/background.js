@@ -6,7 +6,7 @@
 // the tool's result, or to `{error: {code, message, hint}}`.
 import init, { Collector, computedStyles } from './wasm/pcc.js';
 import { captureObservation } from './capture.js';
-import { sessions, isAttached } from './debugger.js';
+import { sessions } from './debugger.js';
 import { resolveTab, assertReadable, handleOf, runtimeId } from './handles.js';
 import { act, isConnected } from './actions.js';
 import { domWalk, domAct } from './domwalk.js';
@@ -49,7 +49,7 @@ async function captureDom(tab, selector) {
   if (r.notFound) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, 80)}`);
   const obs = { url: r.url, title: r.title, viewport: r.viewport, frames: [], snapshots: [], domWalk: r.walk };
   if (r.scopeIndex !== undefined) obs.scope = { walkIndex: r.scopeIndex };
-  return { obs, captureMs: performance.now() - t0 };
+  return { obs, captureMs: performance.now() - t0, documentId: r.documentId };
 }
 
 async function scopeOf(main, selector) {
@@ -93,9 +93,10 @@ async function observe(tab, params) {
       // Debugger unavailable (another debugger attached, policy…): fall back to the DOM walk.
     }
   }
-  const { obs, captureMs } = await captureDom(tab, params.selector);
-  const all = isAttached(tab.id) ? await sessions(tab.id).catch(() => null) : null;
-  return { obs, all, captureMs, handle: await handleOf(tab, all?.[0]) };
+  const { obs, captureMs, documentId } = await captureDom(tab, params.selector);
+  // Key the handle like the AX path when the debugger works, so refs survive a source switch.
+  const all = await sessions(tab.id).catch(() => null);
+  return { obs, all, captureMs, handle: await handleOf(tab, all?.[0], documentId) };
 }
 
 async function browserSnapshot(params) {

@@ -35,7 +35,8 @@ export function domWalk(selector, maxNodes) {
     const cs = getComputedStyle(node);
     const r = node.getBoundingClientRect();
     const entry = { parent, tag, attrs, rect: [r.x, r.y, r.width, r.height], display: cs.display, visibility: cs.visibility, opacity: Number(cs.opacity) };
-    if ('value' in node && typeof node.value === 'string' && /^(input|textarea|select)$/.test(tag) && !secretInput) entry.value = node.value.slice(0, TEXT_CAP);
+    if (tag === 'select') entry.value = [...node.selectedOptions].map((o) => o.label).join(', ').slice(0, TEXT_CAP);
+    else if ('value' in node && typeof node.value === 'string' && /^(input|textarea)$/.test(tag) && !secretInput) entry.value = node.value.slice(0, TEXT_CAP);
     if ('checked' in node && tag === 'input') entry.checked = node.checked;
     if (tag === 'option') entry.selected = node.selected;
     if ('disabled' in node) entry.disabled = !!node.disabled;
@@ -49,8 +50,15 @@ export function domWalk(selector, maxNodes) {
     for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], i]);
   }
   globalThis.__pccWalk = elements;
-  return { url: location.href, title: document.title, viewport: { width: innerWidth, height: innerHeight }, scopeIndex,
+  globalThis.__pccDocumentId ??= `dom:${crypto.randomUUID()}`;
+  return { url: location.href, documentId: globalThis.__pccDocumentId, title: document.title, viewport: { width: innerWidth, height: innerHeight }, scopeIndex,
     walk: { url: location.href, title: document.title, nodes } };
+}
+
+/** An id of this document, kept in the isolated world: a new document gets a new one. */
+export function documentId() {
+  globalThis.__pccDocumentId ??= `dom:${crypto.randomUUID()}`;
+  return globalThis.__pccDocumentId;
 }
 
 /** Acts on an element of the last walk (DOM-source refs): synthetic events, best effort. */

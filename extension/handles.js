@@ -2,6 +2,16 @@
 // the tab) and the document incarnation (the main frame's loaderId: new on every
 // navigation and reload). Also the gate for pages no extension may read.
 import { fail } from './errors.js';
+import { documentId } from './domwalk.js';
+
+async function currentDocumentId(tabId) {
+  try {
+    const [res] = await chrome.scripting.executeScript({ target: { tabId }, func: documentId });
+    return res?.result;
+  } catch {
+    return undefined;
+  }
+}
 
 let browserIdPromise;
 /** One stable id per browser profile, created on first use. */
@@ -54,12 +64,17 @@ export function assertReadable(tab) {
   }
 }
 
-/** The current handle of a tab; `incarnation` comes from the debugger when attached. */
-export async function handleOf(tab, mainSession) {
+/**
+ * The current handle of a tab. `incarnation` is the main frame's loaderId when the debugger
+ * is available, else the content script's per-document id (`dom:…`).
+ */
+export async function handleOf(tab, mainSession, domDocumentId) {
   let incarnation;
   if (mainSession) {
     const { frameTree } = await mainSession.send('Page.getFrameTree');
     incarnation = frameTree.frame.loaderId;
+  } else {
+    incarnation = domDocumentId ?? await currentDocumentId(tab.id);
   }
   const h = { tabId: tab.id, browserId: await browserId(), windowId: tab.windowId, tabFence: tabFence(tab.id) };
   if (incarnation) h.incarnation = incarnation;

@@ -172,7 +172,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         let labelled = attr("aria-labelledby").map(|ids_attr| {
             ids_attr.split_whitespace().filter_map(|id| ids.get(id)).map(|&i| g.text(i)).collect::<Vec<_>>().join(" ")
         });
-        let from_content = role::owns_descendant_text(&role) && !matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "listbox" | "slider" | "spinbutton");
+        let from_content = role::owns_descendant_text(&role) && !matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "listbox" | "slider" | "spinbutton" | "label");
         let candidates = [
             labelled.filter(|s| !s.trim().is_empty()),
             attr("aria-label").map(str::to_string),
@@ -201,7 +201,8 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     let in_viewport = bounds.map(|b| b.intersect(&viewport).is_some()).unwrap_or(false);
     Node {
         name,
-        value: w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, KEEP_CHARS)).filter(|_| role != "text"),
+        // Only fields have a value worth showing (a checkbox's "on" is not one).
+        value: w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, KEEP_CHARS)).filter(|_| matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider")),
         states,
         tag: w.tag.clone(),
         attrs: keep_attrs(w.attrs.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
