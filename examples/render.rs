@@ -17,7 +17,7 @@ fn main() {
     let t = std::time::Instant::now();
     match c.snapshot(&text, &SnapshotOptions::default()) {
         Ok(r) => {
-            println!("{}", r.state);
+            println!("{}", r.state.as_deref().unwrap_or(""));
             eprintln!(
                 "[{} nodes, {} chars, {} refs, truncated={}, total {} nodes; raw {} bytes; {:?}]",
                 r.node_count, r.char_count, r.ref_count, r.truncated, r.total_nodes, text.len(), t.elapsed()

@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::identity;
 use crate::input::decode_observation;
 use crate::refs::{RefTarget, Registry, TabKey};
+use crate::render::RefLabels;
 use crate::snapshot::{build_tree, snapshot, SnapshotResult};
 use serde::Deserialize;
 
@@ -36,10 +37,11 @@ impl Collector {
     pub fn snapshot(&mut self, observation_json: &str, opts: &SnapshotOptions) -> Result<SnapshotResult> {
         let obs = decode_observation(observation_json)?;
         let tree = build_tree(&obs)?;
-        let (mut result, refs) = snapshot(&tree, Budget::clamped(opts.max_chars, opts.max_nodes), 'e');
+        let out = snapshot(&tree, Budget::clamped(opts.max_chars, opts.max_nodes), RefLabels { prefix: 'e', first: 1 });
+        let mut result = out.result;
         self.counter += 1;
         result.snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
-        self.registry.insert(result.snapshot_id.clone(), opts.tab.clone(), refs);
+        self.registry.insert(result.snapshot_id.clone(), opts.tab.clone(), out.refs);
         Ok(result)
     }
 

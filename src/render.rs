@@ -132,8 +132,16 @@ pub struct Rendered {
     pub lines: usize,
 }
 
-/// Renders the selected nodes of the view; `ref_prefix` is `e` for snapshots, `a` for AX.
-pub fn render(view: &View, tree: &Tree, selected: &[bool], ref_prefix: char) -> Rendered {
+/// How refs are labelled: `e1, e2…` for snapshots; AX refs continue a per-runtime counter
+/// so a label is never reused for another node while a client may still hold it.
+#[derive(Debug, Clone, Copy)]
+pub struct RefLabels {
+    pub prefix: char,
+    pub first: usize,
+}
+
+/// Renders the selected nodes of the view.
+pub fn render(view: &View, tree: &Tree, selected: &[bool], labels: RefLabels) -> Rendered {
     let mut r = Rendered { state: String::new(), refs: Vec::new(), lines: 0 };
     let (any_selected, subtree_nodes) = subtree_facts(view, selected);
     // Explicit stack of cursors (container, next child, depth, named container, omitted run):
@@ -179,7 +187,7 @@ pub fn render(view: &View, tree: &Tree, selected: &[bool], ref_prefix: char) -> 
             cursors.push((c, 0, depth, container, Omitted::default()));
             continue;
         }
-        let label = (child.actionable && child.kind == Kind::Element).then(|| format!("{ref_prefix}{}", r.refs.len() + 1));
+        let label = (child.actionable && child.kind == Kind::Element).then(|| format!("{}{}", labels.prefix, labels.first + r.refs.len()));
         if let Some(l) = &label {
             r.refs.push((l.clone(), c));
         }

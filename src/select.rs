@@ -8,7 +8,7 @@
 
 use crate::budget::{Budget, RUN_EDGE, RUN_MIN};
 use crate::filter::{Kind, View};
-use crate::render::{body, line_cost, render, Rendered};
+use crate::render::{body, line_cost, render, RefLabels, Rendered};
 use crate::role;
 use crate::tree::Tree;
 
@@ -33,7 +33,7 @@ enum RunPos {
     Middle,
 }
 
-pub fn select(view: &View, tree: &Tree, budget: Budget, ref_prefix: char) -> Selection {
+pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Selection {
     let order = view.preorder();
     let parents = view.parents();
     let n = view.nodes.len();
@@ -128,7 +128,7 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, ref_prefix: char) -> Sel
     }
 
     // Exact fit: render, and drop the last-added leaves until the text is within budget.
-    let mut rendered = render(view, tree, &selected, ref_prefix);
+    let mut rendered = render(view, tree, &selected, labels);
     let mut summary = closing_line(view, &selected, main_frame);
     while crate::text::char_len(&rendered.state) + summary.0.as_ref().map(|l| l.chars().count() + 1).unwrap_or(0) > budget.chars {
         let mut removed = 0;
@@ -148,7 +148,7 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, ref_prefix: char) -> Sel
         if removed == 0 {
             break;
         }
-        rendered = render(view, tree, &selected, ref_prefix);
+        rendered = render(view, tree, &selected, labels);
         summary = closing_line(view, &selected, main_frame);
     }
     let (line, stats) = summary;

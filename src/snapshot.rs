@@ -6,10 +6,11 @@
 
 use crate::budget::Budget;
 use crate::error::{Error, Result};
-use crate::filter::filter;
+use crate::filter::{filter, Kind, View};
 use crate::identity::target_of;
 use crate::input::Observation;
 use crate::refs::RefTarget;
+use crate::render::RefLabels;
 use crate::select::select;
 use crate::tree::Tree;
 use crate::{ax_tree, dom_tree};
@@ -20,9 +21,15 @@ use serde::Serialize;
 #[serde(rename_all = "camelCase")]
 pub struct SnapshotResult {
     pub snapshot_id: String,
+    /// The revision a `diff` or `unchanged` result is relative to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_snapshot_id: Option<String>,
+    /// `full`, `diff` or `unchanged`.
     pub mode: &'static str,
     pub source: &'static str,
-    pub state: String,
+    /// Absent for `unchanged`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
     pub node_count: usize,
     pub char_count: usize,
     pub truncated: bool,
@@ -48,30 +55,38 @@ pub fn build_tree(obs: &Observation) -> Result<Tree> {
     }
 }
 
-/// Renders a state under `budget`. Returns the result (with `snapshot_id` left empty) and
-/// the targets of its refs, in ref order.
-pub fn snapshot(tree: &Tree, budget: Budget, ref_prefix: char) -> (SnapshotResult, Vec<(String, RefTarget)>) {
+/// A rendered state and what the stateful layers need from it.
+pub struct Output {
+    pub result: SnapshotResult,
+    /// Targets of the rendered refs, in ref order.
+    pub refs: Vec<(String, RefTarget)>,
+    pub view: View,
+}
+
+/// Renders a state under `budget` (the result's `snapshot_id` is left empty).
+pub fn snapshot(tree: &Tree, budget: Budget, labels: RefLabels) -> Output {
     let view = filter(tree);
-    let sel = select(&view, tree, budget, ref_prefix);
+    let sel = select(&view, tree, budget, labels);
     let refs: Vec<(String, RefTarget)> = sel
         .rendered
         .refs
         .iter()
         .filter_map(|(label, vi)| target_of(&view.nodes[*vi], tree).map(|t| (label.clone(), t)))
         .collect();
-    let node_count = sel.selected.iter().enumerate().filter(|(i, &s)| s && matches!(view.nodes[*i].kind, crate::filter::Kind::Element | crate::filter::Kind::Text)).count();
+    let node_count = sel.selected.iter().enumerate().filter(|(i, &s)| s && matches!(view.nodes[*i].kind, Kind::Element | Kind::Text)).count();
     let state = sel.rendered.state;
     let result = SnapshotResult {
         snapshot_id: String::new(),
+        base_snapshot_id: None,
         mode: "full",
         source: tree.source.as_str(),
         char_count: crate::text::char_len(&state),
-        state,
+        state: Some(state),
         node_count,
         truncated: sel.truncated,
         ref_count: refs.len(),
         total_nodes: sel.total,
         omitted_nodes: sel.omitted_elements + sel.omitted_text,
     };
-    (result, refs)
+    Output { result, refs, view }
 }

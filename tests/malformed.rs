@@ -4,8 +4,8 @@ mod common;
 use common::*;
 use pcc::{budget, Code, Collector};
 
-fn run(json: &str) -> Result<pcc::SnapshotResult, pcc::Error> {
-    Collector::new("m").snapshot(json, &opts(None, None))
+fn run(json: &str) -> Result<Snap, pcc::Error> {
+    Collector::new("m").snapshot(json, &opts(None, None)).map(Snap::from)
 }
 
 #[test]

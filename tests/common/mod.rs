@@ -25,13 +25,33 @@ pub fn opts(max_chars: Option<u64>, max_nodes: Option<u64>) -> SnapshotOptions {
     SnapshotOptions { max_chars, max_nodes, tab: tab() }
 }
 
-pub fn snap(name: &str) -> SnapshotResult {
+/// A result whose `state` is always present (full snapshots), other fields by deref.
+#[derive(Debug)]
+pub struct Snap {
+    pub state: String,
+    pub result: SnapshotResult,
+}
+
+impl std::ops::Deref for Snap {
+    type Target = SnapshotResult;
+    fn deref(&self) -> &SnapshotResult {
+        &self.result
+    }
+}
+
+impl From<SnapshotResult> for Snap {
+    fn from(result: SnapshotResult) -> Snap {
+        Snap { state: result.state.clone().unwrap_or_default(), result }
+    }
+}
+
+pub fn snap(name: &str) -> Snap {
     snap_with(name, opts(None, None))
 }
 
-pub fn snap_with(name: &str, o: SnapshotOptions) -> SnapshotResult {
+pub fn snap_with(name: &str, o: SnapshotOptions) -> Snap {
     let mut c = Collector::new("t");
-    c.snapshot(&capture(name), &o).expect("snapshot succeeds")
+    c.snapshot(&capture(name), &o).expect("snapshot succeeds").into()
 }
 
 /// The line of the state that contains `needle`, for focused assertions.
