@@ -29,6 +29,11 @@ pub const MIN_NODES: usize = 5;
 /// Snapshots whose refs stay resolvable, per tab and in all.
 pub const REF_SNAPSHOTS_PER_TAB: usize = 4;
 pub const REF_SNAPSHOTS_TOTAL: usize = 32;
+/// AX revisions kept: one per (browser, agent session, tab, selector), this many in all.
+pub const REVISIONS_TOTAL: usize = 16;
+/// A diff is abandoned for `full` when more than this share of nodes changed (1/2).
+pub const DIFF_MAX_CHANGED_NUM: usize = 1;
+pub const DIFF_MAX_CHANGED_DEN: usize = 2;
 /// Raw input guards: deeper trees than this are cut (no recursion on input depth).
 pub const MAX_TREE_DEPTH: usize = 512;
 

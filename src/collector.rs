@@ -4,7 +4,12 @@
 //! Owns: snapshot ids (`snapshot-<runtime>-<n>`), registry lifetime. Must never: read a
 //! clock or draw random numbers (the runtime id comes from the host).
 
-use crate::budget::Budget;
+use crate::budget::{Budget, DIFF_MAX_CHANGED_DEN, DIFF_MAX_CHANGED_NUM};
+use crate::diff::{self, Change};
+use crate::revision::{Revision, RevisionKey, Store};
+use crate::snapshot::Output;
+use crate::tree::Tree;
+use std::collections::HashMap;
 use crate::error::Result;
 use crate::identity;
 use crate::input::decode_observation;
@@ -21,17 +26,38 @@ pub struct SnapshotOptions {
     pub tab: TabKey,
 }
 
+/// Options of `browser_accessibility_snapshot`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct AxOptions {
+    pub max_chars: Option<u64>,
+    pub max_nodes: Option<u64>,
+    pub tab: TabKey,
+    /// The agent session reading (revisions are per session).
+    pub session_id: String,
+    /// The selector the read was narrowed with ("" for the whole page): part of the key.
+    pub scope: String,
+    /// Force `full`.
+    pub disable_diffing: bool,
+    /// The revision the client holds; when it is not the latest, the result is `full`.
+    pub base_snapshot_id: Option<String>,
+}
+
 pub struct Collector {
     runtime: String,
     counter: u64,
+    ax_counter: u64,
+    /// AX ref labels are never reused within a runtime.
+    ax_refs: usize,
     registry: Registry,
+    revisions: Store,
 }
 
 impl Collector {
     /// `runtime` identifies this extension runtime; ids from another runtime never resolve.
     pub fn new(runtime: &str) -> Collector {
         let runtime: String = runtime.chars().filter(|c| c.is_ascii_alphanumeric()).take(12).collect();
-        Collector { runtime, counter: 0, registry: Registry::default() }
+        Collector { runtime, counter: 0, ax_counter: 0, ax_refs: 0, registry: Registry::default(), revisions: Store::default() }
     }
 
     pub fn snapshot(&mut self, observation_json: &str, opts: &SnapshotOptions) -> Result<SnapshotResult> {
@@ -59,5 +85,164 @@ impl Collector {
 
     pub fn clear_tab(&mut self, tab_id: i64) {
         self.registry.clear_tab(tab_id);
+        self.revisions.clear_tab(tab_id);
     }
+
+    /// Drops every AX revision of an agent session.
+    pub fn dispose_session(&mut self, session_id: &str) {
+        self.revisions.dispose_session(session_id);
+    }
+
+    /// `browser_accessibility_snapshot`: `full`, `diff` against the latest revision of the
+    /// same document, or `unchanged`. See ARCHITECTURE.md, "AX revisions".
+    pub fn accessibility(&mut self, observation_json: &str, opts: &AxOptions) -> Result<SnapshotResult> {
+        let key = RevisionKey {
+            browser_id: opts.tab.browser_id.clone(),
+            session_id: opts.session_id.clone(),
+            tab_id: opts.tab.tab_id,
+            scope: opts.scope.clone(),
+        };
+        let tree = match decode_observation(observation_json).and_then(|obs| build_tree(&obs).map(|t| (t, obs.url))) {
+            Ok(t) => t,
+            Err(e) => {
+                // After a collector error the next read starts over with `full`.
+                self.revisions.forget(&key);
+                return Err(e);
+            }
+        };
+        let (tree, url) = tree;
+        let budget = Budget::clamped(opts.max_chars, opts.max_nodes);
+        let out = snapshot(&tree, budget, RefLabels { prefix: 'a', first: self.ax_refs + 1 });
+        let entries = diff::entries(&out.view, &tree);
+        self.ax_counter += 1;
+        let snapshot_id = format!("ax-{}-{}", self.runtime, self.ax_counter);
+
+        let base = self.revisions.base(&key, &opts.tab, &url).filter(|b| {
+            !opts.disable_diffing
+                && !entries.temporary
+                && !entries.unverified_frame
+                && !b.entries.temporary
+                && opts.base_snapshot_id.as_deref().map(|id| id == b.snapshot_id).unwrap_or(true)
+        });
+        let proposal = base.and_then(|b| self.diff_against(b, &entries, &out, &tree, budget));
+        let (result, refs, listed) = match proposal {
+            Some((mut result, refs)) => {
+                result.snapshot_id = snapshot_id.clone();
+                self.ax_refs = self.ax_refs.max(max_label(&refs));
+                let mut listed: Vec<(String, RefTarget)> = refs.values().cloned().collect();
+                listed.sort_by_key(|(l, _)| l[1..].parse::<usize>().unwrap_or(0));
+                (result, refs, listed)
+            }
+            None => {
+                // Full: fresh labels, continuing the runtime's counter (never reusing one).
+                let mut result = out.result.clone();
+                result.snapshot_id = snapshot_id.clone();
+                let by_view: HashMap<usize, &diff::Key> = entries.order.iter().map(|k| (entries.map[k].view_index, k)).collect();
+                let refs: HashMap<diff::Key, (String, RefTarget)> = out
+                    .refs
+                    .iter()
+                    .zip(&out.ref_nodes)
+                    .filter_map(|((l, t), vi)| by_view.get(vi).map(|k| ((*k).clone(), (l.clone(), t.clone()))))
+                    .collect();
+                self.ax_refs += out.refs.len();
+                (result, refs, out.refs.clone())
+            }
+        };
+        self.registry.insert(snapshot_id.clone(), opts.tab.clone(), listed);
+        let node_count = out.result.total_nodes;
+        self.revisions.put(key, Revision { snapshot_id, tab: opts.tab.clone(), url, entries, refs, node_count });
+        Ok(result)
+    }
+
+    /// A `diff` or `unchanged` result against `base`, or `None` when the rules say `full`.
+    fn diff_against(
+        &self,
+        base: &Revision,
+        entries: &diff::Entries,
+        out: &Output,
+        tree: &Tree,
+        budget: Budget,
+    ) -> Option<(SnapshotResult, HashMap<diff::Key, (String, RefTarget)>)> {
+        let changes = diff::changes(&base.entries, entries);
+        let mut refs: HashMap<diff::Key, (String, RefTarget)> =
+            base.refs.iter().filter(|(k, _)| entries.map.contains_key(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        let mut result = SnapshotResult {
+            snapshot_id: String::new(),
+            base_snapshot_id: Some(base.snapshot_id.clone()),
+            mode: "unchanged",
+            source: tree.source.as_str(),
+            state: None,
+            node_count: base.node_count,
+            char_count: 0,
+            truncated: false,
+            ref_count: refs.len(),
+            total_nodes: out.result.total_nodes,
+            omitted_nodes: 0,
+        };
+        if changes.is_empty() {
+            return Some((result, refs));
+        }
+        let size = base.entries.order.len().max(entries.order.len()).max(1);
+        if changes.len() * DIFF_MAX_CHANGED_DEN > size * DIFF_MAX_CHANGED_NUM {
+            return None;
+        }
+        let mut next = self.ax_refs;
+        let mut state = String::new();
+        let (mut lines, mut omitted) = (0usize, 0usize);
+        for (change, key) in &changes {
+            let (sign, entry) = match change {
+                Change::Added => ('+', &entries.map[key]),
+                Change::Changed => ('~', &entries.map[key]),
+                Change::Removed => ('-', &base.entries.map[key]),
+            };
+            let mut line = format!("{sign} {}", entry.body);
+            if *change != Change::Removed && entry.actionable {
+                let label = match refs.get(key) {
+                    Some((l, _)) => l.clone(),
+                    None => {
+                        next += 1;
+                        format!("a{next}")
+                    }
+                };
+                if let Some(t) = identity::target_of(&out.view.nodes[entry.view_index], tree) {
+                    line.push_str(&format!(" [ref={label}]"));
+                    refs.insert(key.clone(), (label, t));
+                }
+            }
+            // Removed nodes' refs fail closed from now on.
+            if *change == Change::Removed {
+                refs.remove(key);
+            }
+            let cost = crate::text::char_len(&line) + 1;
+            if lines >= budget.nodes || crate::text::char_len(&state) + cost > budget.chars.saturating_sub(80) {
+                omitted += 1;
+                continue;
+            }
+            if !state.is_empty() {
+                state.push('\n');
+            }
+            state.push_str(&line);
+            lines += 1;
+        }
+        if omitted > 0 {
+            state.push_str(&format!("\n- note: {omitted} more changes not shown; read with disableDiffing for the full state"));
+        }
+        let chars = crate::text::char_len(&state);
+        if chars >= out.result.char_count {
+            return None; // the diff is not shorter than the full state
+        }
+        result.mode = "diff";
+        result.char_count = chars;
+        result.state = Some(state);
+        result.node_count = lines;
+        result.truncated = omitted > 0;
+        result.omitted_nodes = omitted;
+        result.ref_count = refs.len();
+        Some((result, refs))
+    }
+}
+
+/// Highest `aN` label in use.
+fn max_label(refs: &HashMap<diff::Key, (String, RefTarget)>) -> usize {
+    refs.values().filter_map(|(l, _)| l.get(1..).and_then(|n| n.parse().ok())).max().unwrap_or(0)
 }

@@ -14,6 +14,8 @@ mod role;
 mod tree;
 
 pub mod collector;
+pub mod diff;
+pub mod revision;
 pub mod filter;
 pub mod identity;
 pub mod redact;
@@ -24,7 +26,7 @@ pub mod snapshot;
 
 pub mod wasm;
 
-pub use collector::{Collector, SnapshotOptions};
+pub use collector::{AxOptions, Collector, SnapshotOptions};
 pub use error::{Code, Error};
 pub use layout::COMPUTED_STYLES;
 pub use refs::{RefTarget, TabKey};

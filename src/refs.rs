@@ -49,12 +49,26 @@ struct Record {
 #[derive(Default)]
 pub struct Registry {
     records: VecDeque<Record>,
+    /// Snapshots dropped because their tab moved to another document: (snapshot id, tab id).
+    /// Kept (bounded) only to say precisely why their refs fail.
+    superseded: VecDeque<(String, i64)>,
 }
+
+const SUPERSEDED_KEPT: usize = 64;
 
 impl Registry {
     pub fn insert(&mut self, snapshot_id: String, tab: TabKey, refs: Vec<(String, RefTarget)>) {
         // A new document on the tab makes every older record of it useless: drop them now.
-        self.records.retain(|r| !(r.tab.tab_id == tab.tab_id && (r.tab.incarnation != tab.incarnation || r.tab.tab_fence != tab.tab_fence)));
+        let (old, keep): (Vec<Record>, Vec<Record>) = std::mem::take(&mut self.records)
+            .into_iter()
+            .partition(|r| r.tab.tab_id == tab.tab_id && (r.tab.incarnation != tab.incarnation || r.tab.tab_fence != tab.tab_fence));
+        self.records = keep.into();
+        for r in old {
+            self.superseded.push_back((r.snapshot_id, r.tab.tab_id));
+            if self.superseded.len() > SUPERSEDED_KEPT {
+                self.superseded.pop_front();
+            }
+        }
         self.records.push_back(Record { snapshot_id, tab: tab.clone(), refs });
         let same_tab = self.records.iter().filter(|r| r.tab.tab_id == tab.tab_id).count();
         if same_tab > REF_SNAPSHOTS_PER_TAB {
@@ -73,9 +87,16 @@ impl Registry {
     }
 
     pub fn resolve(&self, snapshot_id: &str, ref_label: &str, current: &TabKey) -> Result<&RefTarget> {
-        let rec = self.records.iter().find(|r| r.snapshot_id == snapshot_id).ok_or_else(|| {
-            Error::stale_ref(format!("snapshot {snapshot_id} is not known here (expired, or from an earlier extension runtime)"))
-        })?;
+        let Some(rec) = self.records.iter().find(|r| r.snapshot_id == snapshot_id) else {
+            if let Some((_, tab_id)) = self.superseded.iter().find(|(id, _)| id == snapshot_id) {
+                let latest = self.records.iter().rev().find(|r| r.tab.tab_id == *tab_id).map(|r| r.snapshot_id.as_str());
+                return Err(Error::stale_ref(match latest {
+                    Some(latest) => format!("{} of {snapshot_id} belongs to an earlier document of tab {tab_id}; the current document was read as {latest}", crate::text::capped(ref_label, 16)),
+                    None => format!("{} of {snapshot_id} belongs to an earlier document of tab {tab_id}", crate::text::capped(ref_label, 16)),
+                }));
+            }
+            return Err(Error::stale_ref(format!("snapshot {snapshot_id} is not known here (expired, or from an earlier extension runtime)")));
+        };
         if rec.tab.tab_id != current.tab_id || (!current.browser_id.is_empty() && rec.tab.browser_id != current.browser_id) {
             return Err(Error::new(
                 Code::TargetMismatch,
@@ -87,7 +108,11 @@ impl Registry {
             return Err(Error::stale_ref(format!("tab {} was replaced since {snapshot_id}", current.tab_id)));
         }
         if rec.tab.incarnation != current.incarnation {
-            return Err(Error::stale_ref(format!("the page navigated or reloaded since {snapshot_id}")));
+            let latest = self.records.iter().rev().find(|r| r.tab.tab_id == current.tab_id && r.tab.incarnation == current.incarnation);
+            return Err(Error::stale_ref(match latest {
+                Some(l) => format!("the page navigated or reloaded since {snapshot_id}; the current document was read as {}", l.snapshot_id),
+                None => format!("the page navigated or reloaded since {snapshot_id}"),
+            }));
         }
         rec.refs
             .iter()

@@ -60,6 +60,8 @@ pub struct Output {
     pub result: SnapshotResult,
     /// Targets of the rendered refs, in ref order.
     pub refs: Vec<(String, RefTarget)>,
+    /// The view node of each entry of `refs`.
+    pub ref_nodes: Vec<usize>,
     pub view: View,
 }
 
@@ -67,12 +69,12 @@ pub struct Output {
 pub fn snapshot(tree: &Tree, budget: Budget, labels: RefLabels) -> Output {
     let view = filter(tree);
     let sel = select(&view, tree, budget, labels);
-    let refs: Vec<(String, RefTarget)> = sel
+    let (refs, ref_nodes): (Vec<(String, RefTarget)>, Vec<usize>) = sel
         .rendered
         .refs
         .iter()
-        .filter_map(|(label, vi)| target_of(&view.nodes[*vi], tree).map(|t| (label.clone(), t)))
-        .collect();
+        .filter_map(|(label, vi)| target_of(&view.nodes[*vi], tree).map(|t| ((label.clone(), t), *vi)))
+        .unzip();
     let node_count = sel.selected.iter().enumerate().filter(|(i, &s)| s && matches!(view.nodes[*i].kind, Kind::Element | Kind::Text)).count();
     let state = sel.rendered.state;
     let result = SnapshotResult {
@@ -88,5 +90,5 @@ pub fn snapshot(tree: &Tree, budget: Budget, labels: RefLabels) -> Output {
         total_nodes: sel.total,
         omitted_nodes: sel.omitted_elements + sel.omitted_text,
     };
-    Output { result, refs, view }
+    Output { result, refs, ref_nodes, view }
 }

@@ -4,7 +4,7 @@
 //!
 //! Must never: contain logic beyond decoding arguments and encoding results.
 
-use crate::collector::{Collector as Core, SnapshotOptions};
+use crate::collector::{AxOptions, Collector as Core, SnapshotOptions};
 use crate::error::Error;
 use crate::refs::TabKey;
 use serde::Serialize;
@@ -66,6 +66,19 @@ impl Collector {
         let tab: TabKey = decode(tab, "tab handle")?;
         let obs = json_text(&observation)?;
         self.core.rebind(snapshot_id, ref_label, &tab, &obs).map_err(err).and_then(|t| to_js(&t))
+    }
+
+    /// `browser_accessibility_snapshot`: options `{maxChars, maxNodes, tab, sessionId, scope,
+    /// disableDiffing, baseSnapshotId}`; result mode `full`, `diff` or `unchanged`.
+    pub fn accessibility(&mut self, observation: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+        let opts: AxOptions = decode(options, "accessibility options")?;
+        let obs = json_text(&observation)?;
+        self.core.accessibility(&obs, &opts).map_err(err).and_then(|r| to_js(&r))
+    }
+
+    #[wasm_bindgen(js_name = disposeSession)]
+    pub fn dispose_session(&mut self, session_id: &str) {
+        self.core.dispose_session(session_id);
     }
 
     #[wasm_bindgen(js_name = clearTab)]

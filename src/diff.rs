@@ -1,0 +1,116 @@
+//! The AX revision diff: compares two revisions of one document's semantic view, keyed by
+//! backend DOM node identity, and renders `+` added, `-` removed and `~` changed lines.
+//!
+//! Owns: node keys, the entries a revision keeps, change detection, the fallback rules
+//! that only depend on the two revisions (mass change, temporary identity, unverified
+//! iframes). Must never: key a node on model-visible text, or show a sensitive value (the
+//! line bodies come from `render::body`, after redaction).
+
+use crate::filter::{Kind, View};
+use crate::render::body;
+use crate::tree::Tree;
+use std::collections::HashMap;
+
+/// Identity of a node across reads: backend DOM node id within its frame's document.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Key {
+    pub frame_id: String,
+    pub backend: i64,
+    /// 0 for the node itself, 1 for the warning line attached to it.
+    pub sub: u8,
+}
+
+/// What a revision remembers of one view node.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub body: String,
+    pub parent: Option<Key>,
+    pub actionable: bool,
+    /// View index in the revision's own view (for ref targets).
+    pub view_index: usize,
+}
+
+/// All entries of a view, in document order.
+pub struct Entries {
+    pub order: Vec<Key>,
+    pub map: HashMap<Key, Entry>,
+    /// Some node had no backend identity: its key would be temporary, so no diff.
+    pub temporary: bool,
+    /// An iframe's relation to its parent could not be verified.
+    pub unverified_frame: bool,
+}
+
+pub fn entries(view: &View, tree: &Tree) -> Entries {
+    let mut e = Entries { order: Vec::new(), map: HashMap::new(), temporary: false, unverified_frame: false };
+    let parents = view.parents();
+    let key_of = |vi: usize| -> Option<Key> {
+        let v = &view.nodes[vi];
+        let src = v.src?;
+        let n = &tree.nodes[src];
+        let backend = n.target.backend_node_id?;
+        Some(Key { frame_id: tree.frames.get(n.frame).map(|f| f.frame_id.clone()).unwrap_or_default(), backend, sub: 0 })
+    };
+    // Warnings have no source node of their own: they hang on their (element) parent.
+    let mut last_key: HashMap<usize, Key> = HashMap::new();
+    for vi in view.preorder() {
+        let v = &view.nodes[vi];
+        if !matches!(v.kind, Kind::Element | Kind::Text | Kind::Warning) {
+            continue;
+        }
+        let mut p = parents[vi];
+        while p != usize::MAX && view.nodes[p].kind == Kind::Group {
+            p = parents[p];
+        }
+        let parent = (p != usize::MAX).then(|| last_key.get(&p).cloned()).flatten();
+        let key = if v.kind == Kind::Warning {
+            if v.name.contains("not verified") {
+                e.unverified_frame = true;
+            }
+            parent.clone().map(|k| Key { sub: 1, ..k })
+        } else {
+            key_of(vi)
+        };
+        let Some(key) = key else {
+            e.temporary = true;
+            continue;
+        };
+        if e.map.contains_key(&key) {
+            e.temporary = true; // two view nodes on one DOM node: identity is not provable
+            continue;
+        }
+        last_key.insert(vi, key.clone());
+        e.order.push(key.clone());
+        e.map.insert(key, Entry { body: body(v, tree), parent, actionable: v.actionable && v.kind == Kind::Element, view_index: vi });
+    }
+    e
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    Added,
+    Removed,
+    Changed,
+}
+
+/// The changes from `base` to `new`, in the order they are shown: added and changed nodes
+/// in the new document order, then removed nodes in the base order.
+pub fn changes(base: &Entries, new: &Entries) -> Vec<(Change, Key)> {
+    let mut out = Vec::new();
+    for k in &new.order {
+        match base.map.get(k) {
+            None => out.push((Change::Added, k.clone())),
+            Some(b) => {
+                let n = &new.map[k];
+                if b.body != n.body || b.parent != n.parent {
+                    out.push((Change::Changed, k.clone()));
+                }
+            }
+        }
+    }
+    for k in &base.order {
+        if !new.map.contains_key(k) {
+            out.push((Change::Removed, k.clone()));
+        }
+    }
+    out
+}

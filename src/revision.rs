@@ -1,0 +1,75 @@
+//! The AX revision store: the latest revision of each (browser, agent session, tab,
+//! selector), valid only for the tab fence, document incarnation and URL it was taken under.
+//! One revision is kept per key and `REVISIONS_TOTAL` in all (least recently used evicted).
+//! A new runtime starts empty; navigation, reload and tab replacement make a revision
+//! unusable (and the next read replaces it); `dispose_session` and `clear_tab` drop them.
+//!
+//! Owns: revision lifetime. Must never: hand out a revision whose fence, incarnation or URL
+//! differ from the caller's.
+
+use crate::budget::REVISIONS_TOTAL;
+use crate::diff::{Entries, Key};
+use crate::refs::{RefTarget, TabKey};
+use std::collections::{HashMap, VecDeque};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RevisionKey {
+    pub browser_id: String,
+    pub session_id: String,
+    pub tab_id: i64,
+    pub scope: String,
+}
+
+pub struct Revision {
+    pub snapshot_id: String,
+    pub tab: TabKey,
+    pub url: String,
+    pub entries: Entries,
+    /// The ref label and target of every node that currently has one.
+    pub refs: HashMap<Key, (String, RefTarget)>,
+    pub node_count: usize,
+}
+
+#[derive(Default)]
+pub struct Store {
+    revisions: VecDeque<(RevisionKey, Revision)>,
+}
+
+impl Store {
+    /// The revision to diff against, if it is of the same document.
+    pub fn base(&self, key: &RevisionKey, tab: &TabKey, url: &str) -> Option<&Revision> {
+        self.revisions
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, r)| r)
+            .filter(|r| r.tab.tab_fence == tab.tab_fence && r.tab.incarnation == tab.incarnation && r.url == url)
+    }
+
+    pub fn put(&mut self, key: RevisionKey, rev: Revision) {
+        self.revisions.retain(|(k, _)| *k != key);
+        self.revisions.push_back((key, rev));
+        while self.revisions.len() > REVISIONS_TOTAL {
+            self.revisions.pop_front();
+        }
+    }
+
+    pub fn forget(&mut self, key: &RevisionKey) {
+        self.revisions.retain(|(k, _)| k != key);
+    }
+
+    pub fn clear_tab(&mut self, tab_id: i64) {
+        self.revisions.retain(|(k, _)| k.tab_id != tab_id);
+    }
+
+    pub fn dispose_session(&mut self, session_id: &str) {
+        self.revisions.retain(|(k, _)| k.session_id != session_id);
+    }
+
+    pub fn len(&self) -> usize {
+        self.revisions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.revisions.is_empty()
+    }
+}

@@ -1,0 +1,244 @@
+//! AX revisions (SPEC §4): full / diff / unchanged, keyed by document, with refs a client
+//! can track. Changes are made to real captures the way the page would change: the same
+//! backend node ids, new nodes with new ids.
+
+mod common;
+use common::*;
+use pcc::{AxOptions, Code, Collector, SnapshotResult, TabKey};
+use serde_json::{json, Value};
+
+fn ax_opts(tab: TabKey) -> AxOptions {
+    AxOptions { tab, session_id: "agent-1".into(), ..AxOptions::default() }
+}
+
+fn read(c: &mut Collector, json: &str) -> SnapshotResult {
+    c.accessibility(json, &ax_opts(tab())).expect("ax read")
+}
+
+fn edit(json: &str, f: impl FnOnce(&mut Vec<Value>)) -> String {
+    let mut v: Value = serde_json::from_str(json).unwrap();
+    f(v["frames"][0]["ax"]["nodes"].as_array_mut().unwrap());
+    v.to_string()
+}
+
+fn node_named<'a>(nodes: &'a mut [Value], role: &str, name: &str) -> &'a mut Value {
+    nodes.iter_mut().find(|n| n["role"]["value"] == role && n["name"]["value"] == name).unwrap_or_else(|| panic!("no {role} {name}"))
+}
+
+/// Appends `button "label"` (a new DOM node) as the last child of the first `role` node.
+fn add_button(nodes: &mut Vec<Value>, parent_role: &str, label: &str, id: i64) {
+    let parent = nodes.iter_mut().find(|n| n["role"]["value"] == parent_role).unwrap();
+    let pid = parent["nodeId"].clone();
+    parent["childIds"].as_array_mut().unwrap().push(json!(format!("n{id}")));
+    nodes.push(json!({"nodeId": format!("n{id}"), "parentId": pid, "role": {"type":"role","value":"button"},
+        "name": {"type":"computedString","value": label}, "backendDOMNodeId": id,
+        "properties": [{"name":"focusable","value":{"type":"booleanOrUndefined","value":true}}], "childIds": []}));
+}
+
+#[test]
+fn first_read_is_full_and_an_unchanged_page_is_unchanged() {
+    let mut c = Collector::new("x");
+    let json = capture("basic");
+    let r1 = read(&mut c, &json);
+    assert_eq!(r1.mode, "full");
+    assert!(r1.base_snapshot_id.is_none());
+    assert!(r1.state.as_deref().unwrap().contains("button \"Query\" [ref=a"));
+    let r2 = read(&mut c, &json);
+    assert_eq!(r2.mode, "unchanged");
+    assert_eq!(r2.char_count, 0);
+    assert!(r2.state.is_none());
+    assert_eq!(r2.base_snapshot_id.as_deref(), Some(r1.snapshot_id.as_str()));
+    assert_ne!(r2.snapshot_id, r1.snapshot_id);
+    let wire = serde_json::to_value(&r2).unwrap();
+    assert!(wire.get("state").is_none(), "unchanged carries only ids and counts: {wire}");
+}
+
+#[test]
+fn one_label_change_is_one_changed_line() {
+    let mut c = Collector::new("x");
+    let json = capture("basic");
+    let r1 = read(&mut c, &json);
+    let ref_before = line_with(r1.state.as_deref().unwrap(), "button \"Click me\"").split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    let changed = edit(&json, |n| {
+        node_named(n, "button", "Click me")["name"]["value"] = json!("Clicked 1 times");
+        node_named(n, "StaticText", "Click me")["name"]["value"] = json!("Clicked 1 times");
+    });
+    let r2 = read(&mut c, &changed);
+    assert_eq!(r2.mode, "diff");
+    assert_eq!(r2.state.as_deref(), Some(format!("~ button \"Clicked 1 times\" [ref={ref_before}]").as_str()));
+    assert_eq!(r2.node_count, 1);
+    // The changed node keeps its ref, in the new snapshot too.
+    let t = c.resolve(&r2.snapshot_id, &ref_before, &tab()).unwrap();
+    assert_eq!(t.name, "Clicked 1 times");
+}
+
+#[test]
+fn a_typed_value_is_one_changed_line_with_the_value() {
+    let mut c = Collector::new("x");
+    let json = capture("basic");
+    read(&mut c, &json);
+    let typed = edit(&json, |n| { node_named(n, "textbox", "Search")["value"] = json!({"type":"string","value":"orders"}); });
+    let r = read(&mut c, &typed);
+    assert_eq!(r.mode, "diff");
+    let state = r.state.unwrap();
+    assert_eq!(state.lines().count(), 1, "{state}");
+    assert!(state.starts_with("~ textbox \"Search\" value=\"orders\" [ref=a"), "{state}");
+}
+
+#[test]
+fn a_password_change_is_not_reported() {
+    let mut c = Collector::new("x");
+    let json = capture("sensitive");
+    read(&mut c, &json);
+    let typed = edit(&json, |n| { node_named(n, "textbox", "Password")["value"] = json!({"type":"string","value":"diff-SECRET"}); });
+    let r = read(&mut c, &typed);
+    assert_eq!(r.mode, "unchanged", "a secret's change is not a visible change");
+    let typed = edit(&json, |n| {
+        node_named(n, "textbox", "Password")["value"] = json!({"type":"string","value":"diff-SECRET"});
+        node_named(n, "textbox", "Nickname")["value"] = json!({"type":"string","value":"nick2"});
+    });
+    let r = read(&mut c, &typed);
+    let s = serde_json::to_string(&r).unwrap();
+    assert!(!s.contains("diff-SECRET") && s.contains("nick2"), "{s}");
+}
+
+#[test]
+fn an_added_element_is_one_added_line_with_a_fresh_ref() {
+    let mut c = Collector::new("x");
+    let json = capture("basic");
+    let r1 = read(&mut c, &json);
+    let added = edit(&json, |n| add_button(n, "RootWebArea", "Save", 900_001));
+    let r2 = read(&mut c, &added);
+    assert_eq!(r2.mode, "diff");
+    let state = r2.state.unwrap();
+    assert!(state.starts_with("+ button \"Save\" [ref=a"), "{state}");
+    assert_eq!(state.lines().count(), 1);
+    let label = state.split("[ref=").nth(1).unwrap().trim_end_matches(']');
+    // Fresh: not a label the base used.
+    assert!(!r1.state.unwrap().contains(&format!("[ref={label}]")));
+    assert_eq!(c.resolve(&r2.snapshot_id, label, &tab()).unwrap().backend_node_id, Some(900_001));
+    // Refs of unchanged nodes from the base stay valid under the new id.
+    assert_eq!(c.resolve(&r2.snapshot_id, "a2", &tab()).unwrap().name, "Query");
+}
+
+#[test]
+fn a_removed_element_is_a_removed_line_and_its_ref_fails_closed() {
+    let mut c = Collector::new("x");
+    let json = capture("basic");
+    let r1 = read(&mut c, &json);
+    let query_ref = line_with(r1.state.as_deref().unwrap(), "button \"Query\"").split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    let removed = edit(&json, |n| {
+        let id = node_named(n, "button", "Query")["nodeId"].clone();
+        for x in n.iter_mut() {
+            if let Some(ch) = x["childIds"].as_array_mut() {
+                ch.retain(|c| *c != id);
+            }
+        }
+    });
+    let r2 = read(&mut c, &removed);
+    assert_eq!(r2.state.as_deref(), Some("- button \"Query\""));
+    assert_eq!(c.resolve(&r2.snapshot_id, &query_ref, &tab()).unwrap_err().code, Code::StaleRef);
+}
+
+#[test]
+fn mass_change_navigation_replacement_and_disable_diffing_give_full() {
+    let mut c = Collector::new("x");
+    let json = capture("basic");
+    read(&mut c, &json);
+    let mass = edit(&json, |n| {
+        for x in n.iter_mut() {
+            if let Some(name) = x["name"]["value"].as_str().map(|s| format!("{s} v2")) {
+                x["name"]["value"] = json!(name);
+            }
+        }
+    });
+    assert_eq!(read(&mut c, &mass).mode, "full");
+    // Navigation/reload: a new incarnation never diffs across documents.
+    let mut navigated = tab();
+    navigated.incarnation = "doc-2".into();
+    assert_eq!(c.accessibility(&json, &ax_opts(navigated.clone())).unwrap().mode, "full");
+    assert_eq!(c.accessibility(&json, &ax_opts(navigated.clone())).unwrap().mode, "unchanged");
+    let mut replaced = navigated.clone();
+    replaced.tab_fence = "tab:7:2".into();
+    assert_eq!(c.accessibility(&json, &ax_opts(replaced.clone())).unwrap().mode, "full");
+    let mut forced = ax_opts(replaced.clone());
+    forced.disable_diffing = true;
+    assert_eq!(c.accessibility(&json, &forced).unwrap().mode, "full");
+    // A client that lost the latest revision says so and gets full.
+    let mut stale = ax_opts(replaced);
+    stale.base_snapshot_id = Some("ax-x-1".into());
+    assert_eq!(c.accessibility(&json, &stale).unwrap().mode, "full");
+    // Another agent session has its own revisions.
+    let mut other = ax_opts(tab());
+    other.session_id = "agent-2".into();
+    assert_eq!(c.accessibility(&json, &other).unwrap().mode, "full");
+    c.dispose_session("agent-2");
+    assert_eq!(c.accessibility(&json, &other).unwrap().mode, "full");
+}
+
+#[test]
+fn a_ref_from_another_document_names_both_snapshots() {
+    let mut c = Collector::new("x");
+    let json = capture("basic");
+    let r1 = read(&mut c, &json);
+    let mut navigated = tab();
+    navigated.incarnation = "doc-2".into();
+    let r2 = c.accessibility(&json, &ax_opts(navigated.clone())).unwrap();
+    let e = c.resolve(&r1.snapshot_id, "a1", &navigated).unwrap_err();
+    assert_eq!(e.code, Code::StaleRef);
+    assert!(e.message.contains(&r1.snapshot_id) && e.message.contains(&r2.snapshot_id), "{}", e.message);
+}
+
+#[test]
+fn labels_are_never_reused_after_a_full_fallback() {
+    let mut c = Collector::new("x");
+    let json = capture("basic");
+    let r1 = read(&mut c, &json);
+    let mut forced = ax_opts(tab());
+    forced.disable_diffing = true;
+    let r2 = c.accessibility(&json, &forced).unwrap();
+    let labels = |s: &str| s.split("[ref=").skip(1).map(|x| x.split(']').next().unwrap().to_string()).collect::<Vec<_>>();
+    let (l1, l2) = (labels(r1.state.as_deref().unwrap()), labels(r2.state.as_deref().unwrap()));
+    assert!(l1.iter().all(|l| !l2.contains(l)), "{l1:?} {l2:?}");
+}
+
+#[test]
+fn long_session_append_is_a_small_diff() {
+    let mut c = Collector::new("x");
+    let json = capture("long-session");
+    let full = read(&mut c, &json);
+    assert!(full.char_count <= 20_000);
+    let appended = edit(&json, |n| {
+        let main = n.iter().find(|x| x["role"]["value"] == "main").unwrap()["nodeId"].clone();
+        let mut p = json!({"nodeId":"p-new","parentId": main, "role":{"value":"paragraph"},"backendDOMNodeId": 990_001, "childIds":["t-new"]});
+        let t = json!({"nodeId":"t-new","parentId":"p-new","role":{"value":"StaticText"},"name":{"value":"A new assistant reply about the budget and the diff."},"backendDOMNodeId": 990_002});
+        let main_node = n.iter_mut().find(|x| x["nodeId"] == main).unwrap();
+        main_node["childIds"].as_array_mut().unwrap().push(json!("p-new"));
+        p["childIds"] = json!(["t-new"]);
+        n.push(p);
+        n.push(t);
+        add_button(n, "main", "Copy message", 990_003);
+    });
+    let d = read(&mut c, &appended);
+    assert_eq!(d.mode, "diff");
+    assert!(d.char_count <= 600, "{} chars:\n{}", d.char_count, d.state.unwrap());
+    assert!(d.state.as_deref().unwrap().contains("+ button \"Copy message\" [ref=a"));
+}
+
+#[test]
+fn revisions_are_bounded() {
+    let mut c = Collector::new("x");
+    let json = capture("basic");
+    for tab_id in 0..40 {
+        let mut t = tab();
+        t.tab_id = tab_id;
+        c.accessibility(&json, &ax_opts(t)).unwrap();
+    }
+    // The oldest tabs' revisions were evicted: they read full again.
+    let mut t = tab();
+    t.tab_id = 0;
+    assert_eq!(c.accessibility(&json, &ax_opts(t)).unwrap().mode, "full");
+    let mut t = tab();
+    t.tab_id = 39;
+    assert_eq!(c.accessibility(&json, &ax_opts(t)).unwrap().mode, "unchanged");
+}
