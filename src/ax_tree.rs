@@ -11,7 +11,7 @@ use crate::layout::{Layout, Rect};
 use crate::role;
 use crate::text::capped;
 use crate::tree::{keep_attrs, Frame, Node, Source, States, Target, Tree};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Names and values are kept a little longer than the render cap so the renderer cuts them.
 const KEEP_CHARS: usize = NODE_TEXT_CHARS * 2;
@@ -29,7 +29,7 @@ pub fn build(obs: &Observation) -> Tree {
         viewport,
     };
     // (frame index, backend id) → tree index, to find iframe owners and the scope.
-    let mut by_backend: HashMap<(usize, i64), usize> = HashMap::new();
+    let mut by_backend: HashMap<(usize, i64), usize> = HashMap::default();
     // Per frame: (offset of its viewport in the top viewport, clip rect in top coordinates).
     let mut placement: Vec<Option<(f64, f64, Rect)>> = Vec::new();
     let frame_ids: HashMap<&str, usize> = obs.frames.iter().enumerate().map(|(i, f)| (f.frame_id.as_str(), i)).collect();
@@ -118,7 +118,7 @@ fn add_frame(
     by_backend: &mut HashMap<(usize, i64), usize>,
 ) {
     // The first node with an id wins; later duplicates are unreachable (and counted).
-    let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(nodes.len());
+    let mut by_id: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(nodes.len(), Default::default());
     for (i, n) in nodes.iter().enumerate() {
         by_id.entry(n.node_id.as_str()).or_insert(i);
     }
@@ -131,7 +131,7 @@ fn add_frame(
         .filter(|(_, n)| n.parent_id.as_deref().map(|p| !by_id.contains_key(p)).unwrap_or(true))
         .map(|(i, _)| i)
         .collect();
-    let mut seen: HashSet<usize> = HashSet::new();
+    let mut seen: HashSet<usize> = HashSet::default();
     // Explicit stack of (ax index, parent tree index, depth): no recursion on input depth.
     let mut stack: Vec<(usize, usize, usize)> = roots.iter().rev().map(|&r| (r, attach_to, 0)).collect();
     while let Some((ai, parent, depth)) = stack.pop() {

@@ -9,7 +9,7 @@ use crate::diff::{self, Change};
 use crate::revision::{Revision, RevisionKey, Store};
 use crate::snapshot::Output;
 use crate::tree::Tree;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use crate::error::Result;
 use crate::identity;
 use crate::input::decode_observation;

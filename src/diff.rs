@@ -9,7 +9,7 @@
 use crate::filter::{Kind, View};
 use crate::render::body;
 use crate::tree::Tree;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Identity of a node across reads: backend DOM node id within its frame's document.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -41,7 +41,7 @@ pub struct Entries {
 }
 
 pub fn entries(view: &View, tree: &Tree) -> Entries {
-    let mut e = Entries { order: Vec::new(), map: HashMap::new(), temporary: false, unverified_frame: false };
+    let mut e = Entries { order: Vec::new(), map: HashMap::default(), temporary: false, unverified_frame: false };
     let parents = view.parents();
     let key_of = |vi: usize| -> Option<Key> {
         let v = &view.nodes[vi];
@@ -51,7 +51,7 @@ pub fn entries(view: &View, tree: &Tree) -> Entries {
         Some(Key { frame_id: tree.frames.get(n.frame).map(|f| f.frame_id.clone()).unwrap_or_default(), backend, sub: 0 })
     };
     // Warnings have no source node of their own: they hang on their (element) parent.
-    let mut last_key: HashMap<usize, Key> = HashMap::new();
+    let mut last_key: HashMap<usize, Key> = HashMap::default();
     for vi in view.preorder() {
         let v = &view.nodes[vi];
         if !matches!(v.kind, Kind::Element | Kind::Text | Kind::Warning) {

@@ -11,7 +11,7 @@ use crate::layout::Rect;
 use crate::role;
 use crate::text::{capped, fold_whitespace};
 use crate::tree::{keep_attrs, Frame, Node, Source, States, Target, Tree};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 const KEEP_CHARS: usize = NODE_TEXT_CHARS * 2;
 /// Subtree text gathered for a name is bounded, whatever the page holds.
@@ -42,7 +42,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
         viewport,
     };
     let gather = Gather { walk, children: &children };
-    let mut map: HashMap<usize, usize> = HashMap::new();
+    let mut map: HashMap<usize, usize> = HashMap::default();
     // (walk index, parent tree index, depth, inherited aria-hidden)
     let mut stack: Vec<(usize, usize, usize, bool)> = roots.iter().rev().map(|&r| (r, 0, 0, false)).collect();
     while let Some((wi, parent, depth, aria_hidden_above)) = stack.pop() {

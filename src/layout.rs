@@ -6,7 +6,7 @@
 //! Must never: decide what is kept or rendered; it only answers questions about geometry.
 
 use crate::input::{DocumentSnapshot, DomSnapshot, SessionSnapshot};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Computed styles the extension must request, in this order (`computedStyles` param).
 pub const COMPUTED_STYLES: [&str; 6] = ["display", "visibility", "opacity", "position", "pointer-events", "cursor"];
@@ -106,7 +106,7 @@ impl Layout {
         let mut doc = Doc {
             parent: d.nodes.parent_index.iter().take(n).copied().collect(),
             occluders: Vec::new(),
-            paint: HashMap::new(),
+            paint: HashMap::default(),
         };
         // Per node: layout row (styles + bounds).
         let mut styles: Vec<Option<&Vec<i64>>> = vec![None; n];
@@ -130,9 +130,9 @@ impl Layout {
         for ni in 0..n {
             let parent = usize::try_from(doc.parent[ni]).ok().filter(|&p| p < ni);
             let inherited_t = parent.map(|p| transparent[p]).unwrap_or(false);
-            transparent[ni] = inherited_t || style(ni, S_OPACITY).and_then(|o| o.parse::<f64>().ok()).map(|o| o <= 0.0).unwrap_or(false);
+            transparent[ni] = inherited_t || style(ni, S_OPACITY).map(is_zero_number).unwrap_or(false);
         }
-        let rare_bool = |idx: &[i64]| -> std::collections::HashSet<usize> { idx.iter().filter_map(|&i| usize::try_from(i).ok()).collect() };
+        let rare_bool = |idx: &[i64]| -> rustc_hash::FxHashSet<usize> { idx.iter().filter_map(|&i| usize::try_from(i).ok()).collect() };
         let listeners = rare_bool(&d.nodes.is_clickable.index);
         let pointer = |ni: usize| style(ni, S_CURSOR) == Some("pointer");
         for ni in 0..n {
@@ -211,4 +211,9 @@ impl Layout {
                 && !self.is_ancestor(facts.doc, facts.index, ni)
         })
     }
+}
+
+/// `"0"`, `"0.0"`, `".0"`: a computed opacity of zero (no float parsing needed).
+fn is_zero_number(s: &str) -> bool {
+    !s.is_empty() && s.bytes().any(|b| b == b'0') && s.bytes().all(|b| b == b'0' || b == b'.')
 }

@@ -9,7 +9,6 @@
 use crate::budget::{REF_SNAPSHOTS_PER_TAB, REF_SNAPSHOTS_TOTAL};
 use crate::error::{Code, Error, Result};
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// The tab handle a snapshot was taken under (SPEC §4 `handle`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,10 +47,10 @@ struct Record {
 
 #[derive(Default)]
 pub struct Registry {
-    records: VecDeque<Record>,
+    records: Vec<Record>,
     /// Snapshots dropped because their tab moved to another document: (snapshot id, tab id).
     /// Kept (bounded) only to say precisely why their refs fail.
-    superseded: VecDeque<(String, i64)>,
+    superseded: Vec<(String, i64)>,
 }
 
 const SUPERSEDED_KEPT: usize = 64;
@@ -62,14 +61,14 @@ impl Registry {
         let (old, keep): (Vec<Record>, Vec<Record>) = std::mem::take(&mut self.records)
             .into_iter()
             .partition(|r| r.tab.tab_id == tab.tab_id && (r.tab.incarnation != tab.incarnation || r.tab.tab_fence != tab.tab_fence));
-        self.records = keep.into();
+        self.records = keep;
         for r in old {
-            self.superseded.push_back((r.snapshot_id, r.tab.tab_id));
+            self.superseded.push((r.snapshot_id, r.tab.tab_id));
             if self.superseded.len() > SUPERSEDED_KEPT {
-                self.superseded.pop_front();
+                self.superseded.remove(0);
             }
         }
-        self.records.push_back(Record { snapshot_id, tab: tab.clone(), refs });
+        self.records.push(Record { snapshot_id, tab: tab.clone(), refs });
         let same_tab = self.records.iter().filter(|r| r.tab.tab_id == tab.tab_id).count();
         if same_tab > REF_SNAPSHOTS_PER_TAB {
             if let Some(pos) = self.records.iter().position(|r| r.tab.tab_id == tab.tab_id) {
@@ -77,7 +76,7 @@ impl Registry {
             }
         }
         while self.records.len() > REF_SNAPSHOTS_TOTAL {
-            self.records.pop_front();
+            self.records.remove(0);
         }
     }
 

@@ -10,7 +10,7 @@
 use crate::budget::REVISIONS_TOTAL;
 use crate::diff::{Entries, Key};
 use crate::refs::{RefTarget, TabKey};
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap as HashMap;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RevisionKey {
@@ -32,7 +32,7 @@ pub struct Revision {
 
 #[derive(Default)]
 pub struct Store {
-    revisions: VecDeque<(RevisionKey, Revision)>,
+    revisions: Vec<(RevisionKey, Revision)>,
 }
 
 impl Store {
@@ -47,9 +47,9 @@ impl Store {
 
     pub fn put(&mut self, key: RevisionKey, rev: Revision) {
         self.revisions.retain(|(k, _)| *k != key);
-        self.revisions.push_back((key, rev));
+        self.revisions.push((key, rev));
         while self.revisions.len() > REVISIONS_TOTAL {
-            self.revisions.pop_front();
+            self.revisions.remove(0);
         }
     }
 

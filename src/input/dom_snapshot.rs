@@ -1,5 +1,6 @@
 //! CDP `DOMSnapshot.captureSnapshot` result: columnar per-document node and layout tables
-//! whose strings are indices into one shared `strings` table (-1 = absent).
+//! whose strings are indices into one shared `strings` table (-1 = absent). Only the
+//! columns the core reads are declared; the rest are skipped by the decoder.
 
 use serde::Deserialize;
 
@@ -13,10 +14,6 @@ pub struct DomSnapshot {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct DocumentSnapshot {
-    #[serde(rename = "documentURL")]
-    pub document_url: i64,
-    pub title: i64,
-    pub frame_id: i64,
     pub nodes: NodeSnapshot,
     pub layout: LayoutSnapshot,
     pub scroll_offset_x: f64,
@@ -29,14 +26,8 @@ pub struct NodeSnapshot {
     pub parent_index: Vec<i64>,
     pub node_type: Vec<i64>,
     pub node_name: Vec<i64>,
-    pub node_value: Vec<i64>,
     pub backend_node_id: Vec<i64>,
     pub attributes: Vec<Vec<i64>>,
-    pub text_value: RareString,
-    pub input_value: RareString,
-    pub input_checked: RareBool,
-    pub option_selected: RareBool,
-    pub content_document_index: RareInt,
     pub is_clickable: RareBool,
 }
 
@@ -48,28 +39,13 @@ pub struct LayoutSnapshot {
     pub styles: Vec<Vec<i64>>,
     /// `[x, y, width, height]` in document coordinates.
     pub bounds: Vec<Vec<f64>>,
-    pub text: Vec<i64>,
     pub paint_orders: Vec<i64>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct RareString {
-    pub index: Vec<i64>,
-    pub value: Vec<i64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
 pub struct RareBool {
     pub index: Vec<i64>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct RareInt {
-    pub index: Vec<i64>,
-    pub value: Vec<i64>,
 }
 
 impl DomSnapshot {

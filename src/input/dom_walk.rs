@@ -5,7 +5,7 @@
 //! carry `text` (the walker bounds raw sizes, it decides nothing about meaning).
 
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use rustc_hash::FxHashMap as HashMap;
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
@@ -22,7 +22,7 @@ pub struct WalkNode {
     /// Lowercase tag name, or `#text`.
     pub tag: String,
     pub text: Option<String>,
-    pub attrs: BTreeMap<String, String>,
+    pub attrs: HashMap<String, String>,
     /// `[x, y, width, height]` in viewport coordinates.
     pub rect: Option<Vec<f64>>,
     pub display: Option<String>,

@@ -11,7 +11,7 @@ mod dom_walk;
 mod observation;
 
 pub use ax::{AxNode, AxProperty, AxTree, AxValue};
-pub use dom_snapshot::{DocumentSnapshot, DomSnapshot, LayoutSnapshot, NodeSnapshot, RareBool, RareInt, RareString};
+pub use dom_snapshot::{DocumentSnapshot, DomSnapshot, LayoutSnapshot, NodeSnapshot, RareBool};
 pub use dom_walk::{DomWalk, WalkNode};
 pub use observation::{FrameObservation, Observation, Scope, SessionSnapshot, Viewport};
 
