@@ -113,12 +113,44 @@ async function browserSnapshot(params) {
   return out;
 }
 
+async function browserAccessibilitySnapshot(params) {
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const { collector } = await ready;
+  for (const k of ['sessionId', 'baseSnapshotId']) {
+    if (params[k] !== undefined && typeof params[k] !== 'string') fail('INVALID_REQUEST', `${k} must be a string`);
+  }
+  if (params.disableDiffing !== undefined && typeof params.disableDiffing !== 'boolean') fail('INVALID_REQUEST', 'disableDiffing must be a boolean');
+  const { obs, captureMs, handle } = await observe(tab, params);
+  const json = JSON.stringify(obs);
+  const t0 = performance.now();
+  const result = collector.accessibility(json, {
+    maxChars: optionalInt(params, 'maxChars'),
+    maxNodes: optionalInt(params, 'maxNodes'),
+    tab: handle,
+    sessionId: params.sessionId || '',
+    scope: params.selector || '',
+    disableDiffing: params.disableDiffing === true,
+    baseSnapshotId: params.baseSnapshotId,
+  });
+  const wasmMs = performance.now() - t0;
+  const out = { ...result, tab: tabInfo(tab, handle) };
+  if (params.timing) out.timing = { captureMs, wasmMs, rawBytes: json.length };
+  return out;
+}
+
+async function browserDisposeSession(params) {
+  if (typeof params.sessionId !== 'string') fail('INVALID_REQUEST', 'sessionId must be a string');
+  (await ready).collector.disposeSession(params.sessionId);
+  return { ok: true };
+}
+
 const ACTIONS = { browser_click: 'click', browser_fill: 'fill', browser_type: 'type', browser_press: 'press', browser_hover: 'hover', browser_select_option: 'select_option' };
 
 async function browserAction(action, params) {
   if (typeof params.snapshotId !== 'string' || typeof params.ref !== 'string') {
     if (action === 'press' && params.ref === undefined) return pressWithoutRef(params);
-    fail('INVALID_REQUEST', `${action} needs ref and snapshotId from a browser_snapshot`);
+    fail('INVALID_REQUEST', `${action} needs ref and snapshotId from a browser_snapshot or browser_accessibility_snapshot`);
   }
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
@@ -168,6 +200,8 @@ async function pressWithoutRef(params) {
 
 const TOOLS = {
   browser_snapshot: browserSnapshot,
+  browser_accessibility_snapshot: browserAccessibilitySnapshot,
+  browser_dispose_session: browserDisposeSession,
   ...Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (p) => browserAction(action, p)])),
 };
 

@@ -124,6 +124,7 @@ impl Collector {
                 && !b.entries.temporary
                 && opts.base_snapshot_id.as_deref().map(|id| id == b.snapshot_id).unwrap_or(true)
         });
+        let base_nodes = base.map(|b| b.node_count).unwrap_or(0);
         let proposal = base.and_then(|b| self.diff_against(b, &entries, &out, &tree, budget));
         let (result, refs, listed) = match proposal {
             Some((mut result, refs)) => {
@@ -149,7 +150,8 @@ impl Collector {
             }
         };
         self.registry.insert(snapshot_id.clone(), opts.tab.clone(), listed);
-        let node_count = out.result.total_nodes;
+        // The node count of the state the client holds: the full read's, carried through diffs.
+        let node_count = if result.mode == "full" { result.node_count } else { base_nodes };
         self.revisions.put(key, Revision { snapshot_id, tab: opts.tab.clone(), url, entries, refs, node_count });
         Ok(result)
     }

@@ -29,8 +29,30 @@ try {
     console.log(`# ${r.tab.url} — ${s.snapshotId} source=${s.source}: ${s.nodeCount} nodes, ${s.refCount} refs, ${s.charCount} chars, truncated=${s.truncated}; ` +
       `raw CDP ${r.timing.rawBytes} bytes → state ${s.charCount} chars (${(r.timing.rawBytes / Math.max(1, s.charCount)).toFixed(0)}× smaller); ` +
       `capture ${r.timing.captureMs.toFixed(0)} ms, wasm ${r.timing.wasmMs.toFixed(0)} ms`);
+    await axFlow(page, tabId);
   }
 } finally {
   await b.close();
   await server.close();
+}
+
+/** The AX revision flow: full, unchanged, then a diff after one change to the page. */
+async function axFlow(page, tabId) {
+  const line = (r) => `# ax ${r.snapshotId} mode=${r.mode}${r.baseSnapshotId ? ` base=${r.baseSnapshotId}` : ''}: ${r.nodeCount} nodes, ${r.charCount} chars`;
+  const full = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'demo' });
+  if (full.error) { console.log(`# ax: ${full.error.code}: ${full.error.message}`); return; }
+  console.log(line(full));
+  console.log(line(await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'demo' })));
+  // One change: a new chat message on the bundled page, a new button anywhere else.
+  await page.evaluate(() => {
+    const last = [...document.querySelectorAll('.msg')].pop();
+    const msg = document.createElement('div');
+    msg.innerHTML = last
+      ? '<p>A new reply arrived while you were reading.</p><button aria-label="Copy message">⧉</button>'
+      : '<button>Added by the demo</button>';
+    (last ? last.after(msg) : document.body.appendChild(msg));
+  });
+  const diff = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'demo' });
+  console.log(line(diff));
+  if (diff.state) console.log(diff.state);
 }
