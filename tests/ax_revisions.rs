@@ -49,6 +49,7 @@ fn first_read_is_full_and_an_unchanged_page_is_unchanged() {
     assert!(r2.state.is_none());
     assert_eq!(r2.base_snapshot_id.as_deref(), Some(r1.snapshot_id.as_str()));
     assert_ne!(r2.snapshot_id, r1.snapshot_id);
+    assert_eq!(r2.node_count, r1.node_count, "the count of the state the client holds");
     let wire = serde_json::to_value(&r2).unwrap();
     assert!(wire.get("state").is_none(), "unchanged carries only ids and counts: {wire}");
 }
