@@ -5,6 +5,7 @@
 #   ./build.sh build          wasm (release, wasm-opt) → extension/wasm/
 #   ./build.sh test           native tests, wasm boundary tests in headless Chrome, e2e suite
 #   ./build.sh demo [URL|FILE] snapshot a page through the real extension in headless Chromium
+#   ./build.sh bench          ours vs Playwright's AI snapshot → bench/results.json, bench/report.html
 #   ./build.sh capture        re-capture tests/captures/*.json from the test pages
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -90,5 +91,6 @@ case "$cmd" in
   test-e2e) setup; build; test_e2e ;;
   demo) setup; build; node www-tests/demo.mjs "$@" ;;
   capture) setup; node www-tests/capture-fixtures.mjs "$@" ;;
-  *) sed -n '2,9p' "$0"; exit 2 ;;
+  bench) setup; build; node bench/bench.mjs "$@" ;;
+  *) sed -n '2,10p' "$0"; exit 2 ;;
 esac

@@ -4,7 +4,7 @@
 //
 // Entry point for tests and the Bridge: `globalThis.pcc.call(method, params)` resolves to
 // the tool's result, or to `{error: {code, message, hint}}`.
-import init, { Collector, computedStyles } from './wasm/pcc.js';
+import init, { Collector, computedStyles, memoryBytes } from './wasm/pcc.js';
 import { captureObservation } from './capture.js';
 import { sessions } from './debugger.js';
 import { resolveTab, assertReadable, handleOf, runtimeId } from './handles.js';
@@ -216,4 +216,4 @@ async function call(method, params = {}) {
   }
 }
 
-globalThis.pcc = { call, tools: Object.keys(TOOLS) };
+globalThis.pcc = { call, tools: Object.keys(TOOLS), memoryBytes: () => memoryBytes() };

@@ -9,6 +9,7 @@ use crate::error::Error;
 use crate::refs::TabKey;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(start)]
 pub fn start() {
@@ -91,4 +92,10 @@ impl Collector {
 #[wasm_bindgen(js_name = computedStyles)]
 pub fn computed_styles() -> Vec<String> {
     crate::layout::COMPUTED_STYLES.iter().map(|s| s.to_string()).collect()
+}
+
+/// Bytes of wasm linear memory now (it only grows, so after a read this is its peak).
+#[wasm_bindgen(js_name = memoryBytes)]
+pub fn memory_bytes() -> f64 {
+    wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
 }

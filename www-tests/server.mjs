@@ -8,12 +8,14 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const pagesDir = path.join(here, 'pages');
 
-export async function startServer() {
+/** Serves `pages/`, and `extraDir` (generated benchmark pages) under `/gen/`. */
+export async function startServer(extraDir) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     let name = decodeURIComponent(url.pathname).replace(/^\/+/, '') || 'basic.html';
-    const file = path.join(pagesDir, path.normalize(name));
-    if (!file.startsWith(pagesDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    const root = extraDir && name.startsWith('gen/') ? extraDir : pagesDir;
+    const file = path.join(root, path.normalize(root === pagesDir ? name : name.slice(4)));
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404, { 'content-type': 'text/html' });
       res.end(`<!doctype html><title>Not found</title><h1>Not found: ${name.replace(/[<&]/g, '')}</h1>`);
       return;

@@ -1,0 +1,161 @@
+// ./build.sh bench: our extension vs Playwright's AI aria snapshot, same browser, same run.
+// Writes bench/results.json and bench/report.html and prints a table. Figures are medians
+// of REPS runs; ratios are ours ÷ Playwright measured back to back on the same page.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { launch } from '../www-tests/harness.mjs';
+import { startServer } from '../www-tests/server.mjs';
+import { scaled, dataGrid, docsArticle, settingsForm } from './pages.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const REPS = Number(process.env.BENCH_REPS || 5);
+const genDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-bench-'));
+const generated = { 'scaled-1k.html': scaled(1000), 'scaled-5k.html': scaled(5000), 'scaled-20k.html': scaled(20000), 'scaled-50k.html': scaled(50000),
+  'data-grid.html': dataGrid(), 'docs-article.html': docsArticle(), 'settings-form.html': settingsForm() };
+for (const [name, html] of Object.entries(generated)) fs.writeFileSync(path.join(genDir, name), html);
+const PAGES = ['long-session.html', ...Object.keys(generated).map((n) => `gen/${n}`)];
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const server = await startServer(genDir);
+const b = await launch();
+const rows = [];
+try {
+  for (const p of PAGES) {
+    const page = await b.context.newPage();
+    await page.goto(server.url(p), { waitUntil: 'load' });
+    await page.waitForTimeout(200);
+    const tabId = await b.tabIdOf(page);
+    const domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+    const cdp = await b.context.newCDPSession(page);
+    const ours = [], pw = [], raw = [];
+    let snap, aria, rawBytes = 0;
+    for (let i = 0; i < REPS; i++) {
+      let t0 = performance.now();
+      snap = await b.call('browser_snapshot', { tabId, timing: true });
+      if (snap.error) throw new Error(`${p}: ${snap.error.code} ${snap.error.message}`);
+      ours.push({ total: performance.now() - t0, capture: snap.timing.captureMs, wasm: snap.timing.wasmMs });
+      t0 = performance.now();
+      aria = await page.ariaSnapshot({ mode: 'ai' });
+      pw.push(performance.now() - t0);
+      t0 = performance.now();
+      const tree = await cdp.send('Accessibility.getFullAXTree');
+      raw.push(performance.now() - t0);
+      rawBytes = JSON.stringify(tree).length;
+    }
+    // AX: full, then a diff after one scripted change.
+    const axFull = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'bench', disableDiffing: true });
+    await page.evaluate(() => { const btn = document.createElement('button'); btn.textContent = 'Added by bench'; (document.querySelector('main') || document.body).appendChild(btn); });
+    const axDiff = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'bench' });
+    const s = snap.snapshot;
+    rows.push({
+      page: p.replace(/^gen\//, '').replace(/\.html$/, ''), domNodes,
+      ours: { chars: s.charCount, nodes: s.nodeCount, refs: s.refCount, truncated: s.truncated, ms: median(ours.map((o) => o.total)), captureMs: median(ours.map((o) => o.capture)), wasmMs: median(ours.map((o) => o.wasm)), rawObservationBytes: snap.timing.rawBytes },
+      ax: { fullChars: axFull.charCount, diffMode: axDiff.mode, diffChars: axDiff.charCount },
+      playwright: { chars: aria.length, refs: (aria.match(/\[ref=/g) || []).length, ms: median(pw) },
+      rawAx: { bytes: rawBytes, ms: median(raw) },
+    });
+    await cdp.detach();
+    await page.close();
+    console.error(`measured ${p}`);
+  }
+  // Memory after the largest page (linear memory only grows: this is the peak).
+  const wasmMemoryBytes = await b.worker.evaluate(() => globalThis.pcc.memoryBytes());
+  const economy = await sessionEconomy();
+  const wasmFile = path.join(here, '..', 'extension', 'wasm', 'pcc_bg.wasm');
+  const wasmBytes = fs.statSync(wasmFile).size;
+  const wasmGzip = zlib.gzipSync(fs.readFileSync(wasmFile), { level: 9 }).length;
+  const results = { date: new Date().toISOString(), reps: REPS, chromium: await b.context.browser()?.version?.() ?? null, pages: rows, economy, wasmMemoryBytes, wasmBytes, wasmGzip };
+  fs.writeFileSync(path.join(here, 'results.json'), JSON.stringify(results, null, 2));
+  fs.writeFileSync(path.join(here, 'report.html'), report(results));
+  printTable(results);
+} finally {
+  await b.close();
+  await server.close();
+  fs.rmSync(genDir, { recursive: true, force: true });
+}
+
+/** 20 steps on the long-session page: our snapshot + AX diff flow vs a full Playwright AI snapshot per step. */
+async function sessionEconomy() {
+  const page = await b.context.newPage();
+  await page.goto(server.url('long-session.html'), { waitUntil: 'load' });
+  const tabId = await b.tabIdOf(page);
+  const steps = [
+    ['read', null],
+    ['type a draft', () => { document.querySelector('textarea').value = 'Draft question about budgets'; }],
+    ['send', () => { const m = document.createElement('div'); m.innerHTML = '<div><span>user</span></div><p>Draft question about budgets</p>'; document.querySelector('.msg:last-of-type').after(m); document.querySelector('textarea').value = ''; }],
+    ['reply arrives', () => { const m = document.createElement('div'); m.innerHTML = '<div><span>assistant</span></div><p>Here is the answer about budgets.</p><button aria-label="Copy message">⧉</button><button>Like</button>'; [...document.querySelectorAll('.msg, main p')].pop().after(m); }],
+    ['read again', null],
+    ['open tools menu', () => { document.querySelector('[aria-haspopup=menu]').setAttribute('aria-expanded', 'true'); }],
+    ['close tools menu', () => { document.querySelector('[aria-haspopup=menu]').setAttribute('aria-expanded', 'false'); }],
+    ['toggle beta', () => { const c = document.querySelector('input[name=beta]'); c.checked = !c.checked; }],
+    ['pick model', () => { document.querySelector('select[name=model]').value = 'fast'; }],
+    ['edit email', () => { document.querySelector('input[name=email]').value = 'other@example.test'; }],
+    ['type a password', () => { document.querySelector('input[name=password]').value = 'changed-secret'; }],
+    ['read', null],
+    ['like reply', () => { const b = [...document.querySelectorAll('button')].filter((x) => x.textContent === 'Like').pop(); b.textContent = 'Liked'; }],
+    ['search chats', () => { document.querySelector('input[name=q]').value = 'budget'; }],
+    ['second question', () => { const m = document.createElement('div'); m.innerHTML = '<p>And the diff?</p>'; [...document.querySelectorAll('main p')].pop().after(m); }],
+    ['second reply', () => { const m = document.createElement('div'); m.innerHTML = '<p>The diff is small.</p><button aria-label="Copy message">⧉</button>'; [...document.querySelectorAll('main p')].pop().after(m); }],
+    ['read', null],
+    ['rename chat', () => { document.querySelector('h1').textContent = 'Budget session'; }],
+    ['retitle first link', () => { document.querySelector('nav a').textContent = 'Pinned chat'; }],
+    ['final read', null],
+  ];
+  let ours = 0, peer = 0;
+  const perStep = [];
+  for (const [name, fn] of steps) {
+    if (fn) await page.evaluate(fn);
+    const r = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'economy' });
+    const aria = await page.ariaSnapshot({ mode: 'ai' });
+    ours += r.charCount;
+    peer += aria.length;
+    perStep.push({ step: name, mode: r.mode, ours: r.charCount, playwright: aria.length });
+  }
+  await page.close();
+  return { steps: perStep, oursTotal: ours, playwrightTotal: peer, ratio: ours / peer };
+}
+
+function printTable(r) {
+  const f = (x, d = 0) => (typeof x === 'number' ? x.toFixed(d) : String(x));
+  const head = ['page', 'DOM', 'ours chars', 'nodes', 'refs', 'ours ms', 'capture', 'wasm', 'wasm÷capt', 'AX full', 'AX diff', 'PW chars', 'PW refs', 'PW ms', 'chars÷PW', 'time÷PW', 'rawAX KB', 'rawAX ms'];
+  const lines = r.pages.map((p) => [p.page, p.domNodes, p.ours.chars, p.ours.nodes, p.ours.refs, f(p.ours.ms), f(p.ours.captureMs), f(p.ours.wasmMs), f(p.ours.wasmMs / p.ours.captureMs, 2),
+    p.ax.fullChars, `${p.ax.diffChars} (${p.ax.diffMode})`, p.playwright.chars, p.playwright.refs, f(p.playwright.ms), f(p.ours.chars / p.playwright.chars, 3), f(p.ours.ms / p.playwright.ms, 2), f(p.rawAx.bytes / 1024), f(p.rawAx.ms)]);
+  const all = [head, ...lines].map((l) => l.map(String));
+  const w = head.map((_, i) => Math.max(...all.map((l) => l[i].length)));
+  const out = all.map((l) => '| ' + l.map((c, i) => c.padEnd(w[i])).join(' | ') + ' |');
+  out.splice(1, 0, '|' + w.map((x) => '-'.repeat(x + 2)).join('|') + '|');
+  console.log(out.join('\n'));
+  console.log(`\nsession economy (20 steps, long-session): ours ${r.economy.oursTotal} chars vs Playwright AI snapshot per step ${r.economy.playwrightTotal} chars = ${r.economy.ratio.toFixed(3)}×`);
+  console.log(`wasm: ${r.wasmBytes} bytes (${r.wasmGzip} gzipped); linear memory after the 50k page: ${(r.wasmMemoryBytes / 1048576).toFixed(1)} MiB`);
+  const s = r.pages.filter((p) => p.page.startsWith('scaled-'));
+  console.log('growth (ours ms per 1k DOM nodes): ' + s.map((p) => `${p.page} ${(p.ours.ms / (p.domNodes / 1000)).toFixed(2)}`).join(', '));
+}
+
+function report(r) {
+  const esc = (s) => String(s).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' }[c]));
+  const bars = (title, series, unit, log) => {
+    const max = Math.max(...r.pages.flatMap((p) => series.map((s) => s.get(p))));
+    const scale = (v) => (log ? Math.log10(1 + v) / Math.log10(1 + max) : v / max) * 360;
+    const rowH = 16 * series.length + 10;
+    const g = r.pages.map((p, i) => `<text x="0" y="${i * rowH + 14}" font-size="12">${esc(p.page)}</text>` + series.map((s, k) => {
+      const v = s.get(p);
+      return `<rect x="130" y="${i * rowH + k * 16}" width="${Math.max(1, scale(v))}" height="13" fill="${s.color}"/><text x="${135 + scale(v)}" y="${i * rowH + k * 16 + 11}" font-size="11">${esc(Math.round(v))} ${unit}</text>`;
+    }).join('')).join('');
+    const legend = series.map((s, k) => `<rect x="${130 + k * 160}" y="0" width="12" height="12" fill="${s.color}"/><text x="${146 + k * 160}" y="11" font-size="12">${esc(s.name)}</text>`).join('');
+    return `<h2>${esc(title)}</h2><svg width="640" height="${r.pages.length * rowH + 30}"><g>${legend}</g><g transform="translate(0,24)">${g}</g></svg>`;
+  };
+  const ours = '#2a7', pw = '#c55', raw = '#888';
+  return `<!doctype html><html><head><meta charset="utf-8"><title>pi-control-chrome benchmark</title>
+<style>body{font-family:sans-serif;margin:24px;max-width:960px}table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}</style></head><body>
+<h1>pi-control-chrome vs Playwright AI aria snapshot</h1><p>${esc(r.date)} · median of ${r.reps} runs · same browser, same run.</p>
+${bars('Model-visible characters (log scale)', [{ name: 'ours browser_snapshot', color: ours, get: (p) => p.ours.chars }, { name: 'Playwright ai', color: pw, get: (p) => p.playwright.chars }], 'chars', true)}
+${bars('End-to-end time', [{ name: 'ours', color: ours, get: (p) => p.ours.ms }, { name: 'Playwright ai', color: pw, get: (p) => p.playwright.ms }, { name: 'raw getFullAXTree', color: raw, get: (p) => p.rawAx.ms }], 'ms', false)}
+${bars('Our time split', [{ name: 'CDP capture', color: raw, get: (p) => p.ours.captureMs }, { name: 'wasm', color: ours, get: (p) => p.ours.wasmMs }], 'ms', false)}
+<h2>Session economy (20 steps on the long-session page)</h2><p>ours ${r.economy.oursTotal} chars vs ${r.economy.playwrightTotal} chars: <b>${r.economy.ratio.toFixed(3)}×</b></p>
+<table><tr><th>step</th><th>our mode</th><th>ours</th><th>Playwright</th></tr>${r.economy.steps.map((s) => `<tr><td>${esc(s.step)}</td><td>${s.mode}</td><td>${s.ours}</td><td>${s.playwright}</td></tr>`).join('')}</table>
+<h2>Build</h2><p>wasm ${r.wasmBytes} bytes (${r.wasmGzip} gzipped); wasm linear memory after the 50k-node page ${(r.wasmMemoryBytes / 1048576).toFixed(1)} MiB.</p>
+<h2>Raw figures</h2><pre>${esc(JSON.stringify(r.pages, null, 1))}</pre></body></html>`;
+}
