@@ -24,8 +24,7 @@ chrome.tabs.onRemoved.addListener(async (tabId) => (await ready).collector.clear
 chrome.tabs.onReplaced.addListener(async (_added, removed) => (await ready).collector.clearTab(removed));
 
 function tabInfo(tab, handle) {
-  const t = { id: tab.id, title: tab.title || '', url: tab.url || '', handle };
-  return t;
+  return { id: tab.id, title: tab.title || '', url: tab.url || '', handle };
 }
 
 async function captureAx(tab) {

@@ -34,8 +34,9 @@ pub fn build(obs: &Observation) -> Tree {
     let mut placement: Vec<Option<(f64, f64, Rect)>> = Vec::new();
     let frame_ids: HashMap<&str, usize> = obs.frames.iter().enumerate().map(|(i, f)| (f.frame_id.as_str(), i)).collect();
 
+    let main_frame = obs.frames.iter().position(|f| f.parent_frame_id.is_none()).unwrap_or(0);
     for (fi, f) in obs.frames.iter().enumerate() {
-        let is_main = f.parent_frame_id.is_none() && fi == obs.frames.iter().position(|f| f.parent_frame_id.is_none()).unwrap_or(0);
+        let is_main = fi == main_frame && f.parent_frame_id.is_none();
         tree.frames.push(Frame { frame_id: f.frame_id.clone(), session: f.session.clone(), url: f.url.clone(), is_main });
         // Where does this frame hang?
         let (attach_to, place) = if is_main {

@@ -246,8 +246,17 @@ fn name_may_hold_value(name: &str, n: &Node) -> bool {
     masked || repeats
 }
 
+/// Whether a form control sits within the first nodes below `ti` (a bounded look).
 fn has_control_descendant(tree: &Tree, ti: usize) -> bool {
-    tree.preorder(ti).into_iter().skip(1).take(64).any(|i| role::is_actionable(&tree.nodes[i].role))
+    let mut stack: Vec<usize> = tree.nodes[ti].children.clone();
+    for _ in 0..64 {
+        let Some(i) = stack.pop() else { return false };
+        if role::is_actionable(&tree.nodes[i].role) {
+            return true;
+        }
+        stack.extend(tree.nodes[i].children.iter().copied());
+    }
+    false
 }
 
 /// Pass 2, bottom-up: drop empty groups, collapse single-child groups, merge adjacent

@@ -91,6 +91,8 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
     // Leave room for note lines and the closing line; the exact fit happens below.
     let reserve = |b: &Budget| b.chars / 8 + 120;
     let mut added_order: Vec<usize> = Vec::new();
+    // Each node's line cost, computed once: (chars, is page text).
+    let mut line_costs: Vec<Option<(usize, bool)>> = vec![None; n];
     for &(_, _, i) in &cands {
         if selected[i] {
             continue;
@@ -108,11 +110,12 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
         let mut cost = 0;
         let mut text_cost = 0;
         for &c in &chain {
-            let v = &view.nodes[c];
-            let b = body(v, tree);
-            let lc = line_cost(&b, depth[c], v.actionable);
+            let (lc, is_text) = *line_costs[c].get_or_insert_with(|| {
+                let v = &view.nodes[c];
+                (line_cost(&body(v, tree), depth[c], v.actionable), v.kind == Kind::Text || v.inline_text.is_some())
+            });
             cost += lc;
-            if v.kind == Kind::Text || v.inline_text.is_some() {
+            if is_text {
                 text_cost += lc;
             }
         }

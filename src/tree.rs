@@ -111,18 +111,3 @@ pub fn keep_attrs<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(S
         .map(|(k, v)| (k.to_string(), crate::text::capped(v, 512)))
         .collect()
 }
-
-impl Tree {
-    /// Nodes in document order (pre-order), without recursion.
-    pub fn preorder(&self, from: usize) -> Vec<usize> {
-        let mut out = Vec::new();
-        let mut stack = vec![from];
-        while let Some(i) = stack.pop() {
-            out.push(i);
-            for &c in self.nodes[i].children.iter().rev() {
-                stack.push(c);
-            }
-        }
-        out
-    }
-}

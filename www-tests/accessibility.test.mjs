@@ -2,18 +2,14 @@
 // refs that act on the right element and never survive their document.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch } from './harness.mjs';
+import { launch, openTab } from './harness.mjs';
 import { startServer } from './server.mjs';
 
 let b, server;
 before(async () => { server = await startServer(); b = await launch(); });
 after(async () => { await b?.close(); await server?.close(); });
 
-async function open(path) {
-  const page = await b.context.newPage();
-  await page.goto(server.url(path), { waitUntil: 'load' });
-  return { page, tabId: await b.tabIdOf(page) };
-}
+const open = (path) => openTab(b, server, path);
 
 async function ax(tabId, extra = {}) {
   const r = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'e2e', ...extra });

@@ -2,18 +2,14 @@
 // actions by ref with real input events.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch } from './harness.mjs';
+import { launch, openTab } from './harness.mjs';
 import { startServer } from './server.mjs';
 
 let b, server;
 before(async () => { server = await startServer(); b = await launch(); });
 after(async () => { await b?.close(); await server?.close(); });
 
-async function open(path) {
-  const page = await b.context.newPage();
-  await page.goto(server.url(path), { waitUntil: 'load' });
-  return { page, tabId: await b.tabIdOf(page) };
-}
+const open = (path) => openTab(b, server, path);
 
 const refOf = (state, needle) => {
   const line = state.split('\n').find((l) => l.includes(needle));

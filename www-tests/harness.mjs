@@ -9,6 +9,13 @@ import { chromium } from 'playwright-core';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const extensionDir = path.join(here, '..', 'extension');
 
+/** Opens `path` of the test server in a new tab; returns the page and its extension tab id. */
+export async function openTab(b, server, path) {
+  const page = await b.context.newPage();
+  await page.goto(server.url(path), { waitUntil: 'load' });
+  return { page, tabId: await b.tabIdOf(page) };
+}
+
 export async function launch() {
   if (!fs.existsSync(path.join(extensionDir, 'wasm', 'pcc_bg.wasm'))) throw new Error('run ./build.sh build first');
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-profile-'));
