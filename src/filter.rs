@@ -95,13 +95,26 @@ struct Ctx {
     in_field: bool,
 }
 
-fn decide(n: &Node, ctx: &Ctx) -> Decision {
+/// A clickable wrapper with more nodes below it than this is a page-level listener
+/// (event delegation, an app root), not a control.
+const CLICKABLE_MAX_SUBTREE: usize = 24;
+
+fn decide(tree: &Tree, ti: usize, ctx: &Ctx) -> Decision {
+    let n = &tree.nodes[ti];
     let role = n.role.as_str();
     if role::is_excluded_subtree(role) {
         return Decision::Skip;
     }
     if n.ignored || n.hidden {
         return Decision::Lift;
+    }
+    if !role::is_actionable(role) && ctx.owner_name.as_deref().map(|o| !o.is_empty() && o == crate::text::fold_whitespace(&n.name)).unwrap_or(false) {
+        // Repeats its owner's name (the icon inside a link named by that icon).
+        return Decision::Skip;
+    }
+    if role == "generic" && n.clickable && n.name.trim().is_empty() && is_small_leafish(tree, ti) {
+        // A div the page handles clicks on, around text: a control without a role.
+        return Decision::Include;
     }
     if role::is_text(role) {
         let text = n.name.trim();
@@ -153,7 +166,7 @@ pub fn filter(tree: &Tree) -> View {
     let mut stack: Vec<(usize, usize, Ctx)> = start_children.iter().rev().map(|&c| (c, 0, Ctx::default())).collect();
     while let Some((ti, vparent, ctx)) = stack.pop() {
         let n = &tree.nodes[ti];
-        let decision = decide(n, &ctx);
+        let decision = decide(tree, ti, &ctx);
         if decision == Decision::Skip {
             continue;
         }
@@ -168,6 +181,13 @@ pub fn filter(tree: &Tree) -> View {
         }
         if matches!(n.role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider" | "textfield") {
             child_ctx.in_field = true;
+        }
+        if role::is_native_widget(&n.role) {
+            // One control: its internal parts are not separate nodes.
+            v.frame = n.frame;
+            view.nodes.push(v);
+            view.nodes[vparent].children.push(vi);
+            continue;
         }
         if n.role == "combobox" && n.tag == "select" {
             child_ctx.in_select = true;
@@ -244,6 +264,20 @@ fn name_may_hold_value(name: &str, n: &Node) -> bool {
     let masked = !name.is_empty() && name.chars().all(|c| matches!(c, '•' | '●' | '*' | '·' | '∙' | '⁕' | ' '));
     let repeats = n.value.as_deref().map(|v| !v.trim().is_empty() && name.contains(v.trim())).unwrap_or(false);
     masked || repeats
+}
+
+/// A clickable wrapper worth a ref: a small subtree without a control of its own.
+fn is_small_leafish(tree: &Tree, ti: usize) -> bool {
+    let mut stack: Vec<usize> = tree.nodes[ti].children.clone();
+    let mut seen = 0;
+    while let Some(i) = stack.pop() {
+        seen += 1;
+        if seen > CLICKABLE_MAX_SUBTREE || role::is_actionable(&tree.nodes[i].role) {
+            return false;
+        }
+        stack.extend(tree.nodes[i].children.iter().copied());
+    }
+    true
 }
 
 /// Whether a form control sits within the first nodes below `ti` (a bounded look).
@@ -324,6 +358,16 @@ fn normalize(view: &mut View) {
             if node.name.is_empty() {
                 node.inline_text = Some(text);
                 continue;
+            }
+        }
+        let node = &view.nodes[i];
+        if node.kind == Kind::Element && !node.actionable && !node.name.is_empty() && !kept.is_empty() {
+            // A container named by its content (a row "Ada Edit Ada", a cell around a button)
+            // repeats what its children say: the children own that text.
+            let joined = kept.iter().map(|&c| view.nodes[c].name.as_str()).collect::<Vec<_>>().join(" ");
+            let from_content = node.role == "row" || role::owns_descendant_text(&node.role);
+            if from_content && (node.role == "row" || joined == node.name || kept.iter().any(|&c| view.nodes[c].name == node.name)) {
+                view.nodes[i].name.clear();
             }
         }
         let node = &view.nodes[i];

@@ -14,6 +14,8 @@ pub fn normalize(chromium_role: &str) -> String {
         "InlineTextBox" => "inlinetextbox".into(),
         "LineBreak" => "linebreak".into(),
         "Canvas" => "canvas".into(),
+        // <summary>: to a user, a button that opens its <details>.
+        "DisclosureTriangle" => "button".into(),
         "Section" | "SectionWithoutName" => "section".into(),
         "Pre" => "generic".into(),
         "Abbr" | "Ruby" | "Time" | "Mark" => "generic".into(),
@@ -21,6 +23,11 @@ pub fn normalize(chromium_role: &str) -> String {
         "" => "generic".into(),
         other => other.to_ascii_lowercase(),
     }
+}
+
+/// Native widgets whose internal parts (shadow spin buttons, pickers) are one control.
+pub fn is_native_widget(role: &str) -> bool {
+    matches!(role, "date" | "datetime" | "inputtime" | "colorwell" | "slider" | "progressbar" | "meter")
 }
 
 /// Roles a user acts on: they get refs (when visible and not covered).

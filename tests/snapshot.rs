@@ -162,3 +162,26 @@ fn omitted_page_text_alone_does_not_mark_truncated() {
     assert!(!r.truncated);
     assert_eq!(r.omitted_nodes, 0);
 }
+
+#[test]
+fn web_patterns_render_as_a_user_sees_them() {
+    let r = snap("patterns");
+    // An icon inside a link named by it is not a second line.
+    assert!(!r.state.contains("image \"Home\""), "{}", r.state);
+    // Divs the page handles clicks on are controls, named by their text.
+    assert!(line_with(&r.state, "clickable \"Card one title Card one body text\"").contains("[ref=e"));
+    // <summary> is a button; native widget internals are one control.
+    assert!(r.state.contains("button \"More options\" [expanded=false] [ref="));
+    assert!(line_with(&r.state, "date \"Start date\"").contains("value=\"2026-12-02\""));
+    assert!(!r.state.contains("spinbutton \"Month"));
+    // Rows and cells named by their content do not repeat it.
+    assert!(r.state.contains("  - row\n    - gridcell \"Ada\"\n    - gridcell\n      - button \"Edit Ada\" [ref="), "{}", r.state);
+    // Shadow DOM content and visually-hidden labels are there.
+    assert!(r.state.contains("button \"Shadow button\" [ref="));
+    assert!(r.state.contains("button \"Delete item\" [ref="));
+    // ARIA widgets keep their states.
+    assert!(r.state.contains("tab \"Overview\" [selected] [ref="));
+    assert!(r.state.contains("switch \"Dark mode\" [checked] [ref="));
+    assert!(r.state.contains("option \"France\" [selected] [ref="));
+    assert!(!r.state.contains("Hidden until opened"), "closed <details> content");
+}
