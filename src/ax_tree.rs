@@ -199,8 +199,8 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
         ..Node::default()
     };
     if let Some(f) = facts {
-        node.tag = f.tag.clone();
-        node.attrs = keep_attrs(f.attrs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        node.tag = f.tag();
+        node.attrs = keep_attrs(f.attrs());
         node.clickable = f.clickable;
         node.hidden = f.visibility_hidden || (f.transparent && !role::is_actionable(&node.role));
         if let Some(b) = f.bounds {

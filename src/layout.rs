@@ -55,12 +55,12 @@ impl Rect {
     }
 }
 
-/// What the DOM snapshot says about one node.
-#[derive(Debug, Clone, Default)]
-pub struct Facts {
-    pub tag: String,
-    /// Attributes with lowercase names, as the document has them.
-    pub attrs: Vec<(String, String)>,
+/// What the DOM snapshot says about one node. Strings stay in the snapshot's table.
+#[derive(Debug, Clone)]
+pub struct Facts<'a> {
+    snap: &'a DomSnapshot,
+    tag: i64,
+    attrs: &'a [i64],
     /// Bounds in the coordinates of the document's own viewport (scroll removed).
     pub bounds: Option<Rect>,
     pub visibility_hidden: bool,
@@ -72,6 +72,22 @@ pub struct Facts {
     pub index: usize,
 }
 
+impl<'a> Facts<'a> {
+    /// Lowercase tag name.
+    pub fn tag(&self) -> String {
+        self.snap.string(self.tag).unwrap_or("").to_ascii_lowercase()
+    }
+
+    /// Attributes as the document has them (HTML attribute names are lowercase).
+    pub fn attrs(&self) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+        let snap = self.snap;
+        self.attrs.chunks(2).filter_map(move |p| match p {
+            [k, v] => Some((snap.string(*k)?, snap.string(*v)?)),
+            _ => None,
+        })
+    }
+}
+
 struct Doc {
     parent: Vec<i64>,
     /// (paint order, bounds, node index) of positioned elements that take pointer events.
@@ -80,19 +96,18 @@ struct Doc {
 }
 
 /// Index over every captured document of every session.
-#[derive(Default)]
-pub struct Layout {
-    sessions: Vec<String>,
-    facts: HashMap<(usize, i64), Facts>,
+pub struct Layout<'a> {
+    sessions: Vec<&'a str>,
+    facts: HashMap<(usize, i64), Facts<'a>>,
     docs: Vec<Doc>,
 }
 
-impl Layout {
-    pub fn new(snapshots: &[SessionSnapshot]) -> Layout {
-        let mut layout = Layout::default();
+impl<'a> Layout<'a> {
+    pub fn new(snapshots: &'a [SessionSnapshot]) -> Layout<'a> {
+        let mut layout = Layout { sessions: Vec::new(), facts: HashMap::default(), docs: Vec::new() };
         for s in snapshots {
             let si = layout.sessions.len();
-            layout.sessions.push(s.session.clone());
+            layout.sessions.push(s.session.as_str());
             for d in &s.snapshot.documents {
                 layout.add_document(si, &s.snapshot, d);
             }
@@ -100,7 +115,7 @@ impl Layout {
         layout
     }
 
-    fn add_document(&mut self, session: usize, snap: &DomSnapshot, d: &DocumentSnapshot) {
+    fn add_document(&mut self, session: usize, snap: &'a DomSnapshot, d: &'a DocumentSnapshot) {
         let n = d.nodes.parent_index.len().min(d.nodes.node_name.len());
         let doc_index = self.docs.len();
         let mut doc = Doc {
@@ -138,17 +153,6 @@ impl Layout {
         for ni in 0..n {
             let node_type = d.nodes.node_type.get(ni).copied().unwrap_or(0);
             let Some(&backend) = d.nodes.backend_node_id.get(ni) else { continue };
-            let tag = snap.string(d.nodes.node_name[ni]).unwrap_or("").to_ascii_lowercase();
-            let mut attrs = Vec::new();
-            if let Some(list) = d.nodes.attributes.get(ni) {
-                for pair in list.chunks(2) {
-                    if let [k, v] = pair {
-                        if let (Some(k), Some(v)) = (snap.string(*k), snap.string(*v)) {
-                            attrs.push((k.to_ascii_lowercase(), v.to_string()));
-                        }
-                    }
-                }
-            }
             let visibility = style(ni, S_VISIBILITY);
             let facts = Facts {
                 visibility_hidden: matches!(visibility, Some("hidden") | Some("collapse")),
@@ -157,8 +161,9 @@ impl Layout {
                 clickable: node_type == 1
                     && (listeners.contains(&ni)
                         || (pointer(ni) && !usize::try_from(doc.parent[ni]).ok().filter(|&p| p < n).map(pointer).unwrap_or(false))),
-                tag,
-                attrs,
+                snap,
+                tag: d.nodes.node_name[ni],
+                attrs: d.nodes.attributes.get(ni).map(Vec::as_slice).unwrap_or(&[]),
                 doc: doc_index,
                 index: ni,
             };
@@ -177,10 +182,10 @@ impl Layout {
     }
 
     pub fn session_index(&self, session: &str) -> Option<usize> {
-        self.sessions.iter().position(|s| s == session)
+        self.sessions.iter().position(|s| *s == session)
     }
 
-    pub fn facts(&self, session: usize, backend: i64) -> Option<&Facts> {
+    pub fn facts(&self, session: usize, backend: i64) -> Option<&Facts<'a>> {
         self.facts.get(&(session, backend))
     }
 
@@ -200,7 +205,7 @@ impl Layout {
     }
 
     /// Whether a positioned element painted above `facts`' node covers its visible center.
-    pub fn is_covered(&self, facts: &Facts, visible: &Rect) -> bool {
+    pub fn is_covered(&self, facts: &Facts<'_>, visible: &Rect) -> bool {
         let doc = &self.docs[facts.doc];
         let Some(&own) = doc.paint.get(&facts.index) else { return false };
         let (cx, cy) = (visible.x + visible.w / 2.0, visible.y + visible.h / 2.0);

@@ -17,6 +17,8 @@ pub struct AxNode {
     pub role: Option<AxValue>,
     pub name: Option<AxValue>,
     pub value: Option<AxValue>,
+    /// Only the properties the core reads are kept (see `KEPT_PROPERTIES`).
+    #[serde(deserialize_with = "known_properties")]
     pub properties: Vec<AxProperty>,
     pub parent_id: Option<String>,
     pub child_ids: Vec<String>,
@@ -25,12 +27,11 @@ pub struct AxNode {
     pub frame_id: Option<String>,
 }
 
-/// `AXValue`: the value is any JSON (string, number, boolean, idref list…).
+/// `AXValue`: the value is any JSON (string, number, boolean, idref list…). Its `type`
+/// and `sources` are not read (and not kept: they dominate memory on large pages).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
 pub struct AxValue {
-    #[serde(rename = "type")]
-    pub kind: String,
     pub value: Option<Value>,
 }
 
@@ -39,6 +40,34 @@ pub struct AxValue {
 pub struct AxProperty {
     pub name: String,
     pub value: AxValue,
+}
+
+/// AX properties the core reads; the rest are dropped while decoding.
+pub const KEPT_PROPERTIES: [&str; 12] =
+    ["checked", "pressed", "disabled", "expanded", "selected", "focused", "focusable", "required", "readonly", "level", "hasPopup", "editable"];
+
+/// Decodes the property list element by element, keeping only `KEPT_PROPERTIES`.
+fn known_properties<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<AxProperty>, D::Error> {
+    struct Keep;
+    impl<'de> serde::de::Visitor<'de> for Keep {
+        type Value = Vec<AxProperty>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of AX properties")
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(p) = seq.next_element::<AxProperty>()? {
+                if KEPT_PROPERTIES.contains(&p.name.as_str()) {
+                    out.push(p);
+                }
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_any(Keep)
 }
 
 impl AxValue {
