@@ -30,13 +30,16 @@ try {
     const tabId = await b.tabIdOf(page);
     const domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
     const cdp = await b.context.newCDPSession(page);
-    const ours = [], pw = [], raw = [];
-    let snap, aria, rawBytes = 0;
+    const ours = [], pw = [], raw = [], dom = [];
+    let snap, aria, domSnap, rawBytes = 0;
     for (let i = 0; i < REPS; i++) {
       let t0 = performance.now();
       snap = await b.call('browser_snapshot', { tabId, timing: true });
       if (snap.error) throw new Error(`${p}: ${snap.error.code} ${snap.error.message}`);
       ours.push({ total: performance.now() - t0, capture: snap.timing.captureMs, wasm: snap.timing.wasmMs });
+      t0 = performance.now();
+      domSnap = await b.call('browser_snapshot', { tabId, source: 'dom' });
+      dom.push(performance.now() - t0);
       t0 = performance.now();
       aria = await page.ariaSnapshot({ mode: 'ai' });
       pw.push(performance.now() - t0);
@@ -53,6 +56,7 @@ try {
     rows.push({
       page: p.replace(/^gen\//, '').replace(/\.html$/, ''), domNodes,
       ours: { chars: s.charCount, nodes: s.nodeCount, refs: s.refCount, truncated: s.truncated, ms: median(ours.map((o) => o.total)), captureMs: median(ours.map((o) => o.capture)), wasmMs: median(ours.map((o) => o.wasm)), rawObservationBytes: snap.timing.rawBytes },
+      dom: { chars: domSnap.snapshot?.charCount, ms: median(dom) },
       ax: { fullChars: axFull.charCount, diffMode: axDiff.mode, diffChars: axDiff.charCount },
       playwright: { chars: aria.length, refs: (aria.match(/\[ref=/g) || []).length, ms: median(pw) },
       rawAx: { bytes: rawBytes, ms: median(raw) },
@@ -120,9 +124,9 @@ async function sessionEconomy() {
 
 function printTable(r) {
   const f = (x, d = 0) => (typeof x === 'number' ? x.toFixed(d) : String(x));
-  const head = ['page', 'DOM', 'ours chars', 'nodes', 'refs', 'ours ms', 'capture', 'wasm', 'wasm÷capt', 'AX full', 'AX diff', 'PW chars', 'PW refs', 'PW ms', 'chars÷PW', 'time÷PW', 'rawAX KB', 'rawAX ms'];
+  const head = ['page', 'DOM', 'ours chars', 'nodes', 'refs', 'ours ms', 'capture', 'wasm', 'wasm÷capt', 'AX full', 'AX diff', 'PW chars', 'PW refs', 'PW ms', 'chars÷PW', 'time÷PW', 'dom ms', 'dom÷PW', 'rawAX KB', 'rawAX ms'];
   const lines = r.pages.map((p) => [p.page, p.domNodes, p.ours.chars, p.ours.nodes, p.ours.refs, f(p.ours.ms), f(p.ours.captureMs), f(p.ours.wasmMs), f(p.ours.wasmMs / p.ours.captureMs, 2),
-    p.ax.fullChars, `${p.ax.diffChars} (${p.ax.diffMode})`, p.playwright.chars, p.playwright.refs, f(p.playwright.ms), f(p.ours.chars / p.playwright.chars, 3), f(p.ours.ms / p.playwright.ms, 2), f(p.rawAx.bytes / 1024), f(p.rawAx.ms)]);
+    p.ax.fullChars, `${p.ax.diffChars} (${p.ax.diffMode})`, p.playwright.chars, p.playwright.refs, f(p.playwright.ms), f(p.ours.chars / p.playwright.chars, 3), f(p.ours.ms / p.playwright.ms, 2), f(p.dom.ms), f(p.dom.ms / p.playwright.ms, 2), f(p.rawAx.bytes / 1024), f(p.rawAx.ms)]);
   const all = [head, ...lines].map((l) => l.map(String));
   const w = head.map((_, i) => Math.max(...all.map((l) => l[i].length)));
   const out = all.map((l) => '| ' + l.map((c, i) => c.padEnd(w[i])).join(' | ') + ' |');
@@ -152,7 +156,7 @@ function report(r) {
 <style>body{font-family:sans-serif;margin:24px;max-width:960px}table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}</style></head><body>
 <h1>pi-control-chrome vs Playwright AI aria snapshot</h1><p>${esc(r.date)} · median of ${r.reps} runs · same browser, same run.</p>
 ${bars('Model-visible characters (log scale)', [{ name: 'ours browser_snapshot', color: ours, get: (p) => p.ours.chars }, { name: 'Playwright ai', color: pw, get: (p) => p.playwright.chars }], 'chars', true)}
-${bars('End-to-end time', [{ name: 'ours', color: ours, get: (p) => p.ours.ms }, { name: 'Playwright ai', color: pw, get: (p) => p.playwright.ms }, { name: 'raw getFullAXTree', color: raw, get: (p) => p.rawAx.ms }], 'ms', false)}
+${bars('End-to-end time', [{ name: 'ours', color: ours, get: (p) => p.ours.ms }, { name: 'Playwright ai', color: pw, get: (p) => p.playwright.ms }, { name: 'raw getFullAXTree', color: raw, get: (p) => p.rawAx.ms }, { name: 'ours, DOM walk', color: '#27a', get: (p) => p.dom.ms }], 'ms', false)}
 ${bars('Our time split', [{ name: 'CDP capture', color: raw, get: (p) => p.ours.captureMs }, { name: 'wasm', color: ours, get: (p) => p.ours.wasmMs }], 'ms', false)}
 <h2>Session economy (20 steps on the long-session page)</h2><p>ours ${r.economy.oursTotal} chars vs ${r.economy.playwrightTotal} chars: <b>${r.economy.ratio.toFixed(3)}×</b></p>
 <table><tr><th>step</th><th>our mode</th><th>ours</th><th>Playwright</th></tr>${r.economy.steps.map((s) => `<tr><td>${esc(s.step)}</td><td>${s.mode}</td><td>${s.ours}</td><td>${s.playwright}</td></tr>`).join('')}</table>
