@@ -17,6 +17,7 @@ function send(target, method, params = {}) {
 chrome.debugger.onEvent.addListener((source, method, params) => {
   const st = tabs.get(source.tabId);
   if (!st) return;
+  st.lastEvent = performance.now();
   if (method === 'Target.attachedToTarget' && params.targetInfo?.type === 'iframe') {
     st.children.set(params.sessionId, { frameId: params.targetInfo.targetId, parentSession: source.sessionId || '' });
     // Nested out-of-process frames attach through their parent's session.
@@ -46,8 +47,13 @@ async function attach(tabId) {
       });
     });
     await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
-    // Existing iframes report their attachment right after setAutoAttach.
-    await new Promise((r) => setTimeout(r, 50));
+    // Existing iframes report their attachment right after setAutoAttach: wait until the
+    // events have been quiet for 50 ms (at most 500 ms).
+    const start = performance.now();
+    st.lastEvent = start;
+    while (performance.now() - st.lastEvent < 50 && performance.now() - start < 500) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     return st;
   })();
   try {

@@ -147,8 +147,14 @@ test('navigation and reload invalidate refs', async () => {
 test('same-origin and cross-origin iframes are expanded within the iframe budget', async () => {
   const xo = `${server.crossOrigin}/child.html`;
   const { page, tabId } = await open(`frames.html?xo=${encodeURIComponent(xo)}`);
-  await page.waitForFunction(() => document.getElementById('xo').contentWindow && true);
-  await page.waitForTimeout(300);
+  // Wait until the out-of-process child has loaded its content.
+  let childFrame;
+  for (let i = 0; i < 100 && !childFrame; i++) {
+    childFrame = page.frames().find((f) => f.url().startsWith(server.crossOrigin));
+    if (!childFrame) await page.waitForTimeout(50);
+  }
+  assert.ok(childFrame, 'the cross-origin frame loaded');
+  await childFrame.waitForSelector('#many li:nth-child(120)');
   const r = await snap(tabId);
   const s = r.snapshot;
   assert.match(s.state, /iframe "Same origin"\n {2}- heading "Inner heading"/);
