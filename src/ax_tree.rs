@@ -141,6 +141,10 @@ fn add_frame(
             continue;
         }
         let ax = &nodes[ai];
+        if matches!(ax.role_str(), "InlineTextBox" | "ListMarker") {
+            // Never shown (the filter skips them): not worth a node on pages with 100k of them.
+            continue;
+        }
         let node = translate(ax, layout, session, fi, (ox, oy, clip));
         let ti = tree.nodes.len();
         if let Some(b) = ax.backend_dom_node_id {

@@ -1,0 +1,48 @@
+//! Peak heap of each stage of the pipeline on one capture:
+//! `cargo run --release --example memory -- tests/captures/x.json[.gz]`.
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::io::Read;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+struct Counting;
+static NOW: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let n = NOW.fetch_add(l.size(), Relaxed) + l.size();
+        PEAK.fetch_max(n, Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        NOW.fetch_sub(l.size(), Relaxed);
+        unsafe { System.dealloc(p, l) }
+    }
+}
+#[global_allocator]
+static A: Counting = Counting;
+
+fn mib(n: usize) -> String {
+    format!("{:.1} MiB", n as f64 / 1048576.0)
+}
+
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: memory <observation.json[.gz]>");
+    let bytes = std::fs::read(&path).expect("readable");
+    let text = if path.ends_with(".gz") {
+        let mut s = String::new();
+        flate2::read::GzDecoder::new(&bytes[..]).read_to_string(&mut s).expect("gzip");
+        s
+    } else {
+        String::from_utf8(bytes).expect("utf-8")
+    };
+    let base = NOW.load(Relaxed);
+    PEAK.store(base, Relaxed);
+    let obs = pcc::input::decode_observation(&text).expect("decodes");
+    println!("input {} ; decoded: now +{} peak +{}", mib(text.len()), mib(NOW.load(Relaxed) - base), mib(PEAK.load(Relaxed) - base));
+    let tree = pcc::snapshot::build_tree(&obs).expect("tree");
+    println!("tree: now +{} peak +{}", mib(NOW.load(Relaxed) - base), mib(PEAK.load(Relaxed) - base));
+    drop(obs);
+    let out = pcc::snapshot::snapshot(&tree, pcc::budget::Budget::clamped(None, None), pcc::render::RefLabels { prefix: 'e', first: 1 });
+    println!("snapshot ({} chars): now +{} peak +{}", out.result.char_count, mib(NOW.load(Relaxed) - base), mib(PEAK.load(Relaxed) - base));
+}
+
