@@ -98,43 +98,45 @@ async function observe(tab, params) {
   return { obs, all, captureMs, handle: await handleOf(tab, all?.[0], documentId) };
 }
 
-async function browserSnapshot(params) {
+/**
+ * One page read: validate, observe (AX or DOM walk), hand the JSON observation to
+ * `render(collector, json, limits, handle)` (a wasm call) and time both halves.
+ */
+async function readTab(params, render) {
+  const limits = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
   const { collector } = await ready;
   const { obs, captureMs, handle } = await observe(tab, params);
   const json = JSON.stringify(obs);
   const t0 = performance.now();
-  const snapshot = collector.snapshot(json, { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes'), tab: handle });
-  const wasmMs = performance.now() - t0;
-  const out = { tab: tabInfo(tab, handle), snapshot };
-  if (params.timing) out.timing = { captureMs, wasmMs, rawBytes: json.length };
+  const result = render(collector, json, limits, handle);
+  const timing = { captureMs, wasmMs: performance.now() - t0, rawBytes: json.length };
+  return { result, tab: tabInfo(tab, handle), timing: params.timing ? timing : undefined };
+}
+
+async function browserSnapshot(params) {
+  const { result, tab, timing } = await readTab(params, (c, json, limits, handle) => c.snapshot(json, { ...limits, tab: handle }));
+  const out = { tab, snapshot: result };
+  if (timing) out.timing = timing;
   return out;
 }
 
 async function browserAccessibilitySnapshot(params) {
-  const tab = await resolveTab(params.tabId);
-  assertReadable(tab);
-  const { collector } = await ready;
   for (const k of ['sessionId', 'baseSnapshotId']) {
     if (params[k] !== undefined && typeof params[k] !== 'string') fail('INVALID_REQUEST', `${k} must be a string`);
   }
   if (params.disableDiffing !== undefined && typeof params.disableDiffing !== 'boolean') fail('INVALID_REQUEST', 'disableDiffing must be a boolean');
-  const { obs, captureMs, handle } = await observe(tab, params);
-  const json = JSON.stringify(obs);
-  const t0 = performance.now();
-  const result = collector.accessibility(json, {
-    maxChars: optionalInt(params, 'maxChars'),
-    maxNodes: optionalInt(params, 'maxNodes'),
+  const { result, tab, timing } = await readTab(params, (c, json, limits, handle) => c.accessibility(json, {
+    ...limits,
     tab: handle,
     sessionId: params.sessionId || '',
     scope: params.selector || '',
     disableDiffing: params.disableDiffing === true,
     baseSnapshotId: params.baseSnapshotId,
-  });
-  const wasmMs = performance.now() - t0;
-  const out = { ...result, tab: tabInfo(tab, handle) };
-  if (params.timing) out.timing = { captureMs, wasmMs, rawBytes: json.length };
+  }));
+  const out = { ...result, tab };
+  if (timing) out.timing = timing;
   return out;
 }
 
