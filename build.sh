@@ -6,6 +6,7 @@
 #   ./build.sh test           native tests, wasm boundary tests in headless Chrome, e2e suite
 #   ./build.sh demo [URL|FILE] snapshot a page through the real extension in headless Chromium
 #   ./build.sh bench          ours vs Playwright's AI snapshot → bench/results.json, bench/report.html
+#   ./build.sh fuzz [CASES]   long property-test run over mutated captures (default 20000 cases)
 #   ./build.sh capture        re-capture tests/captures/*.json from the test pages
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -92,5 +93,6 @@ case "$cmd" in
   demo) setup; build; node www-tests/demo.mjs "$@" ;;
   capture) setup; node www-tests/capture-fixtures.mjs "$@" ;;
   bench) setup; build; node bench/bench.mjs "$@" ;;
-  *) sed -n '2,10p' "$0"; exit 2 ;;
+  fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz -- --nocapture ;;
+  *) sed -n '2,11p' "$0"; exit 2 ;;
 esac

@@ -126,12 +126,13 @@ fn add_frame(
     if by_id.len() != nodes.len() {
         tree.repaired += nodes.len() - by_id.len();
     }
-    let roots: Vec<usize> = nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| n.parent_id.as_deref().map(|p| !by_id.contains_key(p)).unwrap_or(true))
-        .map(|(i, _)| i)
-        .collect();
+    // Only a node without a parent is a root. A node whose parent is unknown is not placed
+    // anywhere: its place (inside a password field?) cannot be proven, so it is dropped.
+    let mut roots: Vec<usize> = nodes.iter().enumerate().filter(|(_, n)| n.parent_id.is_none()).map(|(i, _)| i).collect();
+    if roots.is_empty() && !nodes.is_empty() {
+        roots.push(0);
+    }
+    tree.repaired += nodes.iter().filter(|n| n.parent_id.as_deref().map(|p| !by_id.contains_key(p)).unwrap_or(false)).count();
     let mut seen: HashSet<usize> = HashSet::default();
     // Explicit stack of (ax index, parent tree index, depth): no recursion on input depth.
     let mut stack: Vec<(usize, usize, usize)> = roots.iter().rev().map(|&r| (r, attach_to, 0)).collect();
@@ -202,11 +203,23 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
         target: Target { backend_node_id: ax.backend_dom_node_id, walk_index: None },
         ..Node::default()
     };
+    if role::is_text(&node.role) && ax.property("editable").is_some() {
+        // Text inside an editable field is the field's value: it leaves only as `value`,
+        // after redaction, whatever shape the tree around it has.
+        node.hidden = true;
+    }
+    if facts.is_none() && session.is_some() && ax.backend_dom_node_id.is_some() && role::is_text(&node.role) {
+        // Text the DOM snapshot does not have lives in a user-agent shadow tree: an input's
+        // inner editor (its value, maybe a secret), a list marker, a date field's digits.
+        node.hidden = true;
+    }
     if let Some(f) = facts {
         node.tag = f.tag();
         node.attrs = keep_attrs(f.attrs());
         node.clickable = f.clickable;
-        node.hidden = f.visibility_hidden || (f.transparent && !role::is_actionable(&node.role));
+        // Text inside a form control is its value: it only leaves through the redacted value.
+        node.hidden = (f.in_field && role::is_text(&node.role))
+            || f.visibility_hidden || (f.transparent && !role::is_actionable(&node.role));
         if let Some(b) = f.bounds {
             let top = b.offset(ox, oy);
             node.bounds = Some(top);

@@ -235,7 +235,10 @@ fn group_node(frame: usize) -> VNode {
 }
 
 fn element_node(ti: usize, n: &Node) -> VNode {
-    let sensitive = is_sensitive(n);
+    // Without the DOM facts (type, name, id, autocomplete) a value's safety cannot be
+    // proven: fail closed and treat it as sensitive.
+    let unverifiable = n.value.is_some() && n.tag.is_empty();
+    let sensitive = unverifiable || is_sensitive(n);
     let kind = if role::is_text(&n.role) { Kind::Text } else { Kind::Element };
     let mut name = fold_whitespace(&n.name);
     if sensitive && name_may_hold_value(&name, n) {

@@ -66,6 +66,8 @@ pub struct Facts<'a> {
     pub visibility_hidden: bool,
     /// Opacity 0 on this node or an ancestor.
     pub transparent: bool,
+    /// Inside an `<input>`, `<textarea>` or `<select>` (their user-agent shadow content).
+    pub in_field: bool,
     /// Click listeners (`isClickable`) or a `cursor: pointer` that starts at this node.
     pub clickable: bool,
     pub doc: usize,
@@ -142,9 +144,14 @@ impl<'a> Layout<'a> {
         let style = |ni: usize, k: usize| -> Option<&str> { styles[ni].and_then(|s| s.get(k)).and_then(|&i| snap.string(i)) };
         // Effective opacity-0, computed top-down: parents come before children in the arrays.
         let mut transparent = vec![false; n];
+        let mut in_field = vec![false; n];
+        let is_field = |ni: usize| {
+            snap.string(d.nodes.node_name[ni]).map(|t| ["input", "textarea", "select"].iter().any(|f| t.eq_ignore_ascii_case(f))).unwrap_or(false)
+        };
         for ni in 0..n {
             let parent = usize::try_from(doc.parent[ni]).ok().filter(|&p| p < ni);
             let inherited_t = parent.map(|p| transparent[p]).unwrap_or(false);
+            in_field[ni] = parent.map(|p| in_field[p] || is_field(p)).unwrap_or(false);
             transparent[ni] = inherited_t || style(ni, S_OPACITY).map(is_zero_number).unwrap_or(false);
         }
         let rare_bool = |idx: &[i64]| -> rustc_hash::FxHashSet<usize> { idx.iter().filter_map(|&i| usize::try_from(i).ok()).collect() };
@@ -157,6 +164,7 @@ impl<'a> Layout<'a> {
             let facts = Facts {
                 visibility_hidden: matches!(visibility, Some("hidden") | Some("collapse")),
                 transparent: transparent[ni],
+                in_field: in_field[ni],
                 bounds: bounds[ni],
                 clickable: node_type == 1
                     && (listeners.contains(&ni)

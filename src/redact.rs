@@ -8,10 +8,10 @@ use crate::tree::Node;
 
 /// Words that mark a field as holding a secret, matched on word-ish boundaries in the
 /// field's name, id, autocomplete, aria-label, placeholder and accessible name.
-const SECRET_WORDS: [&str; 22] = [
+const SECRET_WORDS: [&str; 23] = [
     "password", "passwd", "passcode", "pwd", "token", "secret", "credential", "otp", "totp",
     "one-time", "onetime", "2fa", "mfa", "pin", "cvc", "cvv", "csc", "card", "ccnum",
-    "apikey", "api-key", "api_key",
+    "apikey", "api-key", "api_key", "key",
 ];
 
 /// `autocomplete` tokens that always mean a secret.
@@ -93,6 +93,8 @@ mod tests {
         assert!(is_sensitive(&field(&[("name", "x-api-key")], "")));
         assert!(is_sensitive(&field(&[("name", "client_secret")], "")));
         assert!(is_sensitive(&field(&[], "Verification code (OTP)")));
+        assert!(is_sensitive(&field(&[("name", "key")], "")));
+        assert!(is_sensitive(&field(&[], "License key")));
     }
 
     #[test]
@@ -102,5 +104,6 @@ mod tests {
         assert!(!is_sensitive(&field(&[("name", "prompt")], "Message")));
         assert!(!is_sensitive(&field(&[], "Spinning wheel")));
         assert!(!is_sensitive(&field(&[], "Discard changes")));
+        assert!(!is_sensitive(&field(&[("name", "keyword")], "Keywords")));
     }
 }
