@@ -63,6 +63,16 @@ build() {
   log "extension/wasm/pcc_bg.wasm: $(stat -c %s "$out/pcc_bg.wasm") bytes ($(gzip -9c "$out/pcc_bg.wasm" | wc -c) gzipped)"
 }
 
+# The release module must stay within 300 KB (issue #3's bound): a test, not a hope.
+check_wasm_size() {
+  local size; size=$(stat -c %s extension/wasm/pcc_bg.wasm)
+  if [ "$size" -gt 300000 ]; then
+    log "FAIL: extension/wasm/pcc_bg.wasm is $size bytes, over the 300,000-byte budget"
+    return 1
+  fi
+  log "wasm size check: $size ≤ 300,000 bytes"
+}
+
 test_native() {
   log "cargo test (native core on checked-in captures)"
   cargo test --all-targets
@@ -86,7 +96,7 @@ shift || true
 case "$cmd" in
   setup) setup ;;
   build) setup; build ;;
-  test) setup; build; test_native; test_wasm; test_e2e ;;
+  test) setup; build; check_wasm_size; test_native; test_wasm; test_e2e ;;
   test-native) test_native ;;
   test-wasm) setup; test_wasm ;;
   test-e2e) setup; build; test_e2e ;;

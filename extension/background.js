@@ -4,7 +4,7 @@
 //
 // Entry point for tests and the Bridge: `globalThis.pcc.call(method, params)` resolves to
 // the tool's result, or to `{error: {code, message, hint}}`.
-import init, { Collector, computedStyles, memoryBytes } from './wasm/pcc.js';
+import init, { Collector, computedStyles, memoryBytes, projectTabs, projectTab, screenshotText } from './wasm/pcc.js';
 import { captureObservation } from './capture.js';
 import { sessions } from './debugger.js';
 import { resolveTab, assertReadable, handleOf, runtimeId } from './handles.js';
@@ -23,8 +23,17 @@ const WALK_MAX_NODES = 60000;
 chrome.tabs.onRemoved.addListener(async (tabId) => (await ready).collector.clearTab(tabId));
 chrome.tabs.onReplaced.addListener(async (_added, removed) => (await ready).collector.clearTab(removed));
 
+/** The model-facing tab descriptor (wasm projection: capped, no favicon) plus its handle. */
 function tabInfo(tab, handle) {
-  return { id: tab.id, title: tab.title || '', url: tab.url || '', handle };
+  const t = projectTab(JSON.stringify(tab));
+  if (handle) t.handle = handle;
+  return t;
+}
+
+/** Timeouts of waiting tools: default 5 s, at most 30 s. */
+function timeoutOf(params) {
+  const t = optionalInt(params, 'timeout');
+  return Math.min(t ?? 5000, 30000);
 }
 
 async function captureAx(tab) {
@@ -140,6 +149,94 @@ async function browserAccessibilitySnapshot(params) {
   return out;
 }
 
+async function browserTabs() {
+  return projectTabs(JSON.stringify(await chrome.tabs.query({})));
+}
+
+async function browserSelectedTab(params) {
+  const tab = await resolveTab(params.tabId);
+  let handle;
+  try {
+    assertReadable(tab);
+    handle = await handleOf(tab, (await sessions(tab.id))[0]);
+  } catch {
+    handle = undefined; // a browser page: described, but not controllable
+  }
+  return { tab: tabInfo(tab, handle) };
+}
+
+const NAVIGABLE = ['http:', 'https:', 'file:'];
+
+async function browserNavigate(params) {
+  let url;
+  try {
+    url = new URL(params.url);
+  } catch {
+    fail('INVALID_REQUEST', 'url must be an absolute URL', 'pass e.g. https://example.com/');
+  }
+  if (!NAVIGABLE.includes(url.protocol) && url.href !== 'about:blank') fail('INVALID_REQUEST', `cannot navigate to a ${url.protocol} URL`, 'use an http(s) or file URL');
+  const timeout = timeoutOf(params);
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  await chrome.tabs.update(tab.id, { url: url.href });
+  const start = Date.now();
+  let now;
+  let seenLoading = false;
+  // Loaded: Chrome went through `loading` (or a fast load was missed for 500 ms) and is
+  // `complete` with nothing pending.
+  for (;;) {
+    now = await chrome.tabs.get(tab.id);
+    if (now.status === 'loading') seenLoading = true;
+    if (now.status === 'complete' && !now.pendingUrl && (seenLoading || Date.now() - start > 500)) break;
+    if (Date.now() - start > timeout) return { ok: true, loading: true, tab: tabInfo(now) };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const all = await sessions(tab.id).catch(() => null);
+  return { ok: true, tab: tabInfo(now, await handleOf(now, all?.[0]).catch(() => undefined)) };
+}
+
+/** Injected: is the text on the page / does the selector match a rendered element? */
+function pageHas(text, selector) {
+  if (selector) {
+    const el = document.querySelector(selector);
+    if (!el || !el.getClientRects().length) return false;
+  }
+  return text ? (document.body?.innerText || '').includes(text) : true;
+}
+
+async function browserWaitFor(params) {
+  const { text, selector } = params;
+  if ((text === undefined && selector === undefined) || (text !== undefined && typeof text !== 'string') || (selector !== undefined && typeof selector !== 'string')) {
+    fail('INVALID_REQUEST', 'wait_for needs text or selector (strings)');
+  }
+  const timeout = timeoutOf(params);
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const start = Date.now();
+  for (;;) {
+    let found = false;
+    try {
+      const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: pageHas, args: [text ?? null, selector ?? null] });
+      found = res?.result === true;
+    } catch (e) {
+      if (/selector/i.test(String(e.message))) fail('INVALID_REQUEST', 'invalid selector', 'pass a CSS selector');
+      // The page is between documents: try again until the timeout.
+    }
+    if (found) return { ok: true, waitedMs: Date.now() - start };
+    if (Date.now() - start > timeout) fail('BROWSER_WAIT_TIMEOUT', `nothing matched within ${timeout} ms`, 'check the text or selector, or wait longer with timeout');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function browserScreenshot(params) {
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const [main] = await sessions(tab.id);
+  const { data } = await main.send('Page.captureScreenshot', { format: 'png' });
+  // The image is an attachment; the model text never carries it.
+  return { text: screenshotText(tab.id), attachment: { mimeType: 'image/png', data }, tab: tabInfo(tab) };
+}
+
 async function browserDisposeSession(params) {
   if (typeof params.sessionId !== 'string') fail('INVALID_REQUEST', 'sessionId must be a string');
   (await ready).collector.disposeSession(params.sessionId);
@@ -203,6 +300,11 @@ const TOOLS = {
   browser_snapshot: browserSnapshot,
   browser_accessibility_snapshot: browserAccessibilitySnapshot,
   browser_dispose_session: browserDisposeSession,
+  browser_tabs: browserTabs,
+  browser_selected_tab: browserSelectedTab,
+  browser_navigate: browserNavigate,
+  browser_wait_for: browserWaitFor,
+  browser_screenshot: browserScreenshot,
   ...Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (p) => browserAction(action, p)])),
 };
 

@@ -29,6 +29,9 @@ pub const MIN_NODES: usize = 5;
 /// Snapshots whose refs stay resolvable, per tab and in all.
 pub const REF_SNAPSHOTS_PER_TAB: usize = 4;
 pub const REF_SNAPSHOTS_TOTAL: usize = 32;
+/// Tabs listed by `browser_tabs`, and the cap of a tab URL.
+pub const MAX_TABS: usize = 100;
+pub const TAB_URL_CHARS: usize = 500;
 /// AX revisions kept: one per (browser, agent session, tab, selector), this many in all.
 pub const REVISIONS_TOTAL: usize = 16;
 /// A diff is abandoned for `full` when more than this share of nodes changed (1/2).

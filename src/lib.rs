@@ -23,6 +23,7 @@ pub mod refs;
 pub mod render;
 pub mod select;
 pub mod snapshot;
+pub mod tabs;
 
 pub mod wasm;
 

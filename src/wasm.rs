@@ -88,6 +88,24 @@ impl Collector {
     }
 }
 
+/// Light tab descriptors from the JSON of a `chrome.tabs.query` result (`browser_tabs`).
+#[wasm_bindgen(js_name = projectTabs)]
+pub fn project_tabs(tabs_json: &str) -> Result<JsValue, JsValue> {
+    crate::tabs::project_tabs(tabs_json).map_err(err).and_then(|t| to_js(&t))
+}
+
+/// One light tab descriptor from the JSON of a `chrome.tabs.Tab`.
+#[wasm_bindgen(js_name = projectTab)]
+pub fn project_tab(tab_json: &str) -> Result<JsValue, JsValue> {
+    crate::tabs::project_tab(tab_json).map_err(err).and_then(|t| to_js(&t))
+}
+
+/// The model text of a screenshot result.
+#[wasm_bindgen(js_name = screenshotText)]
+pub fn screenshot_text(tab_id: f64) -> String {
+    crate::tabs::screenshot_text(tab_id as i64)
+}
+
 /// Computed styles the extension must ask `DOMSnapshot.captureSnapshot` for, in order.
 #[wasm_bindgen(js_name = computedStyles)]
 pub fn computed_styles() -> Vec<String> {

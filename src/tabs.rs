@@ -1,0 +1,106 @@
+//! Tab descriptors and the screenshot text: the light, model-facing projection of
+//! `chrome.tabs` objects (SPEC §3 `browser_tabs`).
+//!
+//! Owns: which tab fields reach the model and their caps. Must never: emit a favicon (the
+//! field is deleted, data URL or not), a Base64 payload, or an unbounded list.
+
+use crate::budget::{MAX_TABS, NODE_TEXT_CHARS, TAB_URL_CHARS};
+use crate::error::{Error, Result};
+use crate::text::capped;
+use serde::Serialize;
+use serde_json::Value;
+
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TabDescriptor {
+    pub id: i64,
+    pub title: String,
+    pub url: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub active: bool,
+    pub window_id: i64,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TabList {
+    pub tabs: Vec<TabDescriptor>,
+    pub count: usize,
+    pub truncated: bool,
+}
+
+/// A URL as the model sees it: `data:` payloads are never shown, long URLs are capped.
+pub fn model_url(url: &str) -> String {
+    let head = url.get(..5).unwrap_or("").to_ascii_lowercase();
+    if head == "data:" {
+        let kind = url.split([';', ',']).next().unwrap_or("data:");
+        return format!("{}…", capped(kind, 40));
+    }
+    capped(url, TAB_URL_CHARS)
+}
+
+/// A `chrome.tabs.Tab` (read field by field: unknown and mistyped fields are ignored).
+fn describe(t: &Value) -> Option<TabDescriptor> {
+    let text = |k: &str| t.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
+    Some(TabDescriptor {
+        id: t.get("id")?.as_i64()?,
+        title: capped(text("title").unwrap_or(""), NODE_TEXT_CHARS),
+        url: model_url(text("url").or(text("pendingUrl")).unwrap_or("")),
+        active: t.get("active").and_then(Value::as_bool).unwrap_or(false),
+        window_id: t.get("windowId").and_then(Value::as_i64).unwrap_or(-1),
+    })
+}
+
+/// Projects the JSON of a `chrome.tabs.query` result.
+pub fn project_tabs(json: &str) -> Result<TabList> {
+    let raw: Value = serde_json::from_str(json).map_err(|e| Error::malformed("tab list", e))?;
+    let raw = raw.as_array().ok_or_else(|| Error::malformed("tab list", "expected an array"))?;
+    let count = raw.len();
+    let tabs: Vec<TabDescriptor> = raw.iter().filter_map(describe).take(MAX_TABS).collect();
+    Ok(TabList { truncated: count > tabs.len(), count, tabs })
+}
+
+/// Projects one `chrome.tabs.Tab` object.
+pub fn project_tab(json: &str) -> Result<TabDescriptor> {
+    let raw: Value = serde_json::from_str(json).map_err(|e| Error::malformed("tab", e))?;
+    describe(&raw).ok_or_else(|| Error::malformed("tab", "it has no id"))
+}
+
+/// The only text a model gets for a screenshot; the image travels as an attachment.
+pub fn screenshot_text(tab_id: i64) -> String {
+    format!("Screenshot captured for tab {tab_id}.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn favicons_and_data_urls_never_reach_the_model() {
+        let json = r#"[{"id":1,"title":"A","url":"https://a.test/","favIconUrl":"data:image/png;base64,iVBORw0KGgo=","active":true,"windowId":3},
+                       {"id":2,"title":"B","url":"data:text/html;base64,PGgxPkhpPC9oMT4=","windowId":3},{"title":"no id"}]"#;
+        let list = project_tabs(json).unwrap();
+        let wire = serde_json::to_string(&list).unwrap();
+        assert!(!wire.contains("base64") && !wire.contains("favIcon") && !wire.contains("iVBOR"), "{wire}");
+        assert_eq!(list.tabs.len(), 2);
+        assert_eq!(list.count, 3);
+        assert_eq!(list.tabs[1].url, "data:text/html…");
+        assert!(!wire.contains("\"active\":false"), "empty optional fields are not sent");
+    }
+
+    #[test]
+    fn long_lists_and_fields_are_capped() {
+        let tabs: Vec<String> = (0..500).map(|i| format!(r#"{{"id":{i},"title":"{}","url":"https://x.test/{}","windowId":1}}"#, "t".repeat(1000), "p".repeat(5000))).collect();
+        let list = project_tabs(&format!("[{}]", tabs.join(","))).unwrap();
+        assert_eq!(list.tabs.len(), MAX_TABS);
+        assert!(list.truncated);
+        assert!(list.tabs[0].title.chars().count() <= NODE_TEXT_CHARS);
+        assert!(list.tabs[0].url.chars().count() <= TAB_URL_CHARS);
+    }
+
+    #[test]
+    fn screenshot_text_is_exact() {
+        assert_eq!(screenshot_text(12), "Screenshot captured for tab 12.");
+    }
+}

@@ -1,0 +1,73 @@
+// The tab, navigation, waiting and screenshot tools end to end.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openTab } from './harness.mjs';
+import { startServer } from './server.mjs';
+
+let b, server;
+before(async () => { server = await startServer(); b = await launch(); });
+after(async () => { await b?.close(); await server?.close(); });
+const open = (path) => openTab(b, server, path);
+
+test('browser_tabs: light descriptors, never a favicon or Base64', async () => {
+  const { page, tabId } = await open('favicon.html');
+  await page.waitForTimeout(200);
+  const r = await b.call('browser_tabs');
+  assert.ok(!r.error, JSON.stringify(r));
+  const t = r.tabs.find((x) => x.id === tabId);
+  assert.equal(t.title, 'Favicon page');
+  assert.ok(t.url.endsWith('/favicon.html'));
+  const wire = JSON.stringify(r);
+  assert.ok(!/favIcon|base64|iVBOR/.test(wire), wire);
+  assert.equal(r.count, r.tabs.length);
+  const sel = await b.call('browser_selected_tab', { tabId });
+  assert.equal(sel.tab.id, tabId);
+  assert.ok(sel.tab.handle.incarnation);
+  assert.ok(!/favIcon|base64/.test(JSON.stringify(sel)));
+  await page.close();
+});
+
+test('browser_navigate loads the page, invalidates old refs, refuses bad URLs', async () => {
+  const { page, tabId } = await open('basic.html');
+  const s1 = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const nav = await b.call('browser_navigate', { tabId, url: server.url('nested.html') });
+  assert.ok(nav.ok, JSON.stringify(nav));
+  assert.ok(nav.tab.url.endsWith('/nested.html'));
+  assert.equal(nav.tab.title, 'Nested');
+  const s2 = (await b.call('browser_snapshot', { tabId })).snapshot;
+  assert.match(s2.state, /Deeply nested unique text alpha/);
+  const r = await b.call('browser_click', { tabId, snapshotId: s1.snapshotId, ref: 'e2' });
+  assert.equal(r.error?.code, 'BROWSER_STALE_REF');
+  for (const url of ['javascript:alert(1)', 'chrome://settings', 'not a url']) {
+    const bad = await b.call('browser_navigate', { tabId, url });
+    assert.equal(bad.error?.code, 'INVALID_REQUEST', url);
+  }
+  await page.close();
+});
+
+test('browser_wait_for: text and selector, with a timeout that has its own code', async () => {
+  const { page, tabId } = await open('favicon.html');
+  await page.click('#later');
+  const t = await b.call('browser_wait_for', { tabId, text: 'Loaded later', timeout: 5000 });
+  assert.ok(t.ok, JSON.stringify(t));
+  const s = await b.call('browser_wait_for', { tabId, selector: '#done' });
+  assert.ok(s.ok);
+  const late = await b.call('browser_wait_for', { tabId, text: 'never appears', timeout: 300 });
+  assert.equal(late.error?.code, 'BROWSER_WAIT_TIMEOUT');
+  assert.ok(late.error.hint);
+  const bad = await b.call('browser_wait_for', { tabId });
+  assert.equal(bad.error?.code, 'INVALID_REQUEST');
+  await page.close();
+});
+
+test('browser_screenshot: exact model text, the image only as an attachment', async () => {
+  const { page, tabId } = await open('basic.html');
+  const r = await b.call('browser_screenshot', { tabId });
+  assert.ok(!r.error, JSON.stringify(r));
+  assert.equal(r.text, `Screenshot captured for tab ${tabId}.`);
+  assert.equal(r.attachment.mimeType, 'image/png');
+  assert.ok(Buffer.from(r.attachment.data, 'base64').subarray(1, 4).toString() === 'PNG');
+  const { attachment, ...rest } = r;
+  assert.ok(!/iVBOR|base64/.test(JSON.stringify(rest)), 'no Base64 outside the attachment');
+  await page.close();
+});
