@@ -11,7 +11,7 @@ use crate::layout::{Layout, Rect};
 use crate::role;
 use crate::text::capped;
 use crate::tree::{keep_attrs, Frame, Node, Source, States, Target, Tree};
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 /// Names and values are kept a little longer than the render cap so the renderer cuts them.
 const KEEP_CHARS: usize = NODE_TEXT_CHARS * 2;
@@ -32,7 +32,7 @@ pub fn build(obs: &Observation) -> Tree {
     let mut by_backend: HashMap<(usize, i64), usize> = HashMap::default();
     // Per frame: (offset of its viewport in the top viewport, clip rect in top coordinates).
     let mut placement: Vec<Option<(f64, f64, Rect)>> = Vec::new();
-    let frame_ids: HashMap<&str, usize> = obs.frames.iter().enumerate().map(|(i, f)| (f.frame_id.as_str(), i)).collect();
+    let frame_index = |id: &str| obs.frames.iter().position(|f| f.frame_id == id);
 
     let main_frame = obs.frames.iter().position(|f| f.parent_frame_id.is_none()).unwrap_or(0);
     for (fi, f) in obs.frames.iter().enumerate() {
@@ -42,7 +42,7 @@ pub fn build(obs: &Observation) -> Tree {
         let (attach_to, place) = if is_main {
             (Some(tree.root), Some((0.0, 0.0, viewport)))
         } else {
-            let parent = f.parent_frame_id.as_deref().and_then(|p| frame_ids.get(p).copied()).filter(|&p| p < fi);
+            let parent = f.parent_frame_id.as_deref().and_then(frame_index).filter(|&p| p < fi);
             let owner = match (parent, f.owner_backend_node_id) {
                 (Some(p), Some(b)) => by_backend.get(&(p, b)).copied(),
                 _ => None,
@@ -88,7 +88,7 @@ pub fn build(obs: &Observation) -> Tree {
         if placement.get(fi).copied().flatten().is_some() || f.parent_frame_id.is_none() {
             continue;
         }
-        let parent = f.parent_frame_id.as_deref().and_then(|p| frame_ids.get(p).copied());
+        let parent = f.parent_frame_id.as_deref().and_then(frame_index);
         if let (Some(p), Some(b)) = (parent, f.owner_backend_node_id) {
             if let Some(&o) = by_backend.get(&(p, b)) {
                 if !tree.nodes[o].hidden && tree.nodes[o].bounds.map(|b| !b.is_empty()).unwrap_or(false) && tree.nodes[o].in_viewport {
@@ -133,11 +133,11 @@ fn add_frame(
         roots.push(0);
     }
     tree.repaired += nodes.iter().filter(|n| n.parent_id.as_deref().map(|p| !by_id.contains_key(p)).unwrap_or(false)).count();
-    let mut seen: HashSet<usize> = HashSet::default();
+    let mut seen = vec![false; nodes.len()];
     // Explicit stack of (ax index, parent tree index, depth): no recursion on input depth.
     let mut stack: Vec<(usize, usize, usize)> = roots.iter().rev().map(|&r| (r, attach_to, 0)).collect();
     while let Some((ai, parent, depth)) = stack.pop() {
-        if !seen.insert(ai) {
+        if std::mem::replace(&mut seen[ai], true) {
             tree.repaired += 1; // a cycle or a node listed under two parents
             continue;
         }

@@ -138,12 +138,15 @@ impl Collector {
                 // Full: fresh labels, continuing the runtime's counter (never reusing one).
                 let mut result = out.result.clone();
                 result.snapshot_id = snapshot_id.clone();
-                let by_view: HashMap<usize, &diff::Key> = entries.order.iter().map(|k| (entries.map[k].view_index, k)).collect();
+                let mut by_view: Vec<Option<&diff::Key>> = vec![None; out.view.nodes.len()];
+                for k in &entries.order {
+                    by_view[entries.map[k].view_index] = Some(k);
+                }
                 let refs: HashMap<diff::Key, (String, RefTarget)> = out
                     .refs
                     .iter()
                     .zip(&out.ref_nodes)
-                    .filter_map(|((l, t), vi)| by_view.get(vi).map(|k| ((*k).clone(), (l.clone(), t.clone()))))
+                    .filter_map(|((l, t), &vi)| by_view[vi].map(|k| (k.clone(), (l.clone(), t.clone()))))
                     .collect();
                 self.ax_refs += out.refs.len();
                 (result, refs, out.refs.clone())

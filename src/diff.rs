@@ -51,7 +51,7 @@ pub fn entries(view: &View, tree: &Tree) -> Entries {
         Some(Key { frame_id: tree.frames.get(n.frame).map(|f| f.frame_id.clone()).unwrap_or_default(), backend, sub: 0 })
     };
     // Warnings have no source node of their own: they hang on their (element) parent.
-    let mut last_key: HashMap<usize, Key> = HashMap::default();
+    let mut last_key: Vec<Option<Key>> = vec![None; view.nodes.len()];
     for vi in view.preorder() {
         let v = &view.nodes[vi];
         if !matches!(v.kind, Kind::Element | Kind::Text | Kind::Warning) {
@@ -61,7 +61,7 @@ pub fn entries(view: &View, tree: &Tree) -> Entries {
         while p != usize::MAX && view.nodes[p].kind == Kind::Group {
             p = parents[p];
         }
-        let parent = (p != usize::MAX).then(|| last_key.get(&p).cloned()).flatten();
+        let parent = if p == usize::MAX { None } else { last_key[p].clone() };
         let key = if v.kind == Kind::Warning {
             if v.name.contains("not verified") {
                 e.unverified_frame = true;
@@ -78,7 +78,7 @@ pub fn entries(view: &View, tree: &Tree) -> Entries {
             e.temporary = true; // two view nodes on one DOM node: identity is not provable
             continue;
         }
-        last_key.insert(vi, key.clone());
+        last_key[vi] = Some(key.clone());
         e.order.push(key.clone());
         e.map.insert(key, Entry { body: body(v, tree), parent, actionable: v.actionable && v.kind == Kind::Element, view_index: vi });
     }

@@ -42,7 +42,8 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
         viewport,
     };
     let gather = Gather { walk, children: &children };
-    let mut map: HashMap<usize, usize> = HashMap::default();
+    // Walk index → tree index (usize::MAX: not in the tree).
+    let mut map = vec![usize::MAX; n];
     // (walk index, parent tree index, depth, inherited aria-hidden)
     let mut stack: Vec<(usize, usize, usize, bool)> = roots.iter().rev().map(|&r| (r, 0, 0, false)).collect();
     while let Some((wi, parent, depth, aria_hidden_above)) = stack.pop() {
@@ -60,7 +61,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
         }
         let node = translate(w, wi, &gather, &ids, viewport);
         let ti = tree.nodes.len();
-        map.insert(wi, ti);
+        map[wi] = ti;
         tree.nodes.push(node);
         tree.nodes[parent].children.push(ti);
         if depth >= MAX_TREE_DEPTH {
@@ -72,7 +73,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
         }
     }
     if let Some(scope) = obs.scope.as_ref().and_then(|s| s.walk_index).and_then(|i| usize::try_from(i).ok()) {
-        tree.scope = map.get(&scope).copied();
+        tree.scope = map.get(scope).copied().filter(|&t| t != usize::MAX);
     }
     tree
 }

@@ -94,7 +94,8 @@ struct Doc {
     parent: Vec<i64>,
     /// (paint order, bounds, node index) of positioned elements that take pointer events.
     occluders: Vec<(i64, Rect, usize)>,
-    paint: HashMap<usize, i64>,
+    /// Paint order per node index (-1: not painted).
+    paint: Vec<i64>,
 }
 
 /// Index over every captured document of every session.
@@ -123,7 +124,7 @@ impl<'a> Layout<'a> {
         let mut doc = Doc {
             parent: d.nodes.parent_index.iter().take(n).copied().collect(),
             occluders: Vec::new(),
-            paint: HashMap::default(),
+            paint: vec![-1; n],
         };
         // Per node: layout row (styles + bounds).
         let mut styles: Vec<Option<&Vec<i64>>> = vec![None; n];
@@ -137,7 +138,7 @@ impl<'a> Layout<'a> {
                 styles[ni] = d.layout.styles.get(row);
                 bounds[ni] = d.layout.bounds.get(row).and_then(|b| Rect::from_slice(b)).map(|r| r.offset(-d.scroll_offset_x, -d.scroll_offset_y));
                 if let Some(&p) = d.layout.paint_orders.get(row) {
-                    doc.paint.insert(ni, p);
+                    doc.paint[ni] = p;
                 }
             }
         }
@@ -154,8 +155,12 @@ impl<'a> Layout<'a> {
             in_field[ni] = parent.map(|p| in_field[p] || is_field(p)).unwrap_or(false);
             transparent[ni] = inherited_t || style(ni, S_OPACITY).map(is_zero_number).unwrap_or(false);
         }
-        let rare_bool = |idx: &[i64]| -> rustc_hash::FxHashSet<usize> { idx.iter().filter_map(|&i| usize::try_from(i).ok()).collect() };
-        let listeners = rare_bool(&d.nodes.is_clickable.index);
+        let mut listeners = vec![false; n];
+        for &i in &d.nodes.is_clickable.index {
+            if let Some(slot) = usize::try_from(i).ok().and_then(|i| listeners.get_mut(i)) {
+                *slot = true;
+            }
+        }
         let pointer = |ni: usize| style(ni, S_CURSOR) == Some("pointer");
         for ni in 0..n {
             let node_type = d.nodes.node_type.get(ni).copied().unwrap_or(0);
@@ -167,7 +172,7 @@ impl<'a> Layout<'a> {
                 in_field: in_field[ni],
                 bounds: bounds[ni],
                 clickable: node_type == 1
-                    && (listeners.contains(&ni)
+                    && (listeners[ni]
                         || (pointer(ni) && !usize::try_from(doc.parent[ni]).ok().filter(|&p| p < n).map(pointer).unwrap_or(false))),
                 snap,
                 tag: d.nodes.node_name[ni],
@@ -178,8 +183,8 @@ impl<'a> Layout<'a> {
             if node_type == 1 && styles[ni].is_some() {
                 let positioned = matches!(style(ni, S_POSITION), Some("fixed" | "absolute" | "sticky"));
                 let takes_pointer = style(ni, S_POINTER_EVENTS) != Some("none") && !facts.visibility_hidden;
-                if let (true, true, Some(b), Some(&p)) = (positioned, takes_pointer, facts.bounds, doc.paint.get(&ni)) {
-                    if !b.is_empty() {
+                if let (true, true, Some(b), p) = (positioned, takes_pointer, facts.bounds, doc.paint[ni]) {
+                    if !b.is_empty() && p >= 0 {
                         doc.occluders.push((p, b, ni));
                     }
                 }
@@ -215,7 +220,10 @@ impl<'a> Layout<'a> {
     /// Whether a positioned element painted above `facts`' node covers its visible center.
     pub fn is_covered(&self, facts: &Facts<'_>, visible: &Rect) -> bool {
         let doc = &self.docs[facts.doc];
-        let Some(&own) = doc.paint.get(&facts.index) else { return false };
+        let own = doc.paint.get(facts.index).copied().unwrap_or(-1);
+        if own < 0 {
+            return false;
+        }
         let (cx, cy) = (visible.x + visible.w / 2.0, visible.y + visible.h / 2.0);
         doc.occluders.iter().any(|&(p, r, ni)| {
             p > own
