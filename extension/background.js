@@ -11,6 +11,7 @@ import { resolveTab, assertReadable, handleOf, runtimeId } from './handles.js';
 import { act, isConnected } from './actions.js';
 import { domWalk, domAct } from './domwalk.js';
 import { fail, toWire } from './errors.js';
+import { assertMayAct, markOwned, ownerOf, release } from './ownership.js';
 
 const ready = (async () => {
   await init({ module_or_path: new URL('./wasm/pcc_bg.wasm', import.meta.url) });
@@ -178,7 +179,13 @@ async function browserNavigate(params) {
   const timeout = timeoutOf(params);
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
+  await assertMayAct(tab, params, await handleOf(tab, (await sessions(tab.id).catch(() => null))?.[0]).catch(() => ({})));
   await chrome.tabs.update(tab.id, { url: url.href });
+  return waitLoaded(tab, timeout);
+}
+
+/** Polls until the tab has loaded, then returns its descriptor and fresh handle. */
+async function waitLoaded(tab, timeout) {
   const start = Date.now();
   let now;
   let seenLoading = false;
@@ -237,6 +244,44 @@ async function browserScreenshot(params) {
   return { text: screenshotText(tab.id), attachment: { mimeType: 'image/png', data }, tab: tabInfo(tab) };
 }
 
+async function browserTabOpen(params) {
+  let url = 'about:blank';
+  if (params.url !== undefined) {
+    try {
+      url = new URL(params.url).href;
+    } catch {
+      fail('INVALID_REQUEST', 'url must be an absolute URL');
+    }
+    if (!NAVIGABLE.includes(new URL(url).protocol) && url !== 'about:blank') fail('INVALID_REQUEST', 'cannot open that URL', 'use an http(s) or file URL');
+  }
+  const tab = await chrome.tabs.create({ url, active: params.active !== false });
+  await markOwned(tab.id, 'agent');
+  return waitLoaded(tab, timeoutOf(params));
+}
+
+async function browserTabClose(params) {
+  const tab = await resolveTab(params.tabId);
+  if ((await ownerOf(tab.id)) !== 'agent') fail('BROWSER_TAB_NOT_OWNED', `tab ${tab.id} was not opened by the agent`, 'only tabs from browser_tab_open can be closed');
+  await chrome.tabs.remove(tab.id);
+  await release(tab.id);
+  return { ok: true };
+}
+
+async function browserClaimTab(params) {
+  if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'claim needs the tabId of the user tab');
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  if ((await ownerOf(tab.id)) !== 'agent') await markOwned(tab.id, 'claimed');
+  const all = await sessions(tab.id).catch(() => null);
+  return { ok: true, tab: tabInfo(tab, await handleOf(tab, all?.[0])) };
+}
+
+async function browserReleaseTab(params) {
+  const tab = await resolveTab(params.tabId);
+  if ((await ownerOf(tab.id)) === 'claimed') await release(tab.id);
+  return { ok: true };
+}
+
 async function browserDisposeSession(params) {
   if (typeof params.sessionId !== 'string') fail('INVALID_REQUEST', 'sessionId must be a string');
   (await ready).collector.disposeSession(params.sessionId);
@@ -260,6 +305,7 @@ async function browserAction(action, params) {
     if (h.tabFence && h.tabFence !== handle.tabFence) fail('BROWSER_STALE_REF', `tab ${tab.id} was replaced since that handle was issued`);
     if (h.incarnation && h.incarnation !== handle.incarnation) fail('BROWSER_STALE_REF', 'the page navigated or reloaded since that handle was issued');
   }
+  await assertMayAct(tab, params, handle);
   let target = collector.resolve(params.snapshotId, params.ref, handle);
   let rebound = false;
   if (target.walkIndex !== undefined) {
@@ -292,6 +338,7 @@ async function pressWithoutRef(params) {
   assertReadable(tab);
   const all = await sessions(tab.id);
   const handle = await handleOf(tab, all[0]);
+  await assertMayAct(tab, params, handle);
   await act(all, all[0], undefined, 'press', params);
   return { ok: true, action: 'press', tab: tabInfo(tab, handle) };
 }
@@ -301,6 +348,10 @@ const TOOLS = {
   browser_accessibility_snapshot: browserAccessibilitySnapshot,
   browser_dispose_session: browserDisposeSession,
   browser_tabs: browserTabs,
+  browser_tab_open: browserTabOpen,
+  browser_tab_close: browserTabClose,
+  browser_claim_tab: browserClaimTab,
+  browser_release_tab: browserReleaseTab,
   browser_selected_tab: browserSelectedTab,
   browser_navigate: browserNavigate,
   browser_wait_for: browserWaitFor,

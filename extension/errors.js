@@ -18,6 +18,7 @@ export const HINTS = {
   BROWSER_OPERATION_UNCERTAIN: 'the action may or may not have happened; take a snapshot to see the page before retrying',
   BROWSER_ELEMENT_OBSCURED: 'another element covers the target; close the overlay or dialog first',
   BROWSER_PAGE_CHANGING: 'the page is navigating; retry shortly',
+  BROWSER_TAB_NOT_OWNED: 'open a tab with browser_tab_open, or claim this one with browser_claim_tab',
   BROWSER_WAIT_TIMEOUT: 'nothing matched in time; check the condition or raise timeout',
 };
 

@@ -9,8 +9,19 @@ import { chromium } from 'playwright-core';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const extensionDir = path.join(here, '..', 'extension');
 
-/** Opens `path` of the test server in a new tab; returns the page and its extension tab id. */
+/**
+ * Opens `path` of the test server in a new agent-owned tab (browser_tab_open); returns the
+ * Playwright page and the extension's tab id.
+ */
 export async function openTab(b, server, path) {
+  const [page, r] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url: server.url(path) })]);
+  if (r.error) throw new Error(`${r.error.code}: ${r.error.message}`);
+  await page.waitForLoadState('load');
+  return { page, tabId: r.tab.id, handle: r.tab.handle };
+}
+
+/** Opens `path` the way a user would (not owned by the agent). */
+export async function openUserTab(b, server, path) {
   const page = await b.context.newPage();
   await page.goto(server.url(path), { waitUntil: 'load' });
   return { page, tabId: await b.tabIdOf(page) };

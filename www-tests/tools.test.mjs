@@ -1,7 +1,7 @@
 // The tab, navigation, waiting and screenshot tools end to end.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openTab } from './harness.mjs';
+import { launch, openTab, openUserTab } from './harness.mjs';
 import { startServer } from './server.mjs';
 
 let b, server;
@@ -70,4 +70,43 @@ test('browser_screenshot: exact model text, the image only as an attachment', as
   const { attachment, ...rest } = r;
   assert.ok(!/iVBOR|base64/.test(JSON.stringify(rest)), 'no Base64 outside the attachment');
   await page.close();
+});
+
+test('ownership: user tabs are read freely, acted on only after a claim with the handle', async () => {
+  const { page, tabId } = await openUserTab(b, server, 'basic.html');
+  const snap = await b.call('browser_snapshot', { tabId });
+  assert.ok(!snap.error, 'reads need no claim');
+  const ref = snap.snapshot.state.split('\n').find((l) => l.includes('button "Click me"')).match(/ref=(e\d+)/)[1];
+  let r = await b.call('browser_click', { tabId, snapshotId: snap.snapshot.snapshotId, ref });
+  assert.equal(r.error?.code, 'BROWSER_TAB_NOT_OWNED', JSON.stringify(r));
+  assert.ok(r.error.hint.includes('browser_claim_tab'));
+  assert.equal(await page.evaluate(() => window.clicks), 0, 'nothing happened');
+  r = await b.call('browser_navigate', { tabId, url: server.url('nested.html') });
+  assert.equal(r.error?.code, 'BROWSER_TAB_NOT_OWNED');
+  r = await b.call('browser_tab_close', { tabId });
+  assert.equal(r.error?.code, 'BROWSER_TAB_NOT_OWNED');
+  const claim = await b.call('browser_claim_tab', { tabId });
+  assert.ok(claim.ok, JSON.stringify(claim));
+  r = await b.call('browser_click', { tabId, snapshotId: snap.snapshot.snapshotId, ref });
+  assert.equal(r.error?.code, 'BROWSER_TARGET_MISMATCH', 'a claimed tab needs its handle');
+  r = await b.call('browser_click', { tabId, snapshotId: snap.snapshot.snapshotId, ref, handle: claim.tab.handle });
+  assert.ok(r.ok, JSON.stringify(r));
+  assert.equal(await page.evaluate(() => window.clicks), 1);
+  await b.call('browser_release_tab', { tabId });
+  r = await b.call('browser_click', { tabId, snapshotId: snap.snapshot.snapshotId, ref, handle: claim.tab.handle });
+  assert.equal(r.error?.code, 'BROWSER_TAB_NOT_OWNED');
+  await page.close();
+});
+
+test('agent tabs: opened, acted on and closed by the agent', async () => {
+  const { page, tabId, handle } = await openTab(b, server, 'basic.html');
+  assert.ok(handle?.incarnation);
+  const s = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const ref = s.state.split('\n').find((l) => l.includes('button "Click me"')).match(/ref=(e\d+)/)[1];
+  assert.ok((await b.call('browser_click', { tabId, snapshotId: s.snapshotId, ref })).ok);
+  const closed = page.waitForEvent('close');
+  assert.ok((await b.call('browser_tab_close', { tabId })).ok);
+  await closed;
+  const tabs = await b.call('browser_tabs');
+  assert.ok(!tabs.tabs.some((t) => t.id === tabId));
 });

@@ -1,0 +1,54 @@
+// Tab ownership (SPEC §5): tabs the agent opened are its own; a user's tab must be claimed
+// explicitly before any side effect, and side effects on a claimed tab carry its handle.
+// Reads (snapshot, accessibility, tabs, screenshot, wait) work on any readable tab.
+// Kept in chrome.storage.session so an evicted worker remembers what it owns.
+import { fail } from './errors.js';
+
+const KEY = 'pcc.ownership';
+let owned; // Map tabId → 'agent' | 'claimed'
+
+async function load() {
+  if (!owned) {
+    const { [KEY]: saved } = await chrome.storage.session.get(KEY);
+    owned = new Map(Object.entries(saved || {}).map(([k, v]) => [Number(k), v]));
+  }
+  return owned;
+}
+
+async function save() {
+  await chrome.storage.session.set({ [KEY]: Object.fromEntries(owned) });
+}
+
+export async function markOwned(tabId, how) {
+  (await load()).set(tabId, how);
+  await save();
+}
+
+export async function release(tabId) {
+  (await load()).delete(tabId);
+  await save();
+}
+
+export async function ownerOf(tabId) {
+  return (await load()).get(tabId);
+}
+
+chrome.tabs.onRemoved.addListener((tabId) => { void release(tabId); });
+chrome.tabs.onReplaced.addListener((added, removed) => {
+  // A replaced tab keeps its ownership: the handle's fence tells the agent it changed.
+  void load().then(async (m) => { if (m.has(removed)) { m.set(added, m.get(removed)); m.delete(removed); await save(); } });
+});
+
+/** Side effects need an agent tab, or a claimed tab and a handle with its current fence. */
+export async function assertMayAct(tab, params, currentHandle) {
+  const how = await ownerOf(tab.id);
+  if (!how) {
+    fail('BROWSER_TAB_NOT_OWNED', `tab ${tab.id} is the user's tab`, 'open a tab with browser_tab_open, or claim this one with browser_claim_tab and pass its handle');
+  }
+  if (how === 'claimed') {
+    const h = params.handle;
+    if (!h || h.tabFence !== currentHandle.tabFence || (h.tabId !== undefined && h.tabId !== tab.id)) {
+      fail('BROWSER_TARGET_MISMATCH', `side effects on claimed tab ${tab.id} need its current handle`, 'pass handle from browser_claim_tab or the latest snapshot');
+    }
+  }
+}
