@@ -1,7 +1,7 @@
 //! Peak heap of each stage of the pipeline on one capture:
 //! `cargo run --release --example memory -- tests/captures/x.json[.gz]`.
+mod common;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 struct Counting;
@@ -27,14 +27,7 @@ fn mib(n: usize) -> String {
 
 fn main() {
     let path = std::env::args().nth(1).expect("usage: memory <observation.json[.gz]>");
-    let bytes = std::fs::read(&path).expect("readable");
-    let text = if path.ends_with(".gz") {
-        let mut s = String::new();
-        flate2::read::GzDecoder::new(&bytes[..]).read_to_string(&mut s).expect("gzip");
-        s
-    } else {
-        String::from_utf8(bytes).expect("utf-8")
-    };
+    let text = common::read_capture(&path);
     let base = NOW.load(Relaxed);
     PEAK.store(base, Relaxed);
     let obs = pcc::input::decode_observation(&text).expect("decodes");
