@@ -41,7 +41,7 @@ pub struct Entries {
 }
 
 pub fn entries(view: &View, tree: &Tree) -> Entries {
-    let mut e = Entries { order: Vec::new(), map: HashMap::default(), temporary: false, unverified_frame: false };
+    let mut e = Entries { order: Vec::new(), map: HashMap::default(), temporary: false, unverified_frame: tree.unverified_frames > 0 };
     let parents = view.parents();
     let key_of = |vi: usize| -> Option<Key> {
         let v = &view.nodes[vi];
@@ -63,9 +63,6 @@ pub fn entries(view: &View, tree: &Tree) -> Entries {
         }
         let parent = if p == usize::MAX { None } else { last_key[p].clone() };
         let key = if v.kind == Kind::Warning {
-            if v.name.contains("not verified") {
-                e.unverified_frame = true;
-            }
             parent.clone().map(|k| Key { sub: 1, ..k })
         } else {
             key_of(vi)

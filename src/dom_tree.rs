@@ -39,6 +39,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
         source: Source::Dom,
         scope: None,
         repaired,
+        unverified_frames: 0,
         viewport,
     };
     let gather = Gather { walk, children: &children };

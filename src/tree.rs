@@ -97,6 +97,8 @@ pub struct Tree {
     pub scope: Option<usize>,
     /// Input problems worked around (cycles, dangling ids, depth cut): counted, not fatal.
     pub repaired: usize,
+    /// Child frames whose `<iframe>` owner could not be verified (not shown; no AX diff).
+    pub unverified_frames: usize,
     /// The top-level viewport, in the coordinates of `Node::bounds`.
     pub viewport: Rect,
 }

@@ -59,7 +59,7 @@ fn one_label_change_is_one_changed_line() {
     let mut c = Collector::new("x");
     let json = capture("basic");
     let r1 = read(&mut c, &json);
-    let ref_before = line_with(r1.state.as_deref().unwrap(), "button \"Click me\"").split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    let ref_before = ref_on(r1.state.as_deref().unwrap(), "button \"Click me\"");
     let changed = edit(&json, |n| {
         node_named(n, "button", "Click me")["name"]["value"] = json!("Clicked 1 times");
         node_named(n, "StaticText", "Click me")["name"]["value"] = json!("Clicked 1 times");
@@ -114,7 +114,8 @@ fn an_added_element_is_one_added_line_with_a_fresh_ref() {
     let state = r2.state.unwrap();
     assert!(state.starts_with("+ button \"Save\" [ref=a"), "{state}");
     assert_eq!(state.lines().count(), 1);
-    let label = state.split("[ref=").nth(1).unwrap().trim_end_matches(']');
+    let label = ref_on(&state, "button \"Save\"");
+    let label = label.as_str();
     // Fresh: not a label the base used.
     assert!(!r1.state.unwrap().contains(&format!("[ref={label}]")));
     assert_eq!(c.resolve(&r2.snapshot_id, label, &tab()).unwrap().backend_node_id, Some(900_001));
@@ -127,7 +128,7 @@ fn a_removed_element_is_a_removed_line_and_its_ref_fails_closed() {
     let mut c = Collector::new("x");
     let json = capture("basic");
     let r1 = read(&mut c, &json);
-    let query_ref = line_with(r1.state.as_deref().unwrap(), "button \"Query\"").split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    let query_ref = ref_on(r1.state.as_deref().unwrap(), "button \"Query\"");
     let removed = edit(&json, |n| {
         let id = node_named(n, "button", "Query")["nodeId"].clone();
         for x in n.iter_mut() {
@@ -242,4 +243,22 @@ fn revisions_are_bounded() {
     let mut t = tab();
     t.tab_id = 39;
     assert_eq!(c.accessibility(&json, &ax_opts(t)).unwrap().mode, "unchanged");
+}
+
+#[test]
+fn an_unverified_iframe_is_one_warning_line_and_never_diffed() {
+    let mut c = Collector::new("x");
+    let mut v: Value = serde_json::from_str(&capture("frames")).unwrap();
+    for f in v["frames"].as_array_mut().unwrap() {
+        if f["parentFrameId"].is_string() {
+            f.as_object_mut().unwrap().remove("ownerBackendNodeId");
+        }
+    }
+    let json = v.to_string();
+    let r1 = read(&mut c, &json);
+    let state = r1.state.unwrap();
+    assert!(!state.contains("Inner button"), "an unverified frame is not expanded:\n{state}");
+    assert!(state.contains("- iframe \"Same origin\"\n  - note: iframe not expanded: frame not verified"), "{state}");
+    assert!(!state.contains('{'));
+    assert_eq!(read(&mut c, &json).mode, "full", "no diff across an unverified frame relation");
 }

@@ -59,6 +59,12 @@ pub fn line_with<'a>(state: &'a str, needle: &str) -> &'a str {
     state.lines().find(|l| l.contains(needle)).unwrap_or_else(|| panic!("no line with {needle:?} in:\n{state}"))
 }
 
+/// The ref label on the line of `state` that contains `needle`.
+pub fn ref_on(state: &str, needle: &str) -> String {
+    let line = line_with(state, needle);
+    line.split("[ref=").nth(1).and_then(|r| r.split(']').next()).unwrap_or_else(|| panic!("no ref on {line:?}")).to_string()
+}
+
 pub fn count(state: &str, needle: &str) -> usize {
     state.matches(needle).count()
 }
