@@ -4,9 +4,14 @@
 
 const tabs = new Map(); // tabId → { children: Map<sessionId, {frameId, parentSession}>, attaching }
 
+/** No CDP command may hang a tool: past this, it rejects (the caller decides what it means). */
+const COMMAND_TIMEOUT_MS = 20000;
+
 function send(target, method, params = {}) {
   return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${method} timed out`)), COMMAND_TIMEOUT_MS);
     chrome.debugger.sendCommand(target, method, params, (result) => {
+      clearTimeout(timer);
       const err = chrome.runtime.lastError;
       if (err) reject(new Error(err.message));
       else resolve(result || {});
