@@ -182,7 +182,7 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
         focusable: prop_bool("focusable"),
         required: prop_bool("required"),
         readonly: prop_bool("readonly"),
-        level: ax.property("level").and_then(|v| v.value.as_ref()).and_then(|v| v.as_i64()),
+        level: ax.property("level").and_then(|v| v.as_i64()),
         haspopup: prop_text("hasPopup").filter(|v| v != "false"),
     };
     let name = ax.name.as_ref().and_then(|v| v.text()).map(|s| capped(&s, KEEP_CHARS)).unwrap_or_default();

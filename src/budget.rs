@@ -40,6 +40,51 @@ pub const DIFF_MAX_CHANGED_DEN: usize = 2;
 /// Raw input guards: deeper trees than this are cut (no recursion on input depth).
 pub const MAX_TREE_DEPTH: usize = 512;
 
+/// `browser_dom_cua`: visible text per element, attribute value cap, iframe nesting shown.
+pub const CUA_TEXT_CHARS: usize = 160;
+pub const CUA_ATTR_CHARS: usize = 80;
+pub const CUA_FRAME_DEPTH: usize = 4;
+/// `browser_extract`: default characters, and the hard cap a caller may raise it to.
+pub const EXTRACT_DEFAULT_CHARS: usize = 12_000;
+pub const EXTRACT_MAX_CHARS: usize = 100_000;
+/// `browser_evaluate` (SPEC §3): nesting depth, array items, object fields, string
+/// characters, and the whole result's characters.
+pub const EVAL_DEPTH: usize = 8;
+pub const EVAL_ARRAY_ITEMS: usize = 2_000;
+pub const EVAL_OBJECT_FIELDS: usize = 200;
+pub const EVAL_STRING_CHARS: usize = 200_000;
+pub const EVAL_TOTAL_CHARS: usize = 250_000;
+/// Console / network journals: entries kept per tab and kind, tabs with a journal,
+/// characters of one console text and of one URL, and read defaults / caps.
+pub const JOURNAL_CAPACITY: usize = 1_000;
+pub const JOURNAL_TABS: usize = 16;
+pub const JOURNAL_ENTRY_CHARS: usize = 500;
+pub const JOURNAL_URL_CHARS: usize = 300;
+pub const JOURNAL_DEFAULT_ENTRIES: usize = 100;
+pub const JOURNAL_DEFAULT_CHARS: usize = 10_000;
+pub const JOURNAL_MAX_CHARS: usize = 50_000;
+/// Raw page-walk bounds the extension applies at the source (not model-facing): nodes,
+/// and characters of one text node for snapshots and for `browser_extract`.
+pub const WALK_MAX_NODES: usize = 60_000;
+pub const WALK_TEXT_CHARS: usize = 1_000;
+pub const WALK_EXTRACT_TEXT_CHARS: usize = 20_000;
+/// `browser_status`: recent tool events kept (shown only on request).
+pub const RECENT_EVENTS: usize = 20;
+
+/// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
+pub const SOURCE_LIMITS: [(&str, usize); 10] = [
+    ("evalDepth", EVAL_DEPTH),
+    ("evalArrayItems", EVAL_ARRAY_ITEMS),
+    ("evalObjectFields", EVAL_OBJECT_FIELDS),
+    ("evalStringChars", EVAL_STRING_CHARS),
+    ("evalTotalChars", EVAL_TOTAL_CHARS),
+    ("walkMaxNodes", WALK_MAX_NODES),
+    ("walkTextChars", WALK_TEXT_CHARS),
+    ("walkExtractTextChars", WALK_EXTRACT_TEXT_CHARS),
+    ("journalEntryChars", JOURNAL_ENTRY_CHARS),
+    ("recentEvents", RECENT_EVENTS),
+];
+
 /// The effective budget of one call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {

@@ -12,14 +12,13 @@ use crate::tree::Tree;
 use rustc_hash::FxHashMap as HashMap;
 use crate::error::Result;
 use crate::identity;
+use crate::journal::Journal;
 use crate::input::decode_observation;
 use crate::refs::{RefTarget, Registry, TabKey};
 use crate::render::RefLabels;
 use crate::snapshot::{build_tree, snapshot, SnapshotResult};
-use serde::Deserialize;
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct SnapshotOptions {
     pub max_chars: Option<u64>,
     pub max_nodes: Option<u64>,
@@ -27,8 +26,7 @@ pub struct SnapshotOptions {
 }
 
 /// Options of `browser_accessibility_snapshot`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct AxOptions {
     pub max_chars: Option<u64>,
     pub max_nodes: Option<u64>,
@@ -51,13 +49,15 @@ pub struct Collector {
     ax_refs: usize,
     registry: Registry,
     revisions: Store,
+    /// Console and network ring buffers per tab (filled from CDP events by the host).
+    pub journal: Journal,
 }
 
 impl Collector {
     /// `runtime` identifies this extension runtime; ids from another runtime never resolve.
     pub fn new(runtime: &str) -> Collector {
         let runtime: String = runtime.chars().filter(|c| c.is_ascii_alphanumeric()).take(12).collect();
-        Collector { runtime, counter: 0, ax_counter: 0, ax_refs: 0, registry: Registry::default(), revisions: Store::default() }
+        Collector { runtime, counter: 0, ax_counter: 0, ax_refs: 0, registry: Registry::default(), revisions: Store::default(), journal: Journal::default() }
     }
 
     pub fn snapshot(&mut self, observation_json: &str, opts: &SnapshotOptions) -> Result<SnapshotResult> {
@@ -86,6 +86,7 @@ impl Collector {
     pub fn clear_tab(&mut self, tab_id: i64) {
         self.registry.clear_tab(tab_id);
         self.revisions.clear_tab(tab_id);
+        self.journal.clear_tab(tab_id);
     }
 
     /// Drops every AX revision of an agent session.
@@ -131,7 +132,7 @@ impl Collector {
                 result.snapshot_id = snapshot_id.clone();
                 self.ax_refs = self.ax_refs.max(max_label(&refs));
                 let mut listed: Vec<(String, RefTarget)> = refs.values().cloned().collect();
-                listed.sort_by_key(|(l, _)| l[1..].parse::<usize>().unwrap_or(0));
+                listed.sort_unstable_by_key(|(l, _)| l[1..].parse::<usize>().unwrap_or(0));
                 (result, refs, listed)
             }
             None => {

@@ -12,6 +12,7 @@ mod dom_tree;
 mod layout;
 mod role;
 mod tree;
+mod walk_view;
 
 pub mod collector;
 pub mod diff;
@@ -24,6 +25,10 @@ pub mod render;
 pub mod select;
 pub mod snapshot;
 pub mod tabs;
+pub mod visible_dom;
+pub mod extract;
+pub mod evaluate;
+pub mod journal;
 
 pub mod wasm;
 

@@ -50,6 +50,30 @@ pub fn has_secret_word(s: &str) -> bool {
     })
 }
 
+/// A URL with the values of secret-named query and fragment parameters replaced
+/// (`?api_key=…&q=x` → `?api_key=[redacted]&q=x`). Other parts are kept as they are.
+pub fn url(u: &str) -> String {
+    let Some(start) = u.find(['?', '#']) else { return u.to_string() };
+    let mut out = String::with_capacity(u.len());
+    out.push_str(&u[..start]);
+    let mut rest = &u[start..];
+    while let Some(sep) = rest.chars().next() {
+        out.push(sep);
+        rest = &rest[sep.len_utf8()..];
+        let end = rest.find(['&', '#', '?', ';']).unwrap_or(rest.len());
+        let (param, tail) = rest.split_at(end);
+        match param.split_once('=') {
+            Some((name, _)) if has_secret_word(name) => {
+                out.push_str(name);
+                out.push_str("=[redacted]");
+            }
+            _ => out.push_str(param),
+        }
+        rest = tail;
+    }
+    out
+}
+
 /// `apiToken` → `api token`, ASCII-lowercased (the secret words are ASCII; other scripts
 /// only separate words).
 fn split_camel(s: &str) -> String {
@@ -95,6 +119,14 @@ mod tests {
         assert!(is_sensitive(&field(&[], "Verification code (OTP)")));
         assert!(is_sensitive(&field(&[("name", "key")], "")));
         assert!(is_sensitive(&field(&[], "License key")));
+    }
+
+    #[test]
+    fn secret_query_parameters_are_redacted() {
+        assert_eq!(url("https://x.test/a?api_key=abc&q=1#access_token=zz"), "https://x.test/a?api_key=[redacted]&q=1#access_token=[redacted]");
+        assert_eq!(url("https://x.test/a?page=2"), "https://x.test/a?page=2");
+        assert_eq!(url("https://x.test/"), "https://x.test/");
+        assert_eq!(url("/p?pwd=1;sid=2"), "/p?pwd=[redacted];sid=2");
     }
 
     #[test]

@@ -8,11 +8,11 @@
 
 use crate::budget::{REF_SNAPSHOTS_PER_TAB, REF_SNAPSHOTS_TOTAL};
 use crate::error::{Code, Error, Result};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// The tab handle a snapshot was taken under (SPEC §4 `handle`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TabKey {
     pub tab_id: i64,
     pub browser_id: String,

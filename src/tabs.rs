@@ -54,7 +54,7 @@ fn describe(t: &Value) -> Option<TabDescriptor> {
 
 /// Projects the JSON of a `chrome.tabs.query` result.
 pub fn project_tabs(json: &str) -> Result<TabList> {
-    let raw: Value = serde_json::from_str(json).map_err(|e| Error::malformed("tab list", e))?;
+    let raw: Value = crate::input::json::parse(json, "tab list", |p| p.value())?;
     let raw = raw.as_array().ok_or_else(|| Error::malformed("tab list", "expected an array"))?;
     let count = raw.len();
     let tabs: Vec<TabDescriptor> = raw.iter().filter_map(describe).take(MAX_TABS).collect();
@@ -63,7 +63,7 @@ pub fn project_tabs(json: &str) -> Result<TabList> {
 
 /// Projects one `chrome.tabs.Tab` object.
 pub fn project_tab(json: &str) -> Result<TabDescriptor> {
-    let raw: Value = serde_json::from_str(json).map_err(|e| Error::malformed("tab", e))?;
+    let raw: Value = crate::input::json::parse(json, "tab", |p| p.value())?;
     describe(&raw).ok_or_else(|| Error::malformed("tab", "it has no id"))
 }
 

@@ -80,3 +80,46 @@ mod tests {
         assert!(out.ends_with('…'));
     }
 }
+
+/// Prints a number for the model: integers as they are, other finite values with at most
+/// four decimals (trailing zeros dropped), non-finite values as `0`. Hand-written so the
+/// wasm module does not carry core's float formatting (about 14 KB).
+pub fn number(v: f64) -> String {
+    if !v.is_finite() {
+        return "0".to_string();
+    }
+    let scaled = (v.abs() * 10_000.0).round();
+    if scaled >= 9.0e18 {
+        return if v < 0.0 { "-9e18".to_string() } else { "9e18".to_string() };
+    }
+    let scaled = scaled as u64;
+    let (int, frac) = (scaled / 10_000, scaled % 10_000);
+    let mut out = String::new();
+    if v < 0.0 && scaled > 0 {
+        out.push('-');
+    }
+    out.push_str(&int.to_string());
+    if frac > 0 {
+        let digits = format!("{:04}", frac);
+        out.push('.');
+        out.push_str(digits.trim_end_matches('0'));
+    }
+    out
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::number;
+
+    #[test]
+    fn prints_numbers_without_float_formatting() {
+        assert_eq!(number(0.5), "0.5");
+        assert_eq!(number(-2.25), "-2.25");
+        assert_eq!(number(3.0), "3");
+        assert_eq!(number(0.05), "0.05");
+        assert_eq!(number(1.00004), "1");
+        assert_eq!(number(-0.00001), "0");
+        assert_eq!(number(f64::NAN), "0");
+        assert_eq!(number(1e30), "9e18");
+    }
+}

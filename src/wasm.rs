@@ -4,9 +4,11 @@
 //!
 //! Must never: contain logic beyond decoding arguments and encoding results.
 
-use crate::collector::{AxOptions, Collector as Core, SnapshotOptions};
-use crate::error::Error;
-use crate::refs::TabKey;
+use crate::collector::Collector as Core;
+use crate::budget::Budget;
+use crate::error::{Code, Error};
+use crate::extract::Format;
+use crate::input::{json, json::Parser, options};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -16,19 +18,26 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
+/// Results cross as JSON text parsed by the engine: one `serde_json` serializer serves
+/// every result type, which keeps the module small (a `serde_wasm_bindgen` serializer
+/// instantiated per type costs several KB each) and `JSON.parse` is native-fast.
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
+    let json = serde_json::to_string(v).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    js_sys::JSON::parse(&json)
 }
 
 fn err(e: Error) -> JsValue {
     to_js(&e).unwrap_or_else(|_| JsValue::from_str(e.code.as_str()))
 }
 
-fn decode<T: serde::de::DeserializeOwned + Default>(v: JsValue, what: &str) -> Result<T, JsValue> {
+/// Options cross as JSON text and are read by the same parser as observations (one
+/// decoder for everything keeps the module small).
+fn decode<T: Default>(v: JsValue, what: &'static str, read: fn(&mut Parser<'_>) -> crate::error::Result<T>) -> Result<T, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(T::default());
     }
-    serde_wasm_bindgen::from_value(v).map_err(|e| err(Error::malformed(what, e)))
+    let json: String = js_sys::JSON::stringify(&v).map(String::from).map_err(|_| err(Error::malformed(what, "not JSON-serializable")))?;
+    json::parse(&json, what, read).map_err(err)
 }
 
 /// Observations are passed as JSON text: `JSON.stringify` of CDP results is native-fast and
@@ -51,20 +60,20 @@ impl Collector {
 
     /// `observation`: JSON text of the observation envelope; `options`: `{maxChars, maxNodes, tab}`.
     pub fn snapshot(&mut self, observation: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-        let opts: SnapshotOptions = decode(options, "snapshot options")?;
+        let opts = decode(options, "snapshot options", options::snapshot)?;
         let obs = json_text(&observation)?;
         self.core.snapshot(&obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
 
     /// Resolves `ref` of `snapshotId` for the tab handle `tab`; throws `BROWSER_STALE_REF`.
     pub fn resolve(&self, snapshot_id: &str, ref_label: &str, tab: JsValue) -> Result<JsValue, JsValue> {
-        let tab: TabKey = decode(tab, "tab handle")?;
+        let tab = decode(tab, "tab handle", options::tab_key)?;
         self.core.resolve(snapshot_id, ref_label, &tab).map_err(err).and_then(|t| to_js(&t))
     }
 
     /// Rebinds a ref whose node is gone to its unique strong equivalent in `observation`.
     pub fn rebind(&self, snapshot_id: &str, ref_label: &str, tab: JsValue, observation: JsValue) -> Result<JsValue, JsValue> {
-        let tab: TabKey = decode(tab, "tab handle")?;
+        let tab = decode(tab, "tab handle", options::tab_key)?;
         let obs = json_text(&observation)?;
         self.core.rebind(snapshot_id, ref_label, &tab, &obs).map_err(err).and_then(|t| to_js(&t))
     }
@@ -72,7 +81,7 @@ impl Collector {
     /// `browser_accessibility_snapshot`: options `{maxChars, maxNodes, tab, sessionId, scope,
     /// disableDiffing, baseSnapshotId}`; result mode `full`, `diff` or `unchanged`.
     pub fn accessibility(&mut self, observation: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-        let opts: AxOptions = decode(options, "accessibility options")?;
+        let opts = decode(options, "accessibility options", options::accessibility)?;
         let obs = json_text(&observation)?;
         self.core.accessibility(&obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
@@ -82,10 +91,82 @@ impl Collector {
         self.core.dispose_session(session_id);
     }
 
+    /// A console message or uncaught exception of `tab_id` (`Runtime.consoleAPICalled` /
+    /// `Runtime.exceptionThrown`, flattened by the host).
+    #[wasm_bindgen(js_name = consoleEvent)]
+    pub fn console_event(&mut self, tab_id: f64, level: &str, text: &str, source: &str) {
+        self.core.journal.console(tab_id as i64, level, text, source);
+    }
+
+    /// `Network.requestWillBeSent`.
+    #[wasm_bindgen(js_name = requestEvent)]
+    pub fn request_event(&mut self, tab_id: f64, id: &str, method: &str, url: &str, kind: &str) {
+        self.core.journal.request(tab_id as i64, id, method, url, kind);
+    }
+
+    /// `Network.responseReceived`.
+    #[wasm_bindgen(js_name = responseEvent)]
+    pub fn response_event(&mut self, tab_id: f64, id: &str, status: f64, mime_type: &str) {
+        self.core.journal.response(tab_id as i64, id, status as i64, mime_type);
+    }
+
+    /// `Network.loadingFinished` (`error` "") or `Network.loadingFailed` (its errorText).
+    #[wasm_bindgen(js_name = finishedEvent)]
+    pub fn finished_event(&mut self, tab_id: f64, id: &str, encoded_bytes: f64, error: &str) {
+        self.core.journal.finished(tab_id as i64, id, encoded_bytes, error);
+    }
+
+    /// `browser_console`: options `{maxEntries, maxChars, filter}` (filter = a level).
+    pub fn console(&mut self, tab_id: f64, options: JsValue) -> Result<JsValue, JsValue> {
+        let opts = decode(options, "console options", options::journal_read)?;
+        to_js(&self.core.journal.read_console(tab_id as i64, &opts))
+    }
+
+    /// `browser_network`: options `{maxEntries, maxChars, filter}` (filter = URL substring).
+    pub fn network(&mut self, tab_id: f64, options: JsValue) -> Result<JsValue, JsValue> {
+        let opts = decode(options, "network options", options::journal_read)?;
+        to_js(&self.core.journal.read_network(tab_id as i64, &opts))
+    }
+
     #[wasm_bindgen(js_name = clearTab)]
     pub fn clear_tab(&mut self, tab_id: f64) {
         self.core.clear_tab(tab_id as i64);
     }
+}
+
+/// `browser_dom_cua` over the JSON of the tab's frame walks; options `{maxChars, maxNodes}`.
+#[wasm_bindgen(js_name = visibleDom)]
+pub fn visible_dom(walk_json: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    let opts = decode(options, "dom_cua options", options::cua)?;
+    let page = crate::input::decode_page_walk(walk_json).map_err(err)?;
+    to_js(&crate::visible_dom::visible_dom(&page, Budget::clamped(opts.max_chars, opts.max_nodes)))
+}
+
+/// `browser_extract` over the JSON of the tab's walk; options `{maxChars, format}` with
+/// format `markdown` (default) or `text`.
+#[wasm_bindgen]
+pub fn extract(walk_json: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    let opts = decode(options, "extract options", options::extract)?;
+    let format = match opts.format.as_deref() {
+        None | Some("markdown") => Format::Markdown,
+        Some("text") => Format::Text,
+        Some(_) => return Err(err(Error::new(Code::InvalidRequest, "format must be \"markdown\" or \"text\"", "omit format for Markdown"))),
+    };
+    let page = crate::input::decode_page_walk(walk_json).map_err(err)?;
+    to_js(&crate::extract::extract(&page, format, crate::extract::budget(opts.max_chars)))
+}
+
+/// `browser_evaluate`: the bounded result from the page-side serializer's JSON.
+#[wasm_bindgen(js_name = projectEvaluate)]
+pub fn project_evaluate(json: &str) -> Result<JsValue, JsValue> {
+    crate::evaluate::project(json).map_err(err).and_then(|r| to_js(&r))
+}
+
+/// The source-side limits (`{evalDepth, walkMaxNodes, …}`) the extension bounds raw data with.
+#[wasm_bindgen]
+pub fn limits() -> Result<JsValue, JsValue> {
+    let map: serde_json::Map<String, serde_json::Value> = crate::budget::SOURCE_LIMITS.iter().map(|(k, v)| (k.to_string(), (*v).into())).collect();
+    to_js(&map)
 }
 
 /// Light tab descriptors from the JSON of a `chrome.tabs.query` result (`browser_tabs`).

@@ -1,16 +1,14 @@
 //! CDP `Accessibility.getFullAXTree` result (`{nodes: AXNode[]}`), decoded leniently.
 
-use serde::Deserialize;
-use serde_json::Value;
+use super::json::{Parser, Scalar};
+use crate::error::Result;
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default)]
 pub struct AxTree {
     pub nodes: Vec<AxNode>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct AxNode {
     pub node_id: String,
     pub ignored: bool,
@@ -18,25 +16,21 @@ pub struct AxNode {
     pub name: Option<AxValue>,
     pub value: Option<AxValue>,
     /// Only the properties the core reads are kept (see `KEPT_PROPERTIES`).
-    #[serde(deserialize_with = "known_properties")]
     pub properties: Vec<AxProperty>,
     pub parent_id: Option<String>,
     pub child_ids: Vec<String>,
-    #[serde(rename = "backendDOMNodeId")]
     pub backend_dom_node_id: Option<i64>,
     pub frame_id: Option<String>,
 }
 
 /// `AXValue`: the value is any JSON (string, number, boolean, idref list…). Its `type`
 /// and `sources` are not read (and not kept: they dominate memory on large pages).
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default)]
 pub struct AxValue {
-    pub value: Option<Value>,
+    pub value: Option<Scalar>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default)]
 pub struct AxProperty {
     pub name: String,
     pub value: AxValue,
@@ -47,49 +41,103 @@ pub const KEPT_PROPERTIES: [&str; 12] =
     ["checked", "pressed", "disabled", "expanded", "selected", "focused", "focusable", "required", "readonly", "level", "hasPopup", "editable"];
 
 /// Decodes the property list element by element, keeping only `KEPT_PROPERTIES`.
-fn known_properties<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<AxProperty>, D::Error> {
-    struct Keep;
-    impl<'de> serde::de::Visitor<'de> for Keep {
-        type Value = Vec<AxProperty>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a list of AX properties")
+pub(super) fn read_tree(p: &mut Parser<'_>) -> Result<AxTree> {
+    let mut t = AxTree::default();
+    p.object(|p, k| {
+        match k {
+            "nodes" => t.nodes = p.vec(read_node)?,
+            _ => p.skip()?,
         }
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(Vec::new())
-        }
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            let mut out = Vec::new();
-            while let Some(p) = seq.next_element::<AxProperty>()? {
-                if KEPT_PROPERTIES.contains(&p.name.as_str()) {
-                    out.push(p);
+        Ok(())
+    })?;
+    Ok(t)
+}
+
+fn read_node(p: &mut Parser<'_>) -> Result<AxNode> {
+    let mut n = AxNode::default();
+    p.object(|p, k| {
+        match k {
+            "nodeId" => n.node_id = p.string()?,
+            "ignored" => n.ignored = p.bool()?,
+            "role" => n.role = read_opt_value(p)?,
+            "name" => n.name = read_opt_value(p)?,
+            "value" => n.value = read_opt_value(p)?,
+            // Only the properties the core reads are kept (the rest are most of the bytes).
+            "properties" => p.array(|p| {
+                let prop = read_property(p)?;
+                if KEPT_PROPERTIES.contains(&prop.name.as_str()) {
+                    n.properties.push(prop);
                 }
-            }
-            Ok(out)
+                Ok(())
+            })?,
+            "parentId" => n.parent_id = p.opt_string()?,
+            "childIds" => n.child_ids = p.vec(|p| p.string())?,
+            "backendDOMNodeId" => n.backend_dom_node_id = p.opt_i64()?,
+            "frameId" => n.frame_id = p.opt_string()?,
+            _ => p.skip()?,
         }
+        Ok(())
+    })?;
+    Ok(n)
+}
+
+fn read_opt_value(p: &mut Parser<'_>) -> Result<Option<AxValue>> {
+    if p.null() {
+        return Ok(None);
     }
-    d.deserialize_any(Keep)
+    read_value(p).map(Some)
+}
+
+fn read_value(p: &mut Parser<'_>) -> Result<AxValue> {
+    let mut v = AxValue::default();
+    p.object(|p, k| {
+        match k {
+            "value" => v.value = p.scalar()?,
+            _ => p.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(v)
+}
+
+fn read_property(p: &mut Parser<'_>) -> Result<AxProperty> {
+    let mut prop = AxProperty::default();
+    p.object(|p, k| {
+        match k {
+            "name" => prop.name = p.string()?,
+            "value" => prop.value = read_value(p)?,
+            _ => p.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(prop)
 }
 
 impl AxValue {
     /// The value as text: strings as they are, numbers and booleans printed, else `None`.
     pub fn text(&self) -> Option<String> {
         match self.value.as_ref()? {
-            Value::String(s) => Some(s.clone()),
-            // Integers print as integers; other numbers through core's float formatting.
-            Value::Number(n) => Some(n.as_i64().map(|i| i.to_string()).unwrap_or_else(|| format!("{}", n.as_f64().unwrap_or(0.0)))),
-            Value::Bool(b) => Some(b.to_string()),
-            _ => None,
+            Scalar::Str(s) => Some(s.clone()),
+            Scalar::Num(n) => Some(crate::text::number(*n)),
+            Scalar::Bool(b) => Some(b.to_string()),
         }
     }
 
     pub fn as_bool(&self) -> Option<bool> {
         match self.value.as_ref()? {
-            Value::Bool(b) => Some(*b),
-            Value::String(s) => match s.as_str() {
+            Scalar::Bool(b) => Some(*b),
+            Scalar::Str(s) => match s.as_str() {
                 "true" => Some(true),
                 "false" => Some(false),
                 _ => None,
             },
+            Scalar::Num(_) => None,
+        }
+    }
+
+    pub fn as_i64(&self) -> Option<i64> {
+        match self.value.as_ref()? {
+            Scalar::Num(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Some(*n as i64),
             _ => None,
         }
     }
@@ -103,8 +151,10 @@ impl AxNode {
     pub fn role_str(&self) -> &str {
         self.role
             .as_ref()
-            .and_then(|r| r.value.as_ref())
-            .and_then(Value::as_str)
+            .and_then(|r| match r.value.as_ref() {
+                Some(Scalar::Str(s)) => Some(s.as_str()),
+                _ => None,
+            })
             .unwrap_or("")
     }
 }

@@ -2,17 +2,14 @@
 //! whose strings are indices into one shared `strings` table (-1 = absent). Only the
 //! columns the core reads are declared; the rest are skipped by the decoder.
 
-use serde::Deserialize;
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default)]
 pub struct DomSnapshot {
     pub documents: Vec<DocumentSnapshot>,
     pub strings: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct DocumentSnapshot {
     pub nodes: NodeSnapshot,
     pub layout: LayoutSnapshot,
@@ -20,8 +17,7 @@ pub struct DocumentSnapshot {
     pub scroll_offset_y: f64,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct NodeSnapshot {
     pub parent_index: Vec<i64>,
     pub node_type: Vec<i64>,
@@ -31,8 +27,7 @@ pub struct NodeSnapshot {
     pub is_clickable: RareBool,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct LayoutSnapshot {
     pub node_index: Vec<i64>,
     /// One row per layout object: indices of the computed styles asked for, in order.
@@ -42,10 +37,72 @@ pub struct LayoutSnapshot {
     pub paint_orders: Vec<i64>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default)]
 pub struct RareBool {
     pub index: Vec<i64>,
+}
+
+use super::json::Parser;
+use crate::error::Result;
+
+pub(super) fn read_snapshot(p: &mut Parser<'_>) -> Result<DomSnapshot> {
+    let mut s = DomSnapshot::default();
+    p.object(|p, k| {
+        match k {
+            "documents" => s.documents = p.vec(read_document)?,
+            "strings" => s.strings = p.vec(|p| p.string())?,
+            _ => p.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(s)
+}
+
+fn ints(p: &mut Parser<'_>) -> Result<Vec<i64>> {
+    p.vec(|p| p.i64())
+}
+
+fn read_document(p: &mut Parser<'_>) -> Result<DocumentSnapshot> {
+    let mut d = DocumentSnapshot::default();
+    p.object(|p, k| {
+        match k {
+            "nodes" => p.object(|p, k| {
+                let n = &mut d.nodes;
+                match k {
+                    "parentIndex" => n.parent_index = ints(p)?,
+                    "nodeType" => n.node_type = ints(p)?,
+                    "nodeName" => n.node_name = ints(p)?,
+                    "backendNodeId" => n.backend_node_id = ints(p)?,
+                    "attributes" => n.attributes = p.vec(ints)?,
+                    "isClickable" => p.object(|p, k| {
+                        match k {
+                            "index" => n.is_clickable.index = ints(p)?,
+                            _ => p.skip()?,
+                        }
+                        Ok(())
+                    })?,
+                    _ => p.skip()?,
+                }
+                Ok(())
+            })?,
+            "layout" => p.object(|p, k| {
+                let l = &mut d.layout;
+                match k {
+                    "nodeIndex" => l.node_index = ints(p)?,
+                    "styles" => l.styles = p.vec(ints)?,
+                    "bounds" => l.bounds = p.vec(|p| p.vec(|p| p.f64()))?,
+                    "paintOrders" => l.paint_orders = ints(p)?,
+                    _ => p.skip()?,
+                }
+                Ok(())
+            })?,
+            "scrollOffsetX" => d.scroll_offset_x = p.f64()?,
+            "scrollOffsetY" => d.scroll_offset_y = p.f64()?,
+            _ => p.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(d)
 }
 
 impl DomSnapshot {

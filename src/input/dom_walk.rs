@@ -4,19 +4,18 @@
 //! Elements carry their tag, a whitelisted set of attributes, layout and state; text nodes
 //! carry `text` (the walker bounds raw sizes, it decides nothing about meaning).
 
-use serde::Deserialize;
+use super::json::Parser;
+use crate::error::Result;
 use rustc_hash::FxHashMap as HashMap;
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default)]
 pub struct DomWalk {
     pub url: String,
     pub title: String,
     pub nodes: Vec<WalkNode>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default)]
 pub struct WalkNode {
     pub parent: i64,
     /// Lowercase tag name, or `#text`.
@@ -35,4 +34,98 @@ pub struct WalkNode {
     pub focused: Option<bool>,
     /// Label text of form controls (`control.labels`), joined.
     pub label: Option<String>,
+    /// On `<iframe>`/`<frame>` elements: the extension frame id of the document inside
+    /// (`chrome.runtime.getFrameId`), the verified parent-frame relation.
+    pub frame: Option<i64>,
+}
+
+/// The walks of one tab's frames (`browser_dom_cua`, `browser_extract`): frame 0 is the
+/// main document; a child frame is shown only under a visible element naming its id.
+#[derive(Debug, Clone, Default)]
+pub struct PageWalk {
+    pub url: String,
+    pub title: String,
+    pub frames: Vec<FrameWalk>,
+    /// The selector's element in frame 0's walk, when the caller narrowed the read.
+    pub scope_index: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct FrameWalk {
+    pub frame_id: i64,
+    pub url: String,
+    pub viewport: super::Viewport,
+    pub nodes: Vec<WalkNode>,
+}
+
+pub(super) fn read_walk(p: &mut Parser<'_>) -> Result<DomWalk> {
+    let mut w = DomWalk::default();
+    p.object(|p, k| {
+        match k {
+            "url" => w.url = p.string()?,
+            "title" => w.title = p.string()?,
+            "nodes" => w.nodes = p.vec(read_node)?,
+            _ => p.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(w)
+}
+
+fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
+    let mut n = WalkNode::default();
+    p.object(|p, k| {
+        match k {
+            "parent" => n.parent = p.i64()?,
+            "tag" => n.tag = p.string()?,
+            "text" => n.text = p.opt_string()?,
+            "attrs" => p.object(|p, k| {
+                let v = p.string()?;
+                n.attrs.insert(k.to_string(), v);
+                Ok(())
+            })?,
+            "rect" => n.rect = if p.null() { None } else { Some(p.vec(|p| p.f64())?) },
+            "display" => n.display = p.opt_string()?,
+            "visibility" => n.visibility = p.opt_string()?,
+            "opacity" => n.opacity = p.opt_f64()?,
+            "value" => n.value = p.opt_string()?,
+            "checked" => n.checked = p.opt_bool()?,
+            "selected" => n.selected = p.opt_bool()?,
+            "disabled" => n.disabled = p.opt_bool()?,
+            "focused" => n.focused = p.opt_bool()?,
+            "label" => n.label = p.opt_string()?,
+            "frame" => n.frame = p.opt_i64()?,
+            _ => p.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(n)
+}
+
+pub(super) fn read_page(p: &mut Parser<'_>) -> Result<PageWalk> {
+    let mut w = PageWalk::default();
+    p.object(|p, k| {
+        match k {
+            "url" => w.url = p.string()?,
+            "title" => w.title = p.string()?,
+            "scopeIndex" => w.scope_index = p.opt_i64()?,
+            "frames" => w.frames = p.vec(|p| {
+                let mut f = FrameWalk::default();
+                p.object(|p, k| {
+                    match k {
+                        "frameId" => f.frame_id = p.i64()?,
+                        "url" => f.url = p.string()?,
+                        "viewport" => f.viewport = super::observation::read_viewport(p)?,
+                        "nodes" => f.nodes = p.vec(read_node)?,
+                        _ => p.skip()?,
+                    }
+                    Ok(())
+                })?;
+                Ok(f)
+            })?,
+            _ => p.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(w)
 }

@@ -6,18 +6,25 @@
 //! fields are ignored; wrong types become `Error` values, never panics.
 
 mod ax;
+pub mod json;
+pub mod options;
 mod dom_snapshot;
 mod dom_walk;
 mod observation;
 
 pub use ax::{AxNode, AxProperty, AxTree, AxValue};
 pub use dom_snapshot::{DocumentSnapshot, DomSnapshot, LayoutSnapshot, NodeSnapshot, RareBool};
-pub use dom_walk::{DomWalk, WalkNode};
+pub use dom_walk::{DomWalk, FrameWalk, PageWalk, WalkNode};
 pub use observation::{FrameObservation, Observation, Scope, SessionSnapshot, Viewport};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// Decodes an observation from JSON text.
 pub fn decode_observation(json: &str) -> Result<Observation> {
-    serde_json::from_str(json).map_err(|e| Error::malformed("observation", e))
+    json::parse(json, "observation", observation::read_observation)
+}
+
+/// Decodes the frame walks of `browser_dom_cua` / `browser_extract` from JSON text.
+pub fn decode_page_walk(json: &str) -> Result<PageWalk> {
+    json::parse(json, "page walk", dom_walk::read_page)
 }

@@ -1,10 +1,10 @@
 //! The envelope: one observation of one tab, as ferried by the extension.
 
+use super::json::Parser;
 use super::{AxTree, DomSnapshot, DomWalk};
-use serde::Deserialize;
+use crate::error::Result;
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct Observation {
     pub url: String,
     pub title: String,
@@ -19,15 +19,13 @@ pub struct Observation {
     pub scope: Option<Scope>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct Viewport {
     pub width: f64,
     pub height: f64,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct FrameObservation {
     pub frame_id: String,
     pub parent_frame_id: Option<String>,
@@ -42,18 +40,88 @@ pub struct FrameObservation {
     pub error: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default)]
 pub struct SessionSnapshot {
     pub session: String,
     pub snapshot: DomSnapshot,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct Scope {
     pub session: String,
     pub backend_node_id: Option<i64>,
     /// DOM-walk source: the index of the scope element in the walk.
     pub walk_index: Option<i64>,
+}
+
+pub(super) fn read_observation(p: &mut Parser<'_>) -> Result<Observation> {
+    let mut o = Observation::default();
+    p.object(|p, k| {
+        match k {
+            "url" => o.url = p.string()?,
+            "title" => o.title = p.string()?,
+            "viewport" => o.viewport = read_viewport(p)?,
+            "frames" => o.frames = p.vec(read_frame)?,
+            "snapshots" => o.snapshots = p.vec(|p| {
+                let mut s = SessionSnapshot::default();
+                p.object(|p, k| {
+                    match k {
+                        "session" => s.session = p.string()?,
+                        "snapshot" => s.snapshot = super::dom_snapshot::read_snapshot(p)?,
+                        _ => p.skip()?,
+                    }
+                    Ok(())
+                })?;
+                Ok(s)
+            })?,
+            "domWalk" => o.dom_walk = if p.null() { None } else { Some(super::dom_walk::read_walk(p)?) },
+            "scope" => o.scope = if p.null() { None } else {
+                let mut s = Scope::default();
+                p.object(|p, k| {
+                    match k {
+                        "session" => s.session = p.string()?,
+                        "backendNodeId" => s.backend_node_id = p.opt_i64()?,
+                        "walkIndex" => s.walk_index = p.opt_i64()?,
+                        _ => p.skip()?,
+                    }
+                    Ok(())
+                })?;
+                Some(s)
+            },
+            _ => p.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(o)
+}
+
+pub(super) fn read_viewport(p: &mut Parser<'_>) -> Result<Viewport> {
+    let mut v = Viewport::default();
+    p.object(|p, k| {
+        match k {
+            "width" => v.width = p.f64()?,
+            "height" => v.height = p.f64()?,
+            _ => p.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(v)
+}
+
+fn read_frame(p: &mut Parser<'_>) -> Result<FrameObservation> {
+    let mut f = FrameObservation::default();
+    p.object(|p, k| {
+        match k {
+            "frameId" => f.frame_id = p.string()?,
+            "parentFrameId" => f.parent_frame_id = p.opt_string()?,
+            "url" => f.url = p.string()?,
+            "session" => f.session = p.string()?,
+            "ownerBackendNodeId" => f.owner_backend_node_id = p.opt_i64()?,
+            "ax" => f.ax = if p.null() { None } else { Some(super::ax::read_tree(p)?) },
+            "error" => f.error = p.opt_string()?,
+            _ => p.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(f)
 }

@@ -1,0 +1,138 @@
+//! `browser_evaluate`: the second bound on a page-serialized result. The page-side
+//! serializer (extension/evaluate.js) already applies these limits at the source; this
+//! module re-applies them to whatever arrived, adds the total character cap and reports
+//! `truncated`, so a lying or broken page cannot make the result unbounded.
+//!
+//! Owns: the evaluate limits' enforcement and the result shape. Must never: recurse on
+//! input depth beyond `EVAL_DEPTH` (deeper input is cut, not walked).
+
+use crate::budget::{EVAL_ARRAY_ITEMS, EVAL_DEPTH, EVAL_OBJECT_FIELDS, EVAL_STRING_CHARS, EVAL_TOTAL_CHARS};
+use crate::error::Result;
+use crate::text::cut;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Evaluated {
+    pub value: Value,
+    /// `typeof` of the value as the page reported it (`object`, `string`, `undefined`…).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Characters of `value` as compact JSON.
+    pub char_count: usize,
+    pub truncated: bool,
+}
+
+struct Bound {
+    remaining: usize,
+    truncated: bool,
+}
+
+/// `json`: `{"value": …, "type": "…", "truncated": bool}` from the page-side serializer.
+pub fn project(json: &str) -> Result<Evaluated> {
+    // Depth is bounded at the source; serde_json's own recursion limit (128) guards the rest.
+    let raw: Value = crate::input::json::parse(json, "evaluate result", |p| p.value())?;
+    let mut b = Bound { remaining: EVAL_TOTAL_CHARS, truncated: raw.get("truncated").and_then(Value::as_bool).unwrap_or(false) };
+    let kind = raw.get("type").and_then(Value::as_str).map(|t| cut(t, 20, false)).unwrap_or_else(|| "undefined".into());
+    let value = bound(raw.get("value").unwrap_or(&Value::Null), 0, &mut b);
+    let char_count = serde_json::to_string(&value).map(|s| s.chars().count()).unwrap_or(0);
+    Ok(Evaluated { value, kind, char_count, truncated: b.truncated })
+}
+
+fn bound(v: &Value, depth: usize, b: &mut Bound) -> Value {
+    if b.remaining == 0 {
+        b.truncated = true;
+        return Value::String("[budget exhausted]".into());
+    }
+    match v {
+        Value::String(s) => {
+            let max = EVAL_STRING_CHARS.min(b.remaining);
+            let n = s.chars().count();
+            let out = if n > max {
+                b.truncated = true;
+                let kept: String = s.chars().take(max).collect();
+                format!("{kept}…[{} more chars]", n - max)
+            } else {
+                s.clone()
+            };
+            b.remaining = b.remaining.saturating_sub(out.chars().count() + 2);
+            Value::String(out)
+        }
+        Value::Array(_) | Value::Object(_) if depth >= EVAL_DEPTH => {
+            b.truncated = true;
+            b.remaining = b.remaining.saturating_sub(16);
+            Value::String(if v.is_array() { "[Array]".into() } else { "[Object]".into() })
+        }
+        Value::Array(items) => {
+            let mut out = Vec::new();
+            for item in items.iter().take(EVAL_ARRAY_ITEMS) {
+                if b.remaining == 0 {
+                    break;
+                }
+                out.push(bound(item, depth + 1, b));
+                b.remaining = b.remaining.saturating_sub(1);
+            }
+            if out.len() < items.len() {
+                b.truncated = true;
+                out.push(Value::String(format!("[… {} more items]", items.len() - out.len())));
+            }
+            Value::Array(out)
+        }
+        Value::Object(fields) => {
+            let mut out = Map::new();
+            for (k, item) in fields.iter().take(EVAL_OBJECT_FIELDS) {
+                if b.remaining == 0 {
+                    break;
+                }
+                let key = cut(k, 200, false);
+                b.remaining = b.remaining.saturating_sub(key.chars().count() + 4);
+                out.insert(key, bound(item, depth + 1, b));
+            }
+            if out.len() < fields.len() {
+                b.truncated = true;
+                out.insert("…".into(), Value::String(format!("[{} more fields]", fields.len() - out.len())));
+            }
+            Value::Object(out)
+        }
+        other => {
+            b.remaining = b.remaining.saturating_sub(8);
+            other.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_wide_and_long_values_are_bounded() {
+        let mut deep = serde_json::json!("leaf");
+        for _ in 0..20 {
+            deep = serde_json::json!({ "next": deep });
+        }
+        let wide: Vec<u32> = (0..5000).collect();
+        let big = "x".repeat(300_000);
+        let raw = serde_json::json!({ "type": "object", "value": { "deep": deep, "wide": wide, "big": big } });
+        let r = project(&raw.to_string()).unwrap();
+        assert!(r.truncated);
+        assert!(r.char_count <= EVAL_TOTAL_CHARS + 1_000, "{}", r.char_count);
+        let mut d = &r.value["deep"];
+        let mut levels = 0;
+        while let Some(next) = d.get("next") {
+            d = next;
+            levels += 1;
+        }
+        assert!(levels < EVAL_DEPTH, "{levels}");
+        assert_eq!(r.value["wide"].as_array().unwrap().len(), EVAL_ARRAY_ITEMS + 1);
+        assert!(r.value["big"].as_str().unwrap().ends_with("more chars]"));
+    }
+
+    #[test]
+    fn small_values_pass_unchanged() {
+        let r = project(r#"{"type":"number","value":42}"#).unwrap();
+        assert_eq!((r.value, r.truncated, r.kind.as_str()), (serde_json::json!(42), false, "number"));
+        assert!(project("not json").is_err());
+    }
+}

@@ -1,0 +1,418 @@
+//! A small pull parser for JSON text, and the typed readers built on it.
+//!
+//! Why not serde derive: a derived decoder is instantiated per type and per field and cost
+//! about 90 KB of the wasm module; these readers are plain functions over one parser, and
+//! they decode straight into our types without an intermediate value tree (no second copy
+//! of a 50 MB observation).
+//!
+//! Owns: JSON syntax, string escapes, the nesting limit, and the lenient rules shared by
+//! every wire type: `null` reads as the default, unknown fields are skipped, a wrong type
+//! is an error naming the byte offset. Must never: panic or recurse past `MAX_DEPTH`.
+
+use crate::error::{Error, Result};
+use std::borrow::Cow;
+
+/// Nesting deeper than this is an error (the wire types nest at most ~6 levels).
+const MAX_DEPTH: usize = 128;
+
+pub struct Parser<'a> {
+    s: &'a str,
+    pos: usize,
+    depth: usize,
+    what: &'static str,
+}
+
+/// A JSON scalar as CDP sends it in `AXValue.value`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scalar {
+    Str(String),
+    Num(f64),
+    Bool(bool),
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(s: &'a str, what: &'static str) -> Parser<'a> {
+        Parser { s, pos: 0, depth: 0, what }
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.s.as_bytes()
+    }
+
+    pub fn fail(&self, msg: &str) -> Error {
+        Error::malformed(self.what, format!("{msg} at byte {}", self.pos))
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        while let Some(&c) = self.bytes().get(self.pos) {
+            if matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+                self.pos += 1;
+            } else {
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn literal(&mut self, word: &str) -> bool {
+        if self.s[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// `null` (consumed) → true.
+    pub fn null(&mut self) -> bool {
+        self.peek() == Some(b'n') && self.literal("null")
+    }
+
+    /// The whole input is one value followed only by whitespace.
+    pub fn finish(&mut self) -> Result<()> {
+        if self.peek().is_some() {
+            return Err(self.fail("trailing characters"));
+        }
+        Ok(())
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.fail("nesting too deep"));
+        }
+        Ok(())
+    }
+
+    /// Reads an object, calling `f` with each key; `f` must read (or `skip`) the value.
+    pub fn object(&mut self, mut f: impl FnMut(&mut Parser<'a>, &str) -> Result<()>) -> Result<()> {
+        if self.null() {
+            return Ok(());
+        }
+        if !self.eat(b'{') {
+            return Err(self.fail("expected an object"));
+        }
+        self.enter()?;
+        if !self.eat(b'}') {
+            loop {
+                if self.peek() != Some(b'"') {
+                    return Err(self.fail("expected a key"));
+                }
+                let key = self.raw_string()?;
+                if !self.eat(b':') {
+                    return Err(self.fail("expected ':'"));
+                }
+                f(self, &key)?;
+                if self.eat(b',') {
+                    continue;
+                }
+                if self.eat(b'}') {
+                    break;
+                }
+                return Err(self.fail("expected ',' or '}'"));
+            }
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// Reads an array, calling `f` once per element; `f` must read the element.
+    pub fn array(&mut self, mut f: impl FnMut(&mut Parser<'a>) -> Result<()>) -> Result<()> {
+        if self.null() {
+            return Ok(());
+        }
+        if !self.eat(b'[') {
+            return Err(self.fail("expected an array"));
+        }
+        self.enter()?;
+        if !self.eat(b']') {
+            loop {
+                f(self)?;
+                if self.eat(b',') {
+                    continue;
+                }
+                if self.eat(b']') {
+                    break;
+                }
+                return Err(self.fail("expected ',' or ']'"));
+            }
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    pub fn vec<T>(&mut self, mut item: impl FnMut(&mut Parser<'a>) -> Result<T>) -> Result<Vec<T>> {
+        let mut out = Vec::new();
+        self.array(|p| {
+            out.push(item(p)?);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    fn raw_string(&mut self) -> Result<Cow<'a, str>> {
+        if !self.eat(b'"') {
+            return Err(self.fail("expected a string"));
+        }
+        let start = self.pos;
+        let b = self.bytes();
+        // Fast path: no escapes, borrowed.
+        while let Some(&c) = b.get(self.pos) {
+            match c {
+                b'"' => {
+                    self.pos += 1;
+                    return Ok(Cow::Borrowed(&self.s[start..self.pos - 1]));
+                }
+                b'\\' => break,
+                0..=0x1f => return Err(self.fail("control character in string")),
+                _ => self.pos += 1,
+            }
+        }
+        let mut out = String::from(&self.s[start..self.pos]);
+        loop {
+            let Some(&c) = b.get(self.pos) else { return Err(self.fail("unterminated string")) };
+            match c {
+                b'"' => {
+                    self.pos += 1;
+                    return Ok(Cow::Owned(out));
+                }
+                b'\\' => {
+                    let e = *b.get(self.pos + 1).ok_or_else(|| self.fail("unterminated escape"))?;
+                    self.pos += 2;
+                    match e {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let hi = self.hex4()?;
+                            let code = if (0xD800..0xDC00).contains(&hi) && self.s[self.pos..].starts_with("\\u") {
+                                self.pos += 2;
+                                let lo = self.hex4()?;
+                                if (0xDC00..0xE000).contains(&lo) { 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00) } else { 0xFFFD }
+                            } else {
+                                hi
+                            };
+                            out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+                        }
+                        _ => return Err(self.fail("bad escape")),
+                    }
+                }
+                0..=0x1f => return Err(self.fail("control character in string")),
+                _ => {
+                    // Copy the run up to the next quote or escape (UTF-8 stays whole: both are ASCII).
+                    let run = b[self.pos..].iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20).unwrap_or(b.len() - self.pos);
+                    out.push_str(&self.s[self.pos..self.pos + run]);
+                    self.pos += run;
+                }
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u32> {
+        let h = self.s.get(self.pos..self.pos + 4).ok_or_else(|| self.fail("short \\u escape"))?;
+        let v = u32::from_str_radix(h, 16).map_err(|_| self.fail("bad \\u escape"))?;
+        self.pos += 4;
+        Ok(v)
+    }
+
+    /// A string; `null` reads as "".
+    pub fn string(&mut self) -> Result<String> {
+        if self.null() {
+            return Ok(String::new());
+        }
+        self.raw_string().map(Cow::into_owned)
+    }
+
+    pub fn opt_string(&mut self) -> Result<Option<String>> {
+        if self.null() {
+            return Ok(None);
+        }
+        self.raw_string().map(|s| Some(s.into_owned()))
+    }
+
+    fn number_text(&mut self) -> Result<&'a str> {
+        self.peek();
+        let start = self.pos;
+        let b = self.bytes();
+        while let Some(&c) = b.get(self.pos) {
+            if c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E') {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        if start == self.pos {
+            return Err(self.fail("expected a number"));
+        }
+        Ok(&self.s[start..self.pos])
+    }
+
+    /// A number; `null` reads as 0.
+    pub fn f64(&mut self) -> Result<f64> {
+        if self.null() {
+            return Ok(0.0);
+        }
+        let t = self.number_text()?;
+        t.parse::<f64>().map_err(|_| self.fail("bad number"))
+    }
+
+    /// An integer (an integral float is accepted); `null` reads as 0.
+    pub fn i64(&mut self) -> Result<i64> {
+        if self.null() {
+            return Ok(0);
+        }
+        let t = self.number_text()?;
+        if let Ok(v) = t.parse::<i64>() {
+            return Ok(v);
+        }
+        match t.parse::<f64>() {
+            Ok(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Ok(f as i64),
+            _ => Err(self.fail("expected an integer")),
+        }
+    }
+
+    pub fn opt_i64(&mut self) -> Result<Option<i64>> {
+        if self.null() {
+            return Ok(None);
+        }
+        self.i64().map(Some)
+    }
+
+    pub fn opt_f64(&mut self) -> Result<Option<f64>> {
+        if self.null() {
+            return Ok(None);
+        }
+        self.f64().map(Some)
+    }
+
+    pub fn bool(&mut self) -> Result<bool> {
+        if self.null() {
+            return Ok(false);
+        }
+        if self.peek() == Some(b't') && self.literal("true") {
+            return Ok(true);
+        }
+        if self.peek() == Some(b'f') && self.literal("false") {
+            return Ok(false);
+        }
+        Err(self.fail("expected a boolean"))
+    }
+
+    pub fn opt_bool(&mut self) -> Result<Option<bool>> {
+        if self.null() {
+            return Ok(None);
+        }
+        self.bool().map(Some)
+    }
+
+    /// A string, number or boolean; anything else (skipped) is `None`.
+    pub fn scalar(&mut self) -> Result<Option<Scalar>> {
+        Ok(match self.peek() {
+            Some(b'"') => Some(Scalar::Str(self.string()?)),
+            Some(b't' | b'f') => Some(Scalar::Bool(self.bool()?)),
+            Some(b'-' | b'0'..=b'9') => Some(Scalar::Num(self.f64()?)),
+            _ => {
+                self.skip()?;
+                None
+            }
+        })
+    }
+
+    /// Skips one value of any type.
+    pub fn skip(&mut self) -> Result<()> {
+        match self.peek() {
+            Some(b'{') => self.object(|p, _| p.skip()),
+            Some(b'[') => self.array(|p| p.skip()),
+            Some(b'"') => self.raw_string().map(drop),
+            Some(b't' | b'f') => self.bool().map(drop),
+            Some(b'n') if self.null() => Ok(()),
+            Some(_) => self.number_text().map(drop),
+            None => Err(self.fail("unexpected end")),
+        }
+    }
+
+    /// Any value, as a `serde_json::Value` (for results that are kept as JSON).
+    pub fn value(&mut self) -> Result<serde_json::Value> {
+        use serde_json::Value;
+        Ok(match self.peek() {
+            Some(b'{') => {
+                let mut m = serde_json::Map::new();
+                self.object(|p, k| {
+                    let v = p.value()?;
+                    m.insert(k.to_string(), v);
+                    Ok(())
+                })?;
+                Value::Object(m)
+            }
+            Some(b'[') => Value::Array(self.vec(|p| p.value())?),
+            Some(b'"') => Value::String(self.string()?),
+            Some(b't' | b'f') => Value::Bool(self.bool()?),
+            Some(b'n') if self.null() => Value::Null,
+            Some(_) => {
+                let t = self.number_text()?;
+                match t.parse::<i64>() {
+                    Ok(i) => Value::from(i),
+                    Err(_) => t.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number).ok_or_else(|| self.fail("bad number"))?,
+                }
+            }
+            None => return Err(self.fail("unexpected end")),
+        })
+    }
+}
+
+/// Decodes one whole JSON text with `read`.
+pub fn parse<'a, T>(s: &'a str, what: &'static str, read: impl FnOnce(&mut Parser<'a>) -> Result<T>) -> Result<T> {
+    let mut p = Parser::new(s, what);
+    if p.peek().is_none() {
+        return Err(p.fail("empty input"));
+    }
+    let v = read(&mut p)?;
+    p.finish()?;
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_objects_arrays_and_escapes() {
+        let mut got = Vec::new();
+        parse(r#" {"a": "x\"\u00e9\ud83d\ude00", "b": [1, 2.5, -3e2], "c": null, "d": {"e": [true]}} "#, "t", |p| {
+            p.object(|p, k| {
+                match k {
+                    "a" => got.push(p.string()?),
+                    "b" => got.push(format!("{:?}", p.vec(|p| p.f64())?)),
+                    _ => p.skip()?,
+                }
+                Ok(())
+            })
+        })
+        .unwrap();
+        assert_eq!(got, vec!["x\"é😀".to_string(), "[1.0, 2.5, -300.0]".to_string()]);
+    }
+
+    #[test]
+    fn errors_are_typed_never_panics() {
+        for bad in ["", "{", "[1,", r#"{"a" 1}"#, r#""\x""#, r#""\u12"#, "[1] x", "{\"a\":tru}", &"[".repeat(1000)] {
+            let r = parse(bad, "t", |p| p.skip());
+            assert!(r.is_err(), "{bad}");
+        }
+        assert!(parse("\"a\"", "t", |p| p.i64()).is_err());
+        assert_eq!(parse("4.0", "t", |p| p.i64()).unwrap(), 4);
+    }
+}

@@ -1,0 +1,271 @@
+//! `browser_dom_cua`: the DOM elements a person sees in the viewport right now, one line
+//! each, with whitelisted attributes, visible text and viewport coordinates (for agents that
+//! act by position).
+//!
+//! Owns: what counts as a visible element, the line format, and the main/iframe split of
+//! the budget. Must never: emit a sensitive value, a hidden or off-viewport element, or an
+//! iframe whose parent relation is not verified.
+
+use crate::budget::{Budget, CUA_ATTR_CHARS, CUA_FRAME_DEPTH, CUA_TEXT_CHARS, HREF_CHARS};
+use crate::input::{FrameWalk, PageWalk};
+use crate::layout::Rect;
+use crate::redact;
+use crate::text::capped;
+use crate::tree::Node;
+use crate::walk_view::WalkView;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct VisibleDom {
+    pub state: String,
+    pub node_count: usize,
+    pub char_count: usize,
+    /// Visible elements found before the budget.
+    pub total_nodes: usize,
+    /// Iframes whose content is listed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub frame_count: usize,
+    pub truncated: bool,
+}
+
+/// Options of `browser_dom_cua`.
+#[derive(Debug, Clone, Default)]
+pub struct CuaOptions {
+    pub max_chars: Option<u64>,
+    pub max_nodes: Option<u64>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Attributes shown, in this order.
+const SHOWN_ATTRS: [&str; 11] =
+    ["id", "name", "type", "role", "href", "placeholder", "aria-label", "title", "alt", "aria-expanded", "aria-selected"];
+
+const INTERACTIVE_ROLES: [&str; 14] = [
+    "button", "link", "checkbox", "radio", "tab", "menuitem", "option", "switch", "textbox", "combobox", "slider",
+    "searchbox", "spinbutton", "treeitem",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Interactive = 0,
+    Heading = 1,
+    Content = 2,
+}
+
+struct Item {
+    line: String,
+    kind: Kind,
+    in_iframe: bool,
+}
+
+struct Walker<'a> {
+    page: &'a PageWalk,
+    items: Vec<Item>,
+    expanded: Vec<i64>,
+    frame_count: usize,
+}
+
+pub fn visible_dom(page: &PageWalk, budget: Budget) -> VisibleDom {
+    let mut w = Walker { page, items: Vec::new(), expanded: Vec::new(), frame_count: 0 };
+    if let Some(main) = page.frames.iter().find(|f| f.frame_id == 0).or(page.frames.first()) {
+        let clip = Rect { x: 0.0, y: 0.0, w: main.viewport.width, h: main.viewport.height };
+        let scope = page.scope_index.and_then(|i| usize::try_from(i).ok()).filter(|&i| i < main.nodes.len());
+        w.frame(main, (0.0, 0.0), clip, 0, scope);
+    }
+    let Walker { items, frame_count, .. } = w;
+    let with_frames = items.iter().any(|i| i.in_iframe);
+    let (main_budget, frame_budget) = if with_frames { budget.split_for_iframes() } else { (budget, Budget { chars: 0, nodes: 0, text_chars: 0 }) };
+    // Keep by kind (actions first), then document order, each part within its own share.
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_unstable_by_key(|&i| (items[i].kind, i));
+    let mut keep = vec![false; items.len()];
+    let (mut used, mut kept) = ([0usize; 2], [0usize; 2]);
+    for i in order {
+        let part = items[i].in_iframe as usize;
+        let b = if part == 1 { frame_budget } else { main_budget };
+        let cost = items[i].line.chars().count() + 1;
+        if kept[part] < b.nodes && used[part] + cost <= b.chars {
+            keep[i] = true;
+            kept[part] += 1;
+            used[part] += cost;
+        }
+    }
+    let lines: Vec<&str> = items.iter().zip(&keep).filter(|(_, k)| **k).map(|(i, _)| i.line.as_str()).collect();
+    let state = lines.join("\n");
+    VisibleDom {
+        node_count: lines.len(),
+        char_count: state.chars().count(),
+        total_nodes: items.len(),
+        frame_count,
+        truncated: lines.len() < items.len(),
+        state,
+    }
+}
+
+impl<'a> Walker<'a> {
+    fn frame(&mut self, frame: &'a FrameWalk, offset: (f64, f64), clip: Rect, depth: usize, scope: Option<usize>) {
+        self.expanded.push(frame.frame_id);
+        let view = WalkView::new(&frame.nodes);
+        let indent = "  ".repeat(depth);
+        let mut stack: Vec<(usize, bool)> = match scope {
+            Some(s) => vec![(s, false)],
+            None => view.roots.iter().rev().map(|&r| (r, false)).collect(),
+        };
+        // (index, inside an interactive element whose text it already shows)
+        while let Some((i, absorbed)) = stack.pop() {
+            if view.hidden[i] || view.in_field[i] || frame.nodes[i].tag == "#text" {
+                continue;
+            }
+            let Some(rect) = view.rect(i).map(|r| r.offset(offset.0, offset.1)) else { continue };
+            let visible = rect.intersect(&clip).is_some();
+            let kind = kind_of(&view, i);
+            let is_frame = matches!(frame.nodes[i].tag.as_str(), "iframe" | "frame");
+            if visible && is_frame {
+                self.iframe(&view, i, rect, clip, depth, &indent);
+                continue;
+            }
+            let absorbs = kind == Some(Kind::Interactive);
+            if visible {
+                let listed = match kind {
+                    Some(Kind::Interactive) => true,
+                    Some(_) => !absorbed,
+                    None => false,
+                };
+                let text = match kind {
+                    Some(Kind::Interactive) | Some(Kind::Heading) => view.text(i, CUA_TEXT_CHARS),
+                    _ if !absorbed && is_block(&view, i) => own_text(&view, i),
+                    _ => String::new(),
+                };
+                if listed || !text.is_empty() {
+                    let line = format!("{indent}{}", line(&view, i, &text, rect));
+                    self.items.push(Item { line, kind: kind.unwrap_or(Kind::Content), in_iframe: depth > 0 });
+                }
+            }
+            // Children of an off-viewport element may still be visible (overflow, fixed).
+            for &c in view.children[i].iter().rev() {
+                stack.push((c, absorbed || absorbs));
+            }
+        }
+    }
+
+    fn iframe(&mut self, view: &WalkView<'a>, i: usize, rect: Rect, clip: Rect, depth: usize, indent: &str) {
+        let label = view.attr(i, "title").or(view.attr(i, "name")).or(view.attr(i, "src")).unwrap_or("");
+        let head = format!("{indent}iframe{} {}", quoted(label), at(rect));
+        let child = view.nodes[i].frame.and_then(|id| self.page.frames.iter().find(|f| f.frame_id == id && id != 0));
+        match child {
+            Some(f) if depth < CUA_FRAME_DEPTH && !self.expanded.contains(&f.frame_id) => {
+                self.frame_count += 1;
+                self.items.push(Item { line: head, kind: Kind::Heading, in_iframe: depth > 0 });
+                let inner = rect.intersect(&clip).unwrap_or(rect);
+                self.frame(f, (rect.x, rect.y), inner, depth + 1, None);
+            }
+            _ => {
+                let line = format!("{head} (not expanded: its document could not be read)");
+                self.items.push(Item { line, kind: Kind::Heading, in_iframe: depth > 0 });
+            }
+        }
+    }
+}
+
+fn kind_of(view: &WalkView<'_>, i: usize) -> Option<Kind> {
+    let n = &view.nodes[i];
+    let role = view.attr(i, "role").unwrap_or("");
+    let interactive = match n.tag.as_str() {
+        "a" => view.attr(i, "href").is_some(),
+        "button" | "select" | "textarea" | "summary" => true,
+        "input" => !n.attrs.get("type").is_some_and(|t| t.eq_ignore_ascii_case("hidden")),
+        _ => false,
+    } || INTERACTIVE_ROLES.contains(&role)
+        || view.attr(i, "contenteditable").is_some_and(|v| v != "false")
+        || view.attr(i, "tabindex").is_some_and(|t| t.parse::<i64>().is_ok_and(|t| t >= 0));
+    if interactive {
+        return Some(Kind::Interactive);
+    }
+    if matches!(n.tag.as_str(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6") || role == "heading" {
+        return Some(Kind::Heading);
+    }
+    (n.tag == "img" && view.attr(i, "alt").is_some()).then_some(Kind::Content)
+}
+
+fn is_block(view: &WalkView<'_>, i: usize) -> bool {
+    !view.nodes[i].display.as_deref().unwrap_or("inline").starts_with("inline")
+}
+
+/// Text of a block, without nested blocks and interactive elements (listed on their own).
+fn own_text(view: &WalkView<'_>, i: usize) -> String {
+    let mut out = String::new();
+    let mut stack: Vec<usize> = view.children[i].iter().rev().copied().collect();
+    while let Some(j) = stack.pop() {
+        if out.len() > CUA_TEXT_CHARS * 4 || view.hidden[j] {
+            continue;
+        }
+        let n = &view.nodes[j];
+        if n.tag == "#text" {
+            out.push(' ');
+            out.push_str(crate::text::byte_prefix(n.text.as_deref().unwrap_or(""), CUA_TEXT_CHARS * 4));
+        } else if !is_block(view, j) && kind_of(view, j).is_none() {
+            stack.extend(view.children[j].iter().rev());
+        }
+    }
+    capped(&out, CUA_TEXT_CHARS)
+}
+
+fn sensitive(view: &WalkView<'_>, i: usize) -> bool {
+    let n = &view.nodes[i];
+    let attrs: Vec<(String, String)> = n.attrs.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let node = Node { name: n.label.clone().unwrap_or_default(), attrs, ..Node::default() };
+    redact::is_sensitive(&node)
+}
+
+fn line(view: &WalkView<'_>, i: usize, text: &str, rect: Rect) -> String {
+    let n = &view.nodes[i];
+    let secret = matches!(n.tag.as_str(), "input" | "textarea" | "select") || view.attr(i, "contenteditable").is_some();
+    let secret = secret && sensitive(view, i);
+    let mut out = n.tag.clone();
+    for a in SHOWN_ATTRS {
+        let Some(v) = view.attr(i, a) else { continue };
+        let v = if a == "href" { capped(&redact::url(v), HREF_CHARS) } else { capped(v, CUA_ATTR_CHARS) };
+        out.push(' ');
+        out.push_str(a);
+        out.push('=');
+        out.push_str(&quote(&v));
+    }
+    let value = n.value.as_deref().filter(|v| !v.is_empty());
+    if let Some(v) = value {
+        out.push_str(" value=");
+        out.push_str(&if secret { "[redacted]".to_string() } else { quote(&capped(v, CUA_TEXT_CHARS)) });
+    }
+    if n.checked == Some(true) {
+        out.push_str(" checked");
+    }
+    if n.disabled == Some(true) {
+        out.push_str(" disabled");
+    }
+    if n.focused == Some(true) {
+        out.push_str(" focused");
+    }
+    if !text.is_empty() {
+        out.push(' ');
+        out.push_str(&if secret { "\"[redacted]\"".to_string() } else { quote(text) });
+    }
+    out.push(' ');
+    out.push_str(&at(rect));
+    out
+}
+
+fn quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+fn quoted(s: &str) -> String {
+    if s.is_empty() { String::new() } else { format!(" {}", quote(&capped(s, CUA_ATTR_CHARS))) }
+}
+
+/// `@x,y w×h` in whole CSS pixels of the top-level viewport.
+fn at(r: Rect) -> String {
+    format!("@{},{} {}x{}", r.x.round() as i64, r.y.round() as i64, r.w.round() as i64, r.h.round() as i64)
+}
