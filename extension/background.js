@@ -4,22 +4,20 @@
 //
 // Entry point for tests and the Bridge: `globalThis.pcc.call(method, params)` resolves to
 // the tool's result, or to `{error: {code, message, hint}}`.
-import init, { Collector, computedStyles, memoryBytes, projectTabs, projectTab, screenshotText } from './wasm/pcc.js';
+import { memoryBytes, projectTabs, projectTab, screenshotText } from './wasm/pcc.js';
+import { ready } from './core.js';
 import { captureObservation } from './capture.js';
 import { sessions } from './debugger.js';
-import { resolveTab, assertReadable, handleOf, runtimeId } from './handles.js';
+import { resolveTab, assertReadable, handleOf } from './handles.js';
 import { act, isConnected } from './actions.js';
 import { domWalk, domAct } from './domwalk.js';
 import { fail, toWire } from './errors.js';
 import { assertMayAct, markOwned, ownerOf, release } from './ownership.js';
+import { domCua, extractContent, stableRead, isNavigationError } from './reads.js';
+import { evaluateIn } from './evaluate.js';
+import { journal } from './journal.js';
+import { status, doctor, recordEvent } from './status.js';
 
-const ready = (async () => {
-  await init({ module_or_path: new URL('./wasm/pcc_bg.wasm', import.meta.url) });
-  return { collector: new Collector(runtimeId), styles: computedStyles() };
-})();
-
-/** Raw DOM-walk size bound (not model-facing: the core budgets the state). */
-const WALK_MAX_NODES = 60000;
 
 chrome.tabs.onRemoved.addListener(async (tabId) => (await ready).collector.clearTab(tabId));
 chrome.tabs.onReplaced.addListener(async (_added, removed) => (await ready).collector.clearTab(removed));
@@ -49,12 +47,13 @@ async function captureDom(tab, selector) {
   const t0 = performance.now();
   let res;
   try {
-    [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: domWalk, args: [selector || null, WALK_MAX_NODES] });
+    [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: domWalk, args: [selector || null, (await ready).limits.walkMaxNodes, (await ready).limits.walkTextChars] });
   } catch (e) {
     fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, 120)}`);
   }
   const r = res?.result;
   if (!r) fail('BROWSER_SCRIPT_FAILED', 'the page returned nothing');
+  if (r.badSelector) fail('INVALID_REQUEST', `invalid selector ${JSON.stringify(selector).slice(0, 80)}`, 'pass a CSS selector');
   if (r.notFound) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, 80)}`);
   const obs = { url: r.url, title: r.title, viewport: r.viewport, frames: [], snapshots: [], domWalk: r.walk };
   if (r.scopeIndex !== undefined) obs.scope = { walkIndex: r.scopeIndex };
@@ -117,7 +116,10 @@ async function readTab(params, render) {
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
   const { collector } = await ready;
-  const { obs, captureMs, handle } = await observe(tab, params);
+  // One document from start to end, or BROWSER_PAGE_CHANGING (one re-observation). Attach
+  // first, so that the document is identified the same way before and after.
+  if (params.source !== 'dom') await sessions(tab.id).catch(() => {});
+  const { obs, captureMs, handle } = await stableRead(tab.id, () => observe(tab, params));
   const json = JSON.stringify(obs);
   const t0 = performance.now();
   const result = render(collector, json, limits, handle);
@@ -148,6 +150,47 @@ async function browserAccessibilitySnapshot(params) {
   const out = { ...result, tab };
   if (timing) out.timing = timing;
   return out;
+}
+
+/** A read-only tool on a readable tab: `{tab, ...result}`. No ownership needed. */
+async function readOnly(params, read) {
+  for (const k of ['maxChars', 'maxNodes', 'maxEntries']) optionalInt(params, k);
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const result = await read(tab, params);
+  return { tab: tabInfo(tab), ...result };
+}
+
+async function journalRead(params, kind) {
+  if (params.filter !== undefined && typeof params.filter !== 'string') fail('INVALID_REQUEST', 'filter must be a string');
+  return readOnly(params, async (tab) => {
+    await journal(tab.id).catch((e) => fail('BROWSER_PAGE_UNAVAILABLE', `cannot collect on tab ${tab.id}: ${String(e.message).slice(0, 120)}`, 'close DevTools on this tab, or use a tab from browser_tab_open'));
+    const { collector } = await ready;
+    const opts = { maxEntries: params.maxEntries, maxChars: params.maxChars, filter: params.filter || undefined };
+    return kind === 'console' ? collector.console(tab.id, opts) : collector.network(tab.id, opts);
+  });
+}
+
+async function browserEvaluate(params) {
+  if (typeof params.expression !== 'string' || !params.expression.trim()) fail('INVALID_REQUEST', 'expression must be a non-empty string');
+  if (params.expression.length > 100000) fail('INVALID_REQUEST', 'expression is longer than 100,000 characters');
+  if (params.awaitPromise !== undefined && typeof params.awaitPromise !== 'boolean') fail('INVALID_REQUEST', 'awaitPromise must be a boolean');
+  const timeout = timeoutOf(params);
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const all = await sessions(tab.id).catch(() => fail('BROWSER_PAGE_UNAVAILABLE', 'the debugger is not available on this tab', 'close DevTools on this tab'));
+  const handle = await handleOf(tab, all[0]);
+  await assertMayAct(tab, params, handle);
+  let result;
+  try {
+    result = await evaluateIn(all[0], params, timeout);
+  } catch (e) {
+    // The script ran (or started): its effects are unknown when the document went away.
+    if (!e.code && isNavigationError(e)) fail('BROWSER_OPERATION_UNCERTAIN', 'the page navigated while the expression ran');
+    if (e.code === 'BROWSER_SCRIPT_FAILED' && isNavigationError(e.message)) fail('BROWSER_OPERATION_UNCERTAIN', 'the page navigated while the expression ran');
+    throw e;
+  }
+  return { tab: tabInfo(tab, handle), ...result };
 }
 
 async function browserTabs() {
@@ -254,8 +297,14 @@ async function browserTabOpen(params) {
     }
     if (!NAVIGABLE.includes(new URL(url).protocol) && url !== 'about:blank') fail('INVALID_REQUEST', 'cannot open that URL', 'use an http(s) or file URL');
   }
-  const tab = await chrome.tabs.create({ url, active: params.active !== false });
+  // Open blank, start console/network collection, then load: the journal sees the page's
+  // first request and first log line.
+  const tab = await chrome.tabs.create({ url: 'about:blank', active: params.active !== false });
   await markOwned(tab.id, 'agent');
+  if (url !== 'about:blank') {
+    await journal(tab.id).catch(() => {}); // no debugger: the tab still opens
+    await chrome.tabs.update(tab.id, { url });
+  }
   return waitLoaded(tab, timeoutOf(params));
 }
 
@@ -356,18 +405,29 @@ const TOOLS = {
   browser_navigate: browserNavigate,
   browser_wait_for: browserWaitFor,
   browser_screenshot: browserScreenshot,
+  browser_dom_cua: (p) => readOnly(p, domCua),
+  browser_extract: (p) => readOnly(p, extractContent),
+  browser_evaluate: browserEvaluate,
+  browser_console: (p) => journalRead(p, 'console'),
+  browser_network: (p) => journalRead(p, 'network'),
+  browser_status: (p) => status(p, (t) => tabInfo(t)),
+  browser_doctor: (p) => doctor(p, (t) => tabInfo(t)),
   ...Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (p) => browserAction(action, p)])),
 };
 
 async function call(method, params = {}) {
+  const t0 = performance.now();
+  let out;
   try {
     await ready;
     if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, 60)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
     if (params === null || typeof params !== 'object' || Array.isArray(params)) fail('INVALID_REQUEST', 'params must be an object');
-    return await TOOLS[method](params);
+    out = await TOOLS[method](params);
   } catch (e) {
-    return { error: toWire(e) };
+    out = { error: toWire(e) };
   }
+  if (Object.hasOwn(TOOLS, method)) recordEvent(method, out.error, performance.now() - t0).catch(() => {});
+  return out;
 }
 
 globalThis.pcc = { call, tools: Object.keys(TOOLS), memoryBytes: () => memoryBytes() };

@@ -4,16 +4,25 @@
 // hands them to wasm. It bounds raw sizes and never reads the value of a password or hidden
 // input; every decision about meaning is the core's. It keeps the walked elements in the
 // isolated world so that actions on `dom` refs can find them again.
-export function domWalk(selector, maxNodes) {
+export function domWalk(selector, maxNodes, textCap = 1000) {
   const ATTRS = ['id', 'name', 'type', 'role', 'href', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-hidden',
     'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
-    'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value'];
-  const TEXT_CAP = 1000;
+    'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'class', 'src'];
+  const TEXT_CAP = textCap;
   const nodes = [];
   const elements = [];
   let scopeIndex;
-  const scope = selector ? document.querySelector(selector) : null;
-  if (selector && !scope) return { notFound: true };
+  // A selector narrows the top document only (frames are walked whole, then fenced by the core).
+  const top = window === window.top;
+  let scope = null;
+  if (selector && top) {
+    try {
+      scope = document.querySelector(selector);
+    } catch {
+      return { badSelector: true };
+    }
+    if (!scope) return { notFound: true };
+  }
   const stack = [[document.documentElement, -1]];
   while (stack.length && nodes.length < maxNodes) {
     const [node, parent] = stack.pop();
@@ -41,6 +50,13 @@ export function domWalk(selector, maxNodes) {
     if (tag === 'option') entry.selected = node.selected;
     if ('disabled' in node) entry.disabled = !!node.disabled;
     if (node === document.activeElement) entry.focused = true;
+    // The verified parent-frame relation: the extension frame id of the document inside.
+    if (tag === 'iframe' || tag === 'frame') {
+      try {
+        const id = chrome.runtime.getFrameId(node);
+        if (id >= 0) entry.frame = id;
+      } catch { /* not loaded, or not reachable from here */ }
+    }
     if (node.labels && node.labels.length) entry.label = [...node.labels].map((l) => l.textContent).join(' ').slice(0, TEXT_CAP);
     if (node === scope) scopeIndex = i;
     nodes.push(entry);

@@ -1,0 +1,79 @@
+// Console and network collection: CDP events of journaled tabs go straight into the wasm
+// ring buffers (`consoleEvent`, `requestEvent`, …), which cap every entry and the totals.
+// Only event fields the core keeps are passed; bodies are never fetched. Console text is
+// cut here as well, so a 10 MB log line does not even cross into wasm.
+import { ready } from './core.js';
+import { sessions } from './debugger.js';
+
+const journaled = new Set(); // tabIds with Runtime + Network enabled
+
+chrome.debugger.onDetach.addListener((source) => journaled.delete(source.tabId));
+
+function argText(a, cap) {
+  if (!a) return '';
+  if (a.type === 'string') return String(a.value).slice(0, cap);
+  if (a.value !== undefined && a.type !== 'object') return String(a.value).slice(0, cap);
+  if (a.unserializableValue) return a.unserializableValue;
+  return String(a.description ?? a.type ?? '').slice(0, cap);
+}
+
+chrome.debugger.onEvent.addListener(async (source, method, params) => {
+  const tabId = source.tabId;
+  if (!journaled.has(tabId)) return;
+  const { collector, limits } = await ready;
+  const cap = limits.journalEntryChars;
+  switch (method) {
+    case 'Runtime.consoleAPICalled': {
+      let text = '';
+      for (const a of params.args || []) {
+        if (text.length >= cap) break;
+        text += (text ? ' ' : '') + argText(a, cap);
+      }
+      const f = params.stackTrace?.callFrames?.[0];
+      collector.consoleEvent(tabId, String(params.type || 'log'), text, f ? `${String(f.url).slice(0, 400)}:${f.lineNumber + 1}` : '');
+      break;
+    }
+    case 'Runtime.exceptionThrown': {
+      const d = params.exceptionDetails || {};
+      const text = String(d.exception?.description || d.text || 'exception').slice(0, cap);
+      collector.consoleEvent(tabId, 'error', text, d.url ? `${String(d.url).slice(0, 400)}:${(d.lineNumber ?? 0) + 1}` : '');
+      break;
+    }
+    case 'Network.requestWillBeSent':
+      collector.requestEvent(tabId, params.requestId, params.request?.method || '', String(params.request?.url || '').slice(0, 2000), params.type || '');
+      break;
+    case 'Network.responseReceived':
+      collector.responseEvent(tabId, params.requestId, params.response?.status ?? 0, params.response?.mimeType || '');
+      break;
+    case 'Network.loadingFinished':
+      collector.finishedEvent(tabId, params.requestId, params.encodedDataLength ?? -1, '');
+      break;
+    case 'Network.loadingFailed':
+      collector.finishedEvent(tabId, params.requestId, -1, params.errorText || 'failed');
+      break;
+    default:
+      break;
+  }
+});
+
+/**
+ * Starts collecting on a tab (idempotent). `Runtime.enable` also replays the console
+ * messages the page logged before (Chromium keeps the recent ones), so a first
+ * browser_console call still sees them; network requests are seen from here on.
+ */
+export async function journal(tabId) {
+  if (journaled.has(tabId)) return;
+  const [main] = await sessions(tabId);
+  journaled.add(tabId);
+  try {
+    await main.send('Runtime.enable');
+    await main.send('Network.enable', { maxTotalBufferSize: 1024 * 1024, maxResourceBufferSize: 64 * 1024 });
+  } catch (e) {
+    journaled.delete(tabId);
+    throw e;
+  }
+}
+
+export function isJournaled(tabId) {
+  return journaled.has(tabId);
+}

@@ -1,0 +1,123 @@
+// Read-only page tools that walk the DOM in the isolated world (`browser_dom_cua`,
+// `browser_extract`), and the page-changing rule every read follows (SPEC §5): a read
+// that overlaps a navigation is re-observed once, then fails with BROWSER_PAGE_CHANGING.
+// Glue only: the walks go to wasm, which selects, bounds, redacts and renders.
+import { visibleDom, extract } from './wasm/pcc.js';
+import { ready } from './core.js';
+import { domWalk, documentId } from './domwalk.js';
+import { fail } from './errors.js';
+import { sessions, isAttached } from './debugger.js';
+
+/** Errors that mean the document went away under the read. */
+const NAVIGATED = /frame (with id \d+ )?(was )?removed|no frame with id|inspected target navigated|execution context was destroyed|cannot find context|document (was )?(unloaded|replaced)|target closed|detached while handling/i;
+
+export function isNavigationError(e) {
+  return NAVIGATED.test(String(e?.message || e));
+}
+
+/** The current document's id: the main frame's loaderId when the debugger is attached, else
+ * the content script's per-document id. `undefined` between documents. */
+async function docId(tabId, viaDebugger) {
+  if (viaDebugger) {
+    try {
+      const [main] = await sessions(tabId);
+      const { frameTree } = await main.send('Page.getFrameTree');
+      return frameTree.frame.loaderId;
+    } catch {
+      return undefined;
+    }
+  }
+  try {
+    const [res] = await chrome.scripting.executeScript({ target: { tabId }, func: documentId });
+    return res?.result;
+  } catch {
+    return undefined; // between documents
+  }
+}
+
+/**
+ * Runs `read(tab)` so that it saw one document from start to end: same document id before
+ * and after, no navigation pending. One re-observation after a short settle, then
+ * BROWSER_PAGE_CHANGING. `read` must be side-effect free.
+ */
+export async function stableRead(tabId, read) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (attempt) await settle(tabId);
+    const tab = await chrome.tabs.get(tabId);
+    const viaDebugger = isAttached(tabId);
+    const before = tab.pendingUrl ? undefined : await docId(tabId, viaDebugger);
+    if (!before) continue;
+    let result;
+    try {
+      result = await read(tab);
+    } catch (e) {
+      if (isNavigationError(e)) continue;
+      throw e;
+    }
+    const now = await chrome.tabs.get(tabId);
+    if (!now.pendingUrl && (await docId(tabId, viaDebugger)) === before) return result;
+  }
+  fail('BROWSER_PAGE_CHANGING', `tab ${tabId} navigated during the read, twice`);
+}
+
+/** Waits (at most 1 s) for a pending navigation to commit. */
+async function settle(tabId) {
+  const start = Date.now();
+  while (Date.now() - start < 1000) {
+    const t = await chrome.tabs.get(tabId).catch(() => null);
+    if (!t) fail('BROWSER_TARGET_MISMATCH', `tab ${tabId} was closed`, 'list tabs with browser_tabs');
+    if (!t.pendingUrl && t.status === 'complete') return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function selectorOf(params) {
+  const s = params.selector;
+  if (s !== undefined && (typeof s !== 'string' || !s)) fail('INVALID_REQUEST', 'selector must be a non-empty string');
+  return s || null;
+}
+
+function walkError(r, selector) {
+  if (r?.badSelector) fail('INVALID_REQUEST', `invalid selector ${JSON.stringify(selector).slice(0, 80)}`, 'pass a CSS selector');
+  if (r?.notFound) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, 80)}`);
+}
+
+/** The walks of every frame of the tab (frame 0 first), as the core's PageWalk. */
+async function walkFrames(tab, selector, allFrames, textCap) {
+  const { limits } = await ready;
+  let results;
+  try {
+    results = await chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames }, func: domWalk, args: [selector, limits.walkMaxNodes, textCap] });
+  } catch (e) {
+    if (isNavigationError(e)) throw e;
+    fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, 120)}`);
+  }
+  const main = results.find((r) => r.frameId === 0)?.result;
+  if (!main) fail('BROWSER_SCRIPT_FAILED', 'the page returned nothing');
+  walkError(main, selector);
+  const frames = results
+    .filter((r) => r.result && r.result.walk)
+    .map((r) => ({ frameId: r.frameId, url: r.result.url, viewport: r.result.viewport, nodes: r.result.walk.nodes }));
+  const page = { url: main.url, title: main.title, frames };
+  if (main.scopeIndex !== undefined) page.scopeIndex = main.scopeIndex;
+  return page;
+}
+
+export async function domCua(tab, params) {
+  const selector = selectorOf(params);
+  const opts = { maxChars: params.maxChars, maxNodes: params.maxNodes };
+  return stableRead(tab.id, async (t) => {
+    const page = await walkFrames(t, selector, true, (await ready).limits.walkTextChars);
+    return visibleDom(JSON.stringify(page), opts);
+  });
+}
+
+export async function extractContent(tab, params) {
+  const selector = selectorOf(params);
+  if (params.format !== undefined && !['markdown', 'text'].includes(params.format)) fail('INVALID_REQUEST', 'format is "markdown" or "text"');
+  const opts = { maxChars: params.maxChars, format: params.format };
+  return stableRead(tab.id, async (t) => {
+    const page = await walkFrames(t, selector, false, (await ready).limits.walkExtractTextChars);
+    return extract(JSON.stringify(page), opts);
+  });
+}
