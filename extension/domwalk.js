@@ -4,7 +4,7 @@
 // hands them to wasm. It bounds raw sizes and never reads the value of a password or hidden
 // input; every decision about meaning is the core's. It keeps the walked elements in the
 // isolated world so that actions on `dom` refs can find them again.
-export function domWalk(selector, maxNodes, textCap = 1000) {
+export function domWalk(selector, maxNodes, textCap = 1000, round = null) {
   const ATTRS = ['id', 'name', 'type', 'role', 'href', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-hidden',
     'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
     'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'class', 'src'];
@@ -50,12 +50,10 @@ export function domWalk(selector, maxNodes, textCap = 1000) {
     if (tag === 'option') entry.selected = node.selected;
     if ('disabled' in node) entry.disabled = !!node.disabled;
     if (node === document.activeElement) entry.focused = true;
-    // The verified parent-frame relation: the extension frame id of the document inside.
-    if (tag === 'iframe' || tag === 'frame') {
-      try {
-        const id = chrome.runtime.getFrameId(node);
-        if (id >= 0) entry.frame = id;
-      } catch { /* not loaded, or not reachable from here */ }
+    // The verified parent-frame relation: the tag posted to this element's window (framePost).
+    if ((tag === 'iframe' || tag === 'frame') && round && globalThis.__pccPosted?.round === round) {
+      const t = globalThis.__pccPosted.map.get(node);
+      if (t) entry.frameTag = t;
     }
     if (node.labels && node.labels.length) entry.label = [...node.labels].map((l) => l.textContent).join(' ').slice(0, TEXT_CAP);
     if (node === scope) scopeIndex = i;
@@ -67,8 +65,41 @@ export function domWalk(selector, maxNodes, textCap = 1000) {
   }
   globalThis.__pccWalk = elements;
   globalThis.__pccDocumentId ??= `dom:${crypto.randomUUID()}`;
-  return { url: location.href, documentId: globalThis.__pccDocumentId, title: document.title, viewport: { width: innerWidth, height: innerHeight }, scopeIndex,
+  // The tag this window received from its parent in this round; none when ambiguous.
+  const got = globalThis.__pccReceived;
+  const frameTag = round && got?.round === round && got.tags.size === 1 ? [...got.tags][0] : undefined;
+  return { url: location.href, documentId: globalThis.__pccDocumentId, title: document.title, viewport: { width: innerWidth, height: innerHeight }, scopeIndex, frameTag,
     walk: { url: location.href, title: document.title, nodes } };
+}
+
+/**
+ * Frame verification, step 1 (every frame): listen for the parent's tag. Only a message
+ * whose source is this window's parent counts. Returns the number of child frames here.
+ */
+export function frameArm() {
+  if (!globalThis.__pccListening) {
+    globalThis.__pccListening = true;
+    addEventListener('message', (e) => {
+      const d = e.data;
+      if (window.parent === window || e.source !== window.parent || !d || typeof d.__pccTag !== 'string' || typeof d.__pccRound !== 'string') return;
+      if (globalThis.__pccReceived?.round !== d.__pccRound) globalThis.__pccReceived = { round: d.__pccRound, tags: new Set() };
+      globalThis.__pccReceived.tags.add(d.__pccTag);
+    });
+  }
+  return document.querySelectorAll('iframe, frame').length;
+}
+
+/** Step 2 (every frame): post a fresh one-time tag to each child frame's window. */
+export function framePost(round) {
+  const map = new WeakMap();
+  for (const el of document.querySelectorAll('iframe, frame')) {
+    const tag = crypto.randomUUID();
+    map.set(el, tag);
+    try {
+      el.contentWindow?.postMessage({ __pccTag: tag, __pccRound: round }, '*');
+    } catch { /* not loaded */ }
+  }
+  globalThis.__pccPosted = { round, map };
 }
 
 /** An id of this document, kept in the isolated world: a new document gets a new one. */

@@ -4,7 +4,7 @@
 // Glue only: the walks go to wasm, which selects, bounds, redacts and renders.
 import { visibleDom, extract } from './wasm/pcc.js';
 import { ready } from './core.js';
-import { domWalk, documentId } from './domwalk.js';
+import { domWalk, documentId, frameArm, framePost } from './domwalk.js';
 import { fail } from './errors.js';
 import { sessions, isAttached } from './debugger.js';
 
@@ -85,9 +85,21 @@ function walkError(r, selector) {
 /** The walks of every frame of the tab (frame 0 first), as the core's PageWalk. */
 async function walkFrames(tab, selector, allFrames, textCap) {
   const { limits } = await ready;
+  const target = { tabId: tab.id, allFrames };
   let results;
   try {
-    results = await chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames }, func: domWalk, args: [selector, limits.walkMaxNodes, textCap] });
+    let round = null;
+    if (allFrames) {
+      // Verify parent-frame relations: each parent posts a one-time tag to each child
+      // window; a child shown under an element must report that element's tag.
+      const armed = await chrome.scripting.executeScript({ target, func: frameArm });
+      if (armed.some((r) => r.result > 0)) {
+        round = crypto.randomUUID();
+        await chrome.scripting.executeScript({ target, func: framePost, args: [round] });
+        await new Promise((r) => setTimeout(r, 30)); // cross-process messages are async
+      }
+    }
+    results = await chrome.scripting.executeScript({ target, func: domWalk, args: [selector, limits.walkMaxNodes, textCap, round] });
   } catch (e) {
     if (isNavigationError(e)) throw e;
     fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, 120)}`);
@@ -97,7 +109,7 @@ async function walkFrames(tab, selector, allFrames, textCap) {
   walkError(main, selector);
   const frames = results
     .filter((r) => r.result && r.result.walk)
-    .map((r) => ({ frameId: r.frameId, url: r.result.url, viewport: r.result.viewport, nodes: r.result.walk.nodes }));
+    .map((r) => ({ frameId: r.frameId, tag: r.result.frameTag || '', url: r.result.url, viewport: r.result.viewport, nodes: r.result.walk.nodes }));
   const page = { url: main.url, title: main.title, frames };
   if (main.scopeIndex !== undefined) page.scopeIndex = main.scopeIndex;
   return page;

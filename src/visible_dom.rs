@@ -153,9 +153,13 @@ impl<'a> Walker<'a> {
     }
 
     fn iframe(&mut self, view: &WalkView<'a>, i: usize, rect: Rect, clip: Rect, depth: usize, indent: &str) {
-        let label = view.attr(i, "title").or(view.attr(i, "name")).or(view.attr(i, "src")).unwrap_or("");
-        let head = format!("{indent}iframe{} {}", quoted(label), at(rect));
-        let child = view.nodes[i].frame.and_then(|id| self.page.frames.iter().find(|f| f.frame_id == id && id != 0));
+        let src = view.attr(i, "src").map(|s| crate::tabs::model_url(&redact::url(s)));
+        let label = view.attr(i, "title").or(view.attr(i, "name")).map(str::to_string).or(src).unwrap_or_default();
+        let head = format!("{indent}iframe{} {}", quoted(&label), at(rect));
+        // Verified: exactly one child frame reports the tag sent to this element's window.
+        let tag = view.nodes[i].frame_tag.as_deref().filter(|t| !t.is_empty());
+        let mut matching = self.page.frames.iter().filter(|f| f.frame_id != 0 && tag.is_some_and(|t| f.tag == t));
+        let child = matching.next().filter(|_| matching.next().is_none());
         match child {
             Some(f) if depth < CUA_FRAME_DEPTH && !self.expanded.contains(&f.frame_id) => {
                 self.frame_count += 1;

@@ -13,6 +13,12 @@ export async function startServer(extraDir) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     let name = decodeURIComponent(url.pathname).replace(/^\/+/, '') || 'basic.html';
+    if (name === 'echo') {
+      // A tiny JSON endpoint for network tests (a body the journal must never keep).
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ body: 'response-BODY-SECRET', i: url.searchParams.get('i') }));
+      return;
+    }
     const root = extraDir && name.startsWith('gen/') ? extraDir : pagesDir;
     const file = path.join(root, path.normalize(root === pagesDir ? name : name.slice(4)));
     if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {

@@ -34,13 +34,14 @@ pub struct WalkNode {
     pub focused: Option<bool>,
     /// Label text of form controls (`control.labels`), joined.
     pub label: Option<String>,
-    /// On `<iframe>`/`<frame>` elements: the extension frame id of the document inside
-    /// (`chrome.runtime.getFrameId`), the verified parent-frame relation.
-    pub frame: Option<i64>,
+    /// On `<iframe>`/`<frame>` elements: the one-time tag this element's window was sent by
+    /// its parent (`postMessage`); the child frame that received it reports the same tag.
+    /// That pair is the verified parent-frame relation.
+    pub frame_tag: Option<String>,
 }
 
 /// The walks of one tab's frames (`browser_dom_cua`, `browser_extract`): frame 0 is the
-/// main document; a child frame is shown only under a visible element naming its id.
+/// main document; a child frame is shown only under a visible element carrying its tag.
 #[derive(Debug, Clone, Default)]
 pub struct PageWalk {
     pub url: String,
@@ -53,6 +54,8 @@ pub struct PageWalk {
 #[derive(Debug, Clone, Default)]
 pub struct FrameWalk {
     pub frame_id: i64,
+    /// The tag this frame's window received from its parent ("" when none or ambiguous).
+    pub tag: String,
     pub url: String,
     pub viewport: super::Viewport,
     pub nodes: Vec<WalkNode>,
@@ -94,7 +97,7 @@ fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
             "disabled" => n.disabled = p.opt_bool()?,
             "focused" => n.focused = p.opt_bool()?,
             "label" => n.label = p.opt_string()?,
-            "frame" => n.frame = p.opt_i64()?,
+            "frameTag" => n.frame_tag = p.opt_string()?,
             _ => p.skip()?,
         }
         Ok(())
@@ -114,6 +117,7 @@ pub(super) fn read_page(p: &mut Parser<'_>) -> Result<PageWalk> {
                 p.object(|p, k| {
                     match k {
                         "frameId" => f.frame_id = p.i64()?,
+                        "tag" => f.tag = p.string()?,
                         "url" => f.url = p.string()?,
                         "viewport" => f.viewport = super::observation::read_viewport(p)?,
                         "nodes" => f.nodes = p.vec(read_node)?,
