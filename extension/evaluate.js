@@ -14,8 +14,13 @@ import { fail } from './errors.js';
  */
 export function serializeInPage(limits) {
   const { evalDepth, evalArrayItems, evalObjectFields, evalStringChars, evalTotalChars } = limits;
-  const keys = Object.keys;
-  const isArray = Array.isArray;
+  // Intrinsics as found; when the page replaced them (they fail a probe), syntax-level
+  // fallbacks that no page script can override.
+  const forInKeys = (o) => { const ks = []; for (const k in o) ks.push(k); return ks; };
+  let keys = Object.keys;
+  try { if (keys({ a: 1 })[0] !== 'a') keys = forInKeys; } catch { keys = forInKeys; }
+  let isArray = Array.isArray;
+  try { if (isArray([]) !== true || isArray({}) !== false) isArray = (x) => x instanceof Array; } catch { isArray = (x) => x instanceof Array; }
   const toStr = Object.prototype.toString;
   const iso = Date.prototype.toISOString;
   let budget = evalTotalChars;
@@ -125,7 +130,7 @@ export async function evaluateIn(main, params, timeout) {
   const { limits } = await ready;
   let res;
   try {
-    res = await main.send('Runtime.evaluate', { expression: params.expression, awaitPromise: params.awaitPromise !== false, returnByValue: false, timeout, userGesture: true, replMode: true });
+    res = await main.send('Runtime.evaluate', { expression: params.expression, awaitPromise: params.awaitPromise !== false, returnByValue: false, timeout, userGesture: true });
   } catch (e) {
     fail('BROWSER_SCRIPT_FAILED', `evaluate failed: ${String(e.message).slice(0, 160)}`);
   }

@@ -65,8 +65,10 @@ fn bound(v: &Value, depth: usize, b: &mut Bound) -> Value {
             Value::String(if v.is_array() { "[Array]".into() } else { "[Object]".into() })
         }
         Value::Array(items) => {
+            // The page's own `[… N more items]` marker after a full array is kept.
+            let marked = items.len() == EVAL_ARRAY_ITEMS + 1 && items.last().and_then(Value::as_str).is_some_and(|s| s.starts_with("[… "));
             let mut out = Vec::new();
-            for item in items.iter().take(EVAL_ARRAY_ITEMS) {
+            for item in items.iter().take(EVAL_ARRAY_ITEMS + marked as usize) {
                 if b.remaining == 0 {
                     break;
                 }
@@ -80,8 +82,9 @@ fn bound(v: &Value, depth: usize, b: &mut Bound) -> Value {
             Value::Array(out)
         }
         Value::Object(fields) => {
+            let marked = fields.len() == EVAL_OBJECT_FIELDS + 1 && fields.contains_key("…");
             let mut out = Map::new();
-            for (k, item) in fields.iter().take(EVAL_OBJECT_FIELDS) {
+            for (k, item) in fields.iter().take(EVAL_OBJECT_FIELDS + marked as usize) {
                 if b.remaining == 0 {
                     break;
                 }
