@@ -88,7 +88,7 @@ test_wasm() {
 
 test_e2e() {
   log "www-tests: the extension end to end in headless Chromium"
-  (cd www-tests && node --test --test-concurrency=1 --test-timeout=300000 --test-reporter=spec ./*.test.mjs)
+  (cd www-tests && node --test --test-concurrency=1 --test-timeout=120000 --test-reporter=spec ./*.test.mjs)
 }
 
 cmd=${1:-help}

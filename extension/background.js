@@ -11,7 +11,7 @@ import { sessions } from './debugger.js';
 import { resolveTab, assertReadable, handleOf } from './handles.js';
 import { act, isConnected } from './actions.js';
 import { domWalk, domAct } from './domwalk.js';
-import { fail, toWire } from './errors.js';
+import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { assertMayAct, markOwned, ownerOf, release } from './ownership.js';
 import { domCua, extractContent, stableRead, isNavigationError } from './reads.js';
 import { evaluateIn } from './evaluate.js';
@@ -415,16 +415,38 @@ const TOOLS = {
   ...Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (p) => browserAction(action, p)])),
 };
 
+/** Tools whose effects on the page are unknown when they do not finish. */
+const SIDE_EFFECTS = new Set([...Object.keys(ACTIONS), 'browser_navigate', 'browser_tab_open', 'browser_tab_close', 'browser_evaluate']);
+
+/** No tool call outlives this (plus its own `timeout`): a hung page or browser API yields a
+ * stable code, and the worker keeps serving the next call. */
+const CALL_DEADLINE_MS = 45000;
+
+function deadline(method, params) {
+  const ms = CALL_DEADLINE_MS + (Number.isInteger(params.timeout) ? Math.min(params.timeout, 30000) : 0);
+  let timer;
+  const promise = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(SIDE_EFFECTS.has(method)
+      ? new ToolError('BROWSER_OPERATION_UNCERTAIN', `${method} did not finish within ${ms / 1000} s`, HINTS.BROWSER_OPERATION_UNCERTAIN)
+      : new ToolError('BROWSER_PAGE_UNAVAILABLE', `the tab did not answer within ${ms / 1000} s`, 'the page may be hung or crashed; reload it or open a new tab')), ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
 async function call(method, params = {}) {
   const t0 = performance.now();
   let out;
+  let limit;
   try {
     await ready;
     if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, 60)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
     if (params === null || typeof params !== 'object' || Array.isArray(params)) fail('INVALID_REQUEST', 'params must be an object');
-    out = await TOOLS[method](params);
+    limit = deadline(method, params);
+    out = await Promise.race([TOOLS[method](params), limit.promise]);
   } catch (e) {
     out = { error: toWire(e) };
+  } finally {
+    limit?.cancel();
   }
   if (Object.hasOwn(TOOLS, method)) recordEvent(method, out.error, performance.now() - t0).catch(() => {});
   return out;

@@ -36,26 +36,46 @@ async function docId(tabId, viaDebugger) {
 }
 
 /**
+ * A promise that rejects as soon as the tab's main frame commits a new document (the read
+ * in flight can no longer see one document from start to end). A command sent to the old
+ * document may otherwise wait for its full timeout, or forever.
+ */
+function documentReplaced(tabId) {
+  let stop;
+  const promise = new Promise((_, reject) => {
+    const listener = (d) => {
+      if (d.tabId === tabId && d.frameId === 0) reject(new Error('document replaced: the tab navigated during the read'));
+    };
+    chrome.webNavigation.onCommitted.addListener(listener);
+    stop = () => chrome.webNavigation.onCommitted.removeListener(listener);
+  });
+  promise.catch(() => {}); // observed only through the race
+  return { promise, stop };
+}
+
+/**
  * Runs `read(tab)` so that it saw one document from start to end: same document id before
- * and after, no navigation pending. One re-observation after a short settle, then
- * BROWSER_PAGE_CHANGING. `read` must be side-effect free.
+ * and after, no navigation committed in between. One re-observation after a short settle,
+ * then BROWSER_PAGE_CHANGING. `read` must be side-effect free.
  */
 export async function stableRead(tabId, read) {
   for (let attempt = 0; attempt < 2; attempt++) {
     if (attempt) await settle(tabId);
-    const tab = await chrome.tabs.get(tabId);
-    const viaDebugger = isAttached(tabId);
-    const before = tab.pendingUrl ? undefined : await docId(tabId, viaDebugger);
-    if (!before) continue;
-    let result;
+    const replaced = documentReplaced(tabId);
     try {
-      result = await read(tab);
+      const race = (p) => Promise.race([p, replaced.promise]);
+      const tab = await chrome.tabs.get(tabId);
+      const viaDebugger = isAttached(tabId);
+      const before = tab.pendingUrl ? undefined : await race(docId(tabId, viaDebugger));
+      if (!before) continue;
+      const result = await race(read(tab));
+      const now = await chrome.tabs.get(tabId);
+      if (!now.pendingUrl && (await race(docId(tabId, viaDebugger))) === before) return result;
     } catch (e) {
-      if (isNavigationError(e)) continue;
-      throw e;
+      if (!isNavigationError(e)) throw e;
+    } finally {
+      replaced.stop();
     }
-    const now = await chrome.tabs.get(tabId);
-    if (!now.pendingUrl && (await docId(tabId, viaDebugger)) === before) return result;
   }
   fail('BROWSER_PAGE_CHANGING', `tab ${tabId} navigated during the read, twice`);
 }

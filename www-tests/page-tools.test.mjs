@@ -157,7 +157,11 @@ test('a page that navigates during reads: at most one retry, then BROWSER_PAGE_C
     assert.ok(r.error.hint);
     assert.ok(ms < 8000, `${method} took ${ms} ms`);
   }
-  await page.close();
+  // Playwright's page.close() can wait a minute on a page that never stops navigating; the
+  // agent's own close is immediate.
+  assert.deepEqual(await b.call('browser_tab_close', { tabId }), { ok: true });
+  for (let i = 0; i < 100 && !page.isClosed(); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(page.isClosed());
   // The extension keeps serving: a stable page reads fine right after.
   const next = await open('basic.html');
   assert.ok(!(await b.call('browser_snapshot', { tabId: next.tabId })).error);
