@@ -48,19 +48,34 @@ setup() {
   fi
 }
 
+# wasm-bindgen + wasm-opt of one release module into $2 (skipped while it is up to date).
+bindgen() {
+  local wasm=$1 out=$2 target=$3 stem=$4
+  if [ ! -f "$out/${stem}_bg.wasm" ] || [ "$wasm" -nt "$out/${stem}_bg.wasm" ]; then
+    log "wasm-bindgen --target $target + wasm-opt -Oz → $out/"
+    wasm-bindgen --target "$target" --out-dir "$out" --out-name "$stem" "$wasm"
+    # binaryen from npm (v132): Debian's wasm-opt 108 corrupts reference-typed tables.
+    www-tests/node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers "$out/${stem}_bg.wasm" -o "$out/${stem}_bg.wasm.opt"
+    mv "$out/${stem}_bg.wasm.opt" "$out/${stem}_bg.wasm"
+  fi
+}
+
 build() {
   local wasm=target/wasm32-unknown-unknown/release/pcc.wasm out=extension/wasm
-  log "cargo build --release --target wasm32-unknown-unknown"
+  log "cargo build --release --target wasm32-unknown-unknown (extension module)"
   cargo build --release --target wasm32-unknown-unknown --lib
-  mkdir -p "$out"
-  if [ ! -f "$out/pcc_bg.wasm" ] || [ "$wasm" -nt "$out/pcc_bg.wasm" ]; then
-    log "wasm-bindgen --target web + wasm-opt -Oz → $out/"
-    wasm-bindgen --target web --out-dir "$out" "$wasm"
-    # binaryen from npm (v132): Debian's wasm-opt 108 corrupts reference-typed tables.
-    www-tests/node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers "$out/pcc_bg.wasm" -o "$out/pcc_bg.wasm.opt"
-    mv "$out/pcc_bg.wasm.opt" "$out/pcc_bg.wasm"
-  fi
+  mkdir -p "$out" target/pkg
+  cp -p "$wasm" target/pkg/extension.wasm
+  bindgen target/pkg/extension.wasm "$out" web pcc
   log "extension/wasm/pcc_bg.wasm: $(stat -c %s "$out/pcc_bg.wasm") bytes ($(gzip -9c "$out/pcc_bg.wasm" | wc -c) gzipped)"
+  # The JS-host package: the same crate plus the projection exports, for browsers (web)
+  # and Node (nodejs), each with TypeScript declarations.
+  log "cargo build --release --target wasm32-unknown-unknown --features host (JS-host package)"
+  cargo build --release --target wasm32-unknown-unknown --lib --features host
+  cp -p "$wasm" target/pkg/host.wasm
+  bindgen target/pkg/host.wasm pkg/web web pcc
+  bindgen target/pkg/host.wasm pkg/node nodejs pcc
+  log "pkg/web, pkg/node: $(stat -c %s pkg/web/pcc_bg.wasm) bytes"
 }
 
 # The release module must stay within 300 KB (issue #3's bound): a test, not a hope.

@@ -17,6 +17,7 @@ import { domCua, extractContent, stableRead, isNavigationError } from './reads.j
 import { evaluateIn } from './evaluate.js';
 import { journal } from './journal.js';
 import { status, doctor, recordEvent } from './status.js';
+import { startBridge, configureBridge, bridgeState } from './bridge.js';
 
 
 chrome.tabs.onRemoved.addListener(async (tabId) => (await ready).collector.clearTab(tabId));
@@ -452,4 +453,5 @@ async function call(method, params = {}) {
   return out;
 }
 
-globalThis.pcc = { call, tools: Object.keys(TOOLS), memoryBytes: () => memoryBytes() };
+globalThis.pcc = { call, tools: Object.keys(TOOLS), memoryBytes: () => memoryBytes(), bridge: { configure: configureBridge, state: bridgeState } };
+startBridge(call);

@@ -29,6 +29,8 @@ pub mod visible_dom;
 pub mod extract;
 pub mod evaluate;
 pub mod journal;
+pub mod projection;
+pub mod model_text;
 
 pub mod wasm;
 

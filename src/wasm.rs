@@ -181,6 +181,43 @@ pub fn project_tab(tab_json: &str) -> Result<JsValue, JsValue> {
     crate::tabs::project_tab(tab_json).map_err(err).and_then(|t| to_js(&t))
 }
 
+#[cfg(feature = "host")]
+/// Any JS value as a JSON value, read by the core's parser.
+fn value_of(v: &JsValue, what: &'static str) -> Result<serde_json::Value, JsValue> {
+    let json: String = js_sys::JSON::stringify(v).map(String::from).map_err(|_| err(Error::malformed(what, "not JSON-serializable")))?;
+    json::parse(&json, what, |p| p.value()).map_err(err)
+}
+
+// JS-host exports (`--features host`, the `pkg/` build): the extension's module does not
+// project, so it does not carry them (its 300 KB budget).
+
+/// The model projection of a raw `method` result: the compact result the Bridge sends for
+/// `responseMode: "compact"` (idempotent). Throws `INVALID_REQUEST` for a method without one.
+#[cfg(feature = "host")]
+#[wasm_bindgen]
+pub fn project(method: &str, raw: JsValue) -> Result<JsValue, JsValue> {
+    let raw = value_of(&raw, "tool result")?;
+    crate::projection::project(method, &raw).map_err(err).and_then(|v| to_js(&v))
+}
+
+/// Methods that have a compact projection.
+#[cfg(feature = "host")]
+#[wasm_bindgen(js_name = compactMethods)]
+pub fn compact_methods() -> Vec<String> {
+    crate::projection::COMPACT_METHODS.iter().map(|s| s.to_string()).collect()
+}
+
+/// A result as text: compact JSON for models (`pretty` for people), page text below it,
+/// fenced as untrusted content unless `fence: false`. Options `{pretty, fence}`.
+#[cfg(feature = "host")]
+#[wasm_bindgen(js_name = modelText)]
+pub fn model_text(result: JsValue, options: JsValue) -> Result<String, JsValue> {
+    let result = value_of(&result, "tool result")?;
+    let opts = if options.is_undefined() || options.is_null() { serde_json::Value::Null } else { value_of(&options, "text options")? };
+    let flag = |k: &str, default: bool| opts.get(k).and_then(serde_json::Value::as_bool).unwrap_or(default);
+    Ok(crate::model_text::model_text(&result, crate::model_text::TextOptions { pretty: flag("pretty", false), fence: flag("fence", true) }))
+}
+
 /// The model text of a screenshot result.
 #[wasm_bindgen(js_name = screenshotText)]
 pub fn screenshot_text(tab_id: f64) -> String {

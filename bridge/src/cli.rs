@@ -1,0 +1,428 @@
+//! The command line: one subcommand per tool, plus `bridge`, `mcp`, `health` and `call`.
+//! Page reads ask the Bridge for compact results; `--raw` shows the Bridge's raw result for
+//! diagnostics; `--pretty` indents for people. Page text is fenced as untrusted content
+//! unless `--no-fence`.
+//!
+//! Owns: argument parsing, exit codes and what goes to stdout / stderr. Must never: retry
+//! a call, or print Base64 (a screenshot goes to a file).
+
+use crate::client::{Client, ClientError};
+use crate::output::{error_line, show};
+use crate::{config, mcp, server};
+use base64::Engine;
+use clap::{Parser, Subcommand};
+use pcc::model_text::TextOptions;
+use pcc::projection;
+use serde_json::{Map, Value};
+
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_TOOL_ERROR: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+pub const EXIT_BRIDGE: i32 = 3;
+
+#[derive(Parser)]
+#[command(name = "pcc", version, about = "pi-control-chrome: the local Bridge, a CLI over it, and an MCP server.", after_help = "Exit codes: 0 ok, 1 tool error, 2 usage, 3 Bridge unreachable / refused / no extension.")]
+struct Cli {
+    /// Bridge port (default $PCC_PORT or 17373).
+    #[arg(long, global = true)]
+    port: Option<u16>,
+    /// Show the Bridge's raw result (diagnostics only).
+    #[arg(long, global = true)]
+    raw: bool,
+    /// Indent JSON for people.
+    #[arg(long, global = true)]
+    pretty: bool,
+    /// Do not fence page text as untrusted content.
+    #[arg(long, global = true)]
+    no_fence: bool,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(clap::Args)]
+struct Tab {
+    /// Tab id (default: the active tab).
+    #[arg(long)]
+    tab: Option<i64>,
+}
+
+#[derive(clap::Args)]
+struct Scope {
+    /// CSS selector narrowing the read.
+    #[arg(long)]
+    selector: Option<String>,
+    /// Character budget (capped).
+    #[arg(long)]
+    max_chars: Option<u64>,
+    /// Node budget (capped).
+    #[arg(long)]
+    max_nodes: Option<u64>,
+}
+
+#[derive(clap::Args)]
+struct Target {
+    /// A ref (eN or aN) from the latest snapshot.
+    r#ref: String,
+    /// The snapshotId that produced the ref.
+    #[arg(long)]
+    snapshot: String,
+    /// The tab handle (JSON) of a claimed user tab.
+    #[arg(long)]
+    handle: Option<String>,
+    #[command(flatten)]
+    tab: Tab,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run the Bridge in the foreground (127.0.0.1 only).
+    Bridge {
+        /// Accept only this extension id (default: any chrome-extension:// origin).
+        #[arg(long)]
+        extension_id: Option<String>,
+    },
+    /// Run the MCP server on stdio (talks to the Bridge).
+    Mcp,
+    /// Bridge health and capabilities.
+    Health,
+    /// Any tool by name: `pcc call browser_snapshot '{"maxChars":5000}'`.
+    Call { method: String, params: Option<String> },
+    /// The page as a compact semantic state with refs.
+    Snapshot {
+        #[command(flatten)]
+        tab: Tab,
+        #[command(flatten)]
+        scope: Scope,
+    },
+    /// Accessibility tree: full, then diff / unchanged against your last read.
+    Ax {
+        #[command(flatten)]
+        tab: Tab,
+        #[command(flatten)]
+        scope: Scope,
+        /// Force a full state.
+        #[arg(long)]
+        full: bool,
+        /// Your agent session (revisions are kept per session).
+        #[arg(long)]
+        session: Option<String>,
+    },
+    /// Visible DOM elements with coordinates.
+    Dom {
+        #[command(flatten)]
+        tab: Tab,
+        #[command(flatten)]
+        scope: Scope,
+    },
+    /// Main content as Markdown (or --format text).
+    Extract {
+        #[command(flatten)]
+        tab: Tab,
+        #[arg(long)]
+        selector: Option<String>,
+        #[arg(long)]
+        format: Option<String>,
+        #[arg(long)]
+        max_chars: Option<u64>,
+    },
+    /// Open tabs.
+    Tabs,
+    /// The active (or given) tab and its handle.
+    Tab {
+        #[command(flatten)]
+        tab: Tab,
+    },
+    /// Open an agent-owned tab.
+    Open { url: String },
+    /// Close an agent-owned tab.
+    Close { tab: i64 },
+    /// Claim a user tab for actions; prints its handle.
+    Claim { tab: i64 },
+    /// Load a URL in a tab.
+    Navigate {
+        url: String,
+        #[command(flatten)]
+        tab: Tab,
+    },
+    /// Click the element of a ref.
+    Click {
+        #[command(flatten)]
+        target: Target,
+        /// Double click.
+        #[arg(long)]
+        double: bool,
+    },
+    /// Replace a field's value.
+    Fill {
+        #[command(flatten)]
+        target: Target,
+        text: String,
+    },
+    /// Type into a field key by key.
+    Type {
+        #[command(flatten)]
+        target: Target,
+        text: String,
+        /// Press Enter after typing.
+        #[arg(long)]
+        submit: bool,
+    },
+    /// Press a key (on a ref, or the focused element).
+    Press {
+        key: String,
+        #[arg(long)]
+        r#ref: Option<String>,
+        #[arg(long)]
+        snapshot: Option<String>,
+        #[command(flatten)]
+        tab: Tab,
+    },
+    /// Hover the element of a ref.
+    Hover {
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Select an option (value or label).
+    Select {
+        #[command(flatten)]
+        target: Target,
+        value: String,
+    },
+    /// Wait for text or a selector.
+    WaitFor {
+        #[arg(long)]
+        text: Option<String>,
+        #[arg(long)]
+        selector: Option<String>,
+        #[arg(long)]
+        timeout: Option<u64>,
+        #[command(flatten)]
+        tab: Tab,
+    },
+    /// Screenshot to a PNG file.
+    Screenshot {
+        #[command(flatten)]
+        tab: Tab,
+        /// Where to write the PNG.
+        #[arg(long, default_value = "screenshot.png")]
+        path: std::path::PathBuf,
+    },
+    /// Evaluate a JavaScript expression (agent or claimed tabs).
+    Eval {
+        expression: String,
+        #[command(flatten)]
+        tab: Tab,
+    },
+    /// Recent console messages.
+    Console {
+        #[command(flatten)]
+        tab: Tab,
+        #[arg(long)]
+        filter: Option<String>,
+        #[arg(long)]
+        max_entries: Option<u64>,
+    },
+    /// Recent requests.
+    Network {
+        #[command(flatten)]
+        tab: Tab,
+        #[arg(long)]
+        filter: Option<String>,
+        #[arg(long)]
+        max_entries: Option<u64>,
+    },
+    /// Connection and target summary.
+    Status {
+        #[command(flatten)]
+        tab: Tab,
+    },
+    /// Problems and recovery hints.
+    Doctor {
+        #[command(flatten)]
+        tab: Tab,
+    },
+}
+
+/// Builds a params object, leaving out absent options.
+struct Params(Map<String, Value>);
+
+impl Params {
+    fn new() -> Params {
+        Params(Map::new())
+    }
+    fn set(mut self, key: &str, v: Option<impl Into<Value>>) -> Params {
+        if let Some(v) = v {
+            self.0.insert(key.to_string(), v.into());
+        }
+        self
+    }
+    fn flag(self, key: &str, on: bool) -> Params {
+        self.set(key, on.then_some(true))
+    }
+    fn tab(self, t: &Tab) -> Params {
+        self.set("tabId", t.tab)
+    }
+    fn scope(self, s: Scope) -> Params {
+        self.set("selector", s.selector).set("maxChars", s.max_chars).set("maxNodes", s.max_nodes)
+    }
+    fn target(self, t: Target) -> Result<Params, String> {
+        let handle = match t.handle {
+            Some(h) => Some(serde_json::from_str::<Value>(&h).map_err(|_| "--handle must be the JSON handle object".to_string())?),
+            None => None,
+        };
+        Ok(self.tab(&t.tab).set("ref", Some(t.r#ref)).set("snapshotId", Some(t.snapshot)).set("handle", handle))
+    }
+}
+
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+        }
+    };
+    let port = config::port(cli.port);
+    let runtime = || tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
+    let opts = TextOptions { pretty: cli.pretty, fence: !cli.no_fence };
+    let (method, params) = match cli.cmd {
+        Cmd::Bridge { extension_id } => {
+            return match runtime().map(|rt| rt.block_on(server::serve(port, extension_id))) {
+                Ok(Ok(())) => EXIT_OK,
+                Ok(Err(e)) | Err(e) => {
+                    eprintln!("BRIDGE_UNAVAILABLE: {e} (hint: is another Bridge on port {port}? pass --port)");
+                    EXIT_BRIDGE
+                }
+            };
+        }
+        Cmd::Mcp => {
+            return match runtime().map(|rt| rt.block_on(mcp::serve(port))) {
+                Ok(Ok(())) => EXIT_OK,
+                Ok(Err(e)) => {
+                    eprintln!("MCP_FAILED: {e}");
+                    EXIT_BRIDGE
+                }
+                Err(e) => {
+                    eprintln!("MCP_FAILED: {e}");
+                    EXIT_BRIDGE
+                }
+            };
+        }
+        Cmd::Health => return health(port, cli.pretty),
+        cmd => match tool_call(cmd) {
+            Ok(call) => call,
+            Err(message) => {
+                eprintln!("INVALID_REQUEST: {message}");
+                return EXIT_USAGE;
+            }
+        },
+    };
+    let screenshot_path = params.1.clone();
+    let mode = if cli.raw {
+        Some("raw")
+    } else if projection::has_compact(&method) {
+        Some("compact")
+    } else {
+        None
+    };
+    let result = match Client::new(port).call(&method, params.0, mode) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_BRIDGE;
+        }
+    };
+    let shown = if cli.raw {
+        let text = if cli.pretty { serde_json::to_string_pretty(&result) } else { serde_json::to_string(&result) }.unwrap_or_default();
+        crate::output::Shown { text, image: None }
+    } else {
+        show(&result, opts)
+    };
+    if let (Some(image), Some(path)) = (&shown.image, &screenshot_path) {
+        let written = base64::engine::general_purpose::STANDARD.decode(image).map_err(|e| e.to_string()).and_then(|png| std::fs::write(path, png).map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            eprintln!("SCREENSHOT_NOT_WRITTEN: {e} (hint: check --path)");
+            return EXIT_TOOL_ERROR;
+        }
+    }
+    println!("{}", shown.text);
+    match error_line(&result) {
+        None => EXIT_OK,
+        Some(line) => {
+            eprintln!("{line}");
+            let code = result["error"]["code"].as_str().unwrap_or("");
+            if code.starts_with("BRIDGE_") {
+                EXIT_BRIDGE
+            } else {
+                EXIT_TOOL_ERROR
+            }
+        }
+    }
+}
+
+fn health(port: u16, pretty: bool) -> i32 {
+    match Client::new(port).health() {
+        Ok(h) => {
+            println!("{}", if pretty { serde_json::to_string_pretty(&h) } else { serde_json::to_string(&h) }.unwrap_or_default());
+            if h.get("ok").and_then(Value::as_bool) == Some(true) {
+                EXIT_OK
+            } else {
+                if let Some(line) = error_line(&h) {
+                    eprintln!("{line}");
+                }
+                EXIT_BRIDGE
+            }
+        }
+        Err(e @ (ClientError::NoToken | ClientError::Unreachable(_))) => {
+            eprintln!("{e}");
+            EXIT_BRIDGE
+        }
+    }
+}
+
+/// (method, (params, screenshot path)) of a tool subcommand.
+#[allow(clippy::type_complexity)]
+fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path::PathBuf>)), String> {
+    let p = Params::new();
+    let mut path = None;
+    let (method, params) = match cmd {
+        Cmd::Call { method, params } => {
+            let params = match params {
+                None => Map::new(),
+                Some(s) => match serde_json::from_str::<Value>(&s) {
+                    Ok(Value::Object(o)) => o,
+                    _ => return Err("params must be a JSON object".into()),
+                },
+            };
+            return Ok((method, (params, None)));
+        }
+        Cmd::Snapshot { tab, scope } => ("browser_snapshot", p.tab(&tab).scope(scope)),
+        Cmd::Ax { tab, scope, full, session } => ("browser_accessibility_snapshot", p.tab(&tab).scope(scope).flag("disableDiffing", full).set("sessionId", session)),
+        Cmd::Dom { tab, scope } => ("browser_dom_cua", p.tab(&tab).scope(scope)),
+        Cmd::Extract { tab, selector, format, max_chars } => ("browser_extract", p.tab(&tab).set("selector", selector).set("format", format).set("maxChars", max_chars)),
+        Cmd::Tabs => ("browser_tabs", p),
+        Cmd::Tab { tab } => ("browser_selected_tab", p.tab(&tab)),
+        Cmd::Open { url } => ("browser_tab_open", p.set("url", Some(url))),
+        Cmd::Close { tab } => ("browser_tab_close", p.set("tabId", Some(tab))),
+        Cmd::Claim { tab } => ("browser_claim_tab", p.set("tabId", Some(tab))),
+        Cmd::Navigate { url, tab } => ("browser_navigate", p.tab(&tab).set("url", Some(url))),
+        Cmd::Click { target, double } => ("browser_click", p.target(target)?.flag("doubleClick", double)),
+        Cmd::Fill { target, text } => ("browser_fill", p.target(target)?.set("text", Some(text))),
+        Cmd::Type { target, text, submit } => ("browser_type", p.target(target)?.set("text", Some(text)).flag("submit", submit)),
+        Cmd::Press { key, r#ref, snapshot, tab } => ("browser_press", p.tab(&tab).set("key", Some(key)).set("ref", r#ref).set("snapshotId", snapshot)),
+        Cmd::Hover { target } => ("browser_hover", p.target(target)?),
+        Cmd::Select { target, value } => ("browser_select_option", p.target(target)?.set("value", Some(value))),
+        Cmd::WaitFor { text, selector, timeout, tab } => ("browser_wait_for", p.tab(&tab).set("text", text).set("selector", selector).set("timeout", timeout)),
+        Cmd::Screenshot { tab, path: file } => {
+            path = Some(file);
+            ("browser_screenshot", p.tab(&tab))
+        }
+        Cmd::Eval { expression, tab } => ("browser_evaluate", p.tab(&tab).set("expression", Some(expression))),
+        Cmd::Console { tab, filter, max_entries } => ("browser_console", p.tab(&tab).set("filter", filter).set("maxEntries", max_entries)),
+        Cmd::Network { tab, filter, max_entries } => ("browser_network", p.tab(&tab).set("filter", filter).set("maxEntries", max_entries)),
+        Cmd::Status { tab } => ("browser_status", p.tab(&tab)),
+        Cmd::Doctor { tab } => ("browser_doctor", p.tab(&tab)),
+        Cmd::Bridge { .. } | Cmd::Mcp | Cmd::Health => return Err("not a tool command".into()),
+    };
+    Ok((method.to_string(), (params.0, path)))
+}

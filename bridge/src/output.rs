@@ -1,0 +1,32 @@
+//! What a host shows of a Bridge result: the model text (the core's `model_text`, fenced as
+//! untrusted page content unless asked not to) and, for a screenshot, the image apart.
+//!
+//! Owns: splitting attachments from text. Must never: put Base64 into the text.
+
+use pcc::model_text::{model_text, TextOptions};
+use serde_json::Value;
+
+pub struct Shown {
+    pub text: String,
+    /// A screenshot's PNG, Base64, never part of `text`.
+    pub image: Option<String>,
+}
+
+pub fn show(result: &Value, opts: TextOptions) -> Shown {
+    let mut value = result.clone();
+    let image = value.as_object_mut().and_then(|o| o.remove("attachment")).and_then(|a| a.get("data").and_then(Value::as_str).map(str::to_string));
+    // A screenshot's model text is exactly the tool's sentence.
+    if image.is_some() {
+        if let Some(text) = value.get("text").and_then(Value::as_str) {
+            return Shown { text: text.to_string(), image };
+        }
+    }
+    Shown { text: model_text(&value, opts), image }
+}
+
+/// The tool error of a result, as `CODE: message (hint: …)`.
+pub fn error_line(result: &Value) -> Option<String> {
+    let e = result.get("error")?;
+    let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("");
+    Some(format!("{}: {} (hint: {})", s("code"), s("message"), s("hint")))
+}

@@ -1,0 +1,340 @@
+//! The Bridge server: listens on 127.0.0.1 only. The extension connects to
+//! `GET /extension` (WebSocket, `chrome-extension://` origin only); hosts call
+//! `GET /health` and `POST /call` with the per-install token.
+//!
+//! `POST /call {method, params, responseMode}` forwards the call to the extension and
+//! answers with its result plus `browserId`, `connectionId` and `connectionGeneration`;
+//! `responseMode: "compact"` runs the core's canonical projection first (`raw` or no mode:
+//! the extension's result as is).
+//!
+//! Owns: the connection to the extension, request checks (token, Host, Origin, mode) and
+//! the wire shape. Must never: serve a request from a browser page (a foreign `Origin`, a
+//! non-loopback `Host`), accept a WebSocket from anything but an extension, replay a call,
+//! or change params beyond forwarding them.
+
+use crate::config;
+use crate::wire::{bridge_error, BridgeCode};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use pcc::projection;
+use serde_json::{json, Map, Value};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+
+/// A call the extension does not answer in this time fails (its own deadline is 75 s).
+const CALL_TIMEOUT: Duration = Duration::from_secs(100);
+/// The extension must say hello this soon after connecting.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The live link to the extension.
+struct Link {
+    connection_id: String,
+    generation: u64,
+    browser_id: String,
+    outbox: mpsc::UnboundedSender<String>,
+    pending: Arc<Mutex<HashMap<u64, oneshot::Sender<Value>>>>,
+}
+
+pub struct Bridge {
+    token: String,
+    port: u16,
+    /// When set, only this extension id may connect.
+    extension_id: Option<String>,
+    link: Mutex<Option<Arc<Link>>>,
+    next_call: AtomicU64,
+}
+
+type Shared = Arc<Bridge>;
+
+pub async fn serve(port: u16, extension_id: Option<String>) -> std::io::Result<()> {
+    let token = config::token()?;
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+    let port = listener.local_addr()?.port();
+    let bridge = Arc::new(Bridge { token, port, extension_id, link: Mutex::new(None), next_call: AtomicU64::new(1) });
+    let app = Router::new()
+        .route("/health", get(health))
+        .route("/call", post(call))
+        .route("/extension", get(extension))
+        .with_state(bridge);
+    eprintln!("pcc bridge: listening on 127.0.0.1:{port} (token in {})", config::home().join("token").display());
+    axum::serve(listener, app).with_graceful_shutdown(shutdown()).await
+}
+
+async fn shutdown() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = async { if let Some(t) = term.as_mut() { t.recv().await; } else { std::future::pending::<()>().await } } => {}
+    }
+}
+
+fn reply(status: StatusCode, body: Value) -> Response {
+    (status, [("content-type", "application/json")], body.to_string()).into_response()
+}
+
+fn refuse(code: BridgeCode, message: &str) -> Response {
+    reply(code.status(), bridge_error(code, message))
+}
+
+/// Loopback `Host` only (DNS rebinding), no `Origin` (drive-by pages), the right token.
+fn check_http(b: &Bridge, headers: &HeaderMap) -> Result<(), Response> {
+    let host = headers.get("host").and_then(|h| h.to_str().ok()).unwrap_or("");
+    if !is_loopback_host(host, b.port) {
+        return Err(refuse(BridgeCode::Forbidden, "the Host header is not a loopback address of this Bridge"));
+    }
+    if headers.contains_key("origin") {
+        return Err(refuse(BridgeCode::Forbidden, "requests from web pages are refused"));
+    }
+    let auth = headers.get("authorization").and_then(|h| h.to_str().ok()).unwrap_or("");
+    let given = auth.strip_prefix("Bearer ").unwrap_or("");
+    if !constant_time_eq(given.as_bytes(), b.token.as_bytes()) {
+        return Err(refuse(BridgeCode::Unauthorized, "missing or wrong token"));
+    }
+    Ok(())
+}
+
+fn is_loopback_host(host: &str, port: u16) -> bool {
+    let (name, tail) = match host.strip_prefix('[') {
+        Some(rest) => match rest.split_once(']') {
+            Some((inner, tail)) => (format!("[{inner}]"), tail),
+            None => return false,
+        },
+        None => match host.split_once(':') {
+            Some((name, _)) => (name.to_string(), &host[name.len()..]),
+            None => (host.to_string(), ""),
+        },
+    };
+    let port_ok = tail.is_empty() || tail.strip_prefix(':').and_then(|p| p.parse::<u16>().ok()) == Some(port);
+    port_ok && matches!(name.as_str(), "127.0.0.1" | "localhost" | "[::1]")
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn current_link(b: &Bridge) -> Option<Arc<Link>> {
+    b.link.lock().ok()?.clone()
+}
+
+async fn health(State(b): State<Shared>, headers: HeaderMap) -> Response {
+    if let Err(r) = check_http(&b, &headers) {
+        return r;
+    }
+    let mut out = json!({
+        "ok": true,
+        "version": env!("CARGO_PKG_VERSION"),
+        "connected": false,
+        "capabilities": {"compactResponses": true, "responseModes": ["compact", "raw"], "compactMethods": projection::COMPACT_METHODS},
+    });
+    if let Some(link) = current_link(&b) {
+        out["connected"] = true.into();
+        out["browserId"] = link.browser_id.clone().into();
+        out["connectionId"] = link.connection_id.clone().into();
+        out["connectionGeneration"] = link.generation.into();
+    }
+    reply(StatusCode::OK, out)
+}
+
+/// A validated `POST /call` body.
+struct CallRequest {
+    method: String,
+    params: Map<String, Value>,
+    compact: bool,
+}
+
+fn parse_call(body: &[u8]) -> Result<CallRequest, Response> {
+    let invalid = |m: &str| refuse(BridgeCode::InvalidRequest, m);
+    let v: Value = serde_json::from_slice(body).map_err(|_| invalid("the body must be a JSON object {method, params, responseMode}"))?;
+    let method = v.get("method").and_then(Value::as_str).filter(|m| !m.is_empty()).ok_or_else(|| invalid("method must be a non-empty string"))?;
+    let params = match v.get("params") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(p)) => p.clone(),
+        Some(_) => return Err(invalid("params must be an object")),
+    };
+    let compact = match v.get("responseMode") {
+        None | Some(Value::Null) => false,
+        Some(Value::String(m)) if m == "raw" => false,
+        Some(Value::String(m)) if m == "compact" => true,
+        Some(_) => return Err(invalid("responseMode must be \"compact\" or \"raw\"")),
+    };
+    if compact && !projection::has_compact(method) {
+        return Err(invalid(&format!("{method} has no compact projection; use responseMode \"raw\" or omit it")));
+    }
+    Ok(CallRequest { method: method.to_string(), params, compact })
+}
+
+async fn call(State(b): State<Shared>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
+    if let Err(r) = check_http(&b, &headers) {
+        return r;
+    }
+    let req = match parse_call(&body) {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let Some(link) = current_link(&b) else {
+        return refuse(BridgeCode::NotConnected, "no browser extension is connected to this Bridge");
+    };
+    let id = b.next_call.fetch_add(1, Ordering::Relaxed);
+    let (tx, rx) = oneshot::channel();
+    if let Ok(mut p) = link.pending.lock() {
+        p.insert(id, tx);
+    }
+    let msg = json!({"type": "call", "id": id, "method": req.method, "params": req.params});
+    if link.outbox.send(msg.to_string()).is_err() {
+        return refuse(BridgeCode::NotConnected, "the extension disconnected");
+    }
+    let result = match tokio::time::timeout(CALL_TIMEOUT, rx).await {
+        Ok(Ok(v)) => v,
+        // The call reached the extension: its outcome is unknown, and it is never replayed.
+        Ok(Err(_)) => return reply(StatusCode::OK, uncertain(&link, "the extension disconnected during the call")),
+        Err(_) => {
+            if let Ok(mut p) = link.pending.lock() {
+                p.remove(&id);
+            }
+            return reply(StatusCode::OK, uncertain(&link, "the extension did not answer in time"));
+        }
+    };
+    let mut out = match result {
+        Value::Object(o) => o,
+        other => {
+            let mut o = Map::new();
+            o.insert("value".into(), other);
+            o
+        }
+    };
+    stamp(&mut out, &link);
+    let out = Value::Object(out);
+    if req.compact {
+        return match projection::project(&req.method, &out) {
+            Ok(v) => reply(StatusCode::OK, v),
+            Err(e) => reply(StatusCode::OK, json!({"error": e})),
+        };
+    }
+    reply(StatusCode::OK, out)
+}
+
+fn stamp(out: &mut Map<String, Value>, link: &Link) {
+    out.insert("browserId".into(), link.browser_id.clone().into());
+    out.insert("connectionId".into(), link.connection_id.clone().into());
+    out.insert("connectionGeneration".into(), link.generation.into());
+}
+
+fn uncertain(link: &Link, message: &str) -> Value {
+    let mut out = Map::new();
+    out.insert(
+        "error".into(),
+        json!({"code": "BROWSER_OPERATION_UNCERTAIN", "message": message, "hint": "the call may or may not have happened; take a snapshot to see the page before retrying"}),
+    );
+    stamp(&mut out, link);
+    Value::Object(out)
+}
+
+async fn extension(State(b): State<Shared>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+    let origin = headers.get("origin").and_then(|h| h.to_str().ok()).unwrap_or("");
+    let allowed = match (&b.extension_id, origin.strip_prefix("chrome-extension://")) {
+        (Some(id), Some(rest)) => rest.trim_end_matches('/') == id,
+        (None, Some(rest)) => !rest.is_empty(),
+        (_, None) => false,
+    };
+    if !allowed {
+        return refuse(BridgeCode::Forbidden, "only the browser extension may connect here");
+    }
+    ws.on_upgrade(move |socket| run_link(b, socket))
+}
+
+/// One extension connection: hello → welcome, then calls out and results in until it closes.
+async fn run_link(b: Shared, mut socket: WebSocket) {
+    let browser_id = match tokio::time::timeout(HELLO_TIMEOUT, socket.recv()).await {
+        Ok(Some(Ok(Message::Text(t)))) => match serde_json::from_str::<Value>(t.as_str()) {
+            Ok(v) if v.get("type").and_then(Value::as_str) == Some("hello") => v.get("browserId").and_then(Value::as_str).unwrap_or("").chars().take(200).collect::<String>(),
+            _ => return,
+        },
+        _ => return,
+    };
+    let (outbox, mut outgoing) = mpsc::unbounded_channel::<String>();
+    let link = Arc::new(Link {
+        connection_id: format!("conn-{}", config::random_id()),
+        generation: config::next_generation(),
+        browser_id,
+        outbox,
+        pending: Arc::new(Mutex::new(HashMap::new())),
+    });
+    let welcome = json!({"type": "welcome", "connectionId": link.connection_id, "connectionGeneration": link.generation});
+    if socket.send(Message::Text(welcome.to_string().into())).await.is_err() {
+        return;
+    }
+    if let Ok(mut l) = b.link.lock() {
+        // A newer extension connection replaces the old one; its pending calls fail as
+        // uncertain when the old sockets' pending map is dropped.
+        *l = Some(link.clone());
+    }
+    eprintln!("pcc bridge: extension connected ({}, generation {})", link.connection_id, link.generation);
+    loop {
+        tokio::select! {
+            msg = outgoing.recv() => match msg {
+                Some(text) => if socket.send(Message::Text(text.into())).await.is_err() { break },
+                None => break,
+            },
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Text(t))) => deliver(&link, t.as_str()),
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+    if let Ok(mut l) = b.link.lock() {
+        if l.as_ref().is_some_and(|cur| Arc::ptr_eq(cur, &link)) {
+            *l = None;
+        }
+    }
+    if let Ok(mut p) = link.pending.lock() {
+        p.clear(); // waiting calls see a closed channel: uncertain
+    }
+    eprintln!("pcc bridge: extension disconnected ({})", link.connection_id);
+}
+
+fn deliver(link: &Link, text: &str) {
+    let Ok(v) = serde_json::from_str::<Value>(text) else { return };
+    if v.get("type").and_then(Value::as_str) != Some("result") {
+        return; // pings keep the worker alive; nothing to do
+    }
+    let Some(id) = v.get("id").and_then(Value::as_u64) else { return };
+    let waiter = link.pending.lock().ok().and_then(|mut p| p.remove(&id));
+    if let Some(tx) = waiter {
+        let _ = tx.send(v.get("result").cloned().unwrap_or(Value::Null));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_hosts_of_this_port() {
+        assert!(is_loopback_host("127.0.0.1:17373", 17373));
+        assert!(is_loopback_host("localhost:17373", 17373));
+        assert!(is_loopback_host("[::1]:17373", 17373));
+        assert!(is_loopback_host("localhost", 17373));
+        assert!(!is_loopback_host("evil.example:17373", 17373));
+        assert!(!is_loopback_host("127.0.0.1:80", 17373));
+        assert!(!is_loopback_host("127.0.0.1.evil.example:17373", 17373));
+        assert!(!is_loopback_host("", 17373));
+    }
+
+    #[test]
+    fn modes_are_checked() {
+        assert!(parse_call(br#"{"method":"browser_snapshot","responseMode":"compact"}"#).is_ok());
+        assert!(parse_call(br#"{"method":"browser_click","responseMode":"raw"}"#).is_ok());
+        assert!(parse_call(br#"{"method":"browser_click","responseMode":"compact"}"#).is_err());
+        assert!(parse_call(br#"{"method":"browser_snapshot","responseMode":"tiny"}"#).is_err());
+        assert!(parse_call(br#"{"method":"browser_snapshot","params":[]}"#).is_err());
+        assert!(parse_call(b"not json").is_err());
+    }
+}

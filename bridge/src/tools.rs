@@ -1,0 +1,83 @@
+//! The tool catalogue the MCP server publishes: each browser tool's name, description,
+//! parameters (as JSON Schema) and whether it only reads.
+//!
+//! Owns: the descriptions and schemas hosts see. Must never: describe a parameter the
+//! extension does not accept (the README's tool table is the reference).
+
+use serde_json::{json, Map, Value};
+
+pub struct Tool {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// (name, JSON type, description)
+    pub params: &'static [(&'static str, &'static str, &'static str)],
+    pub required: &'static [&'static str],
+    pub read_only: bool,
+}
+
+const TAB: (&str, &str, &str) = ("tabId", "integer", "tab id (default: the active tab)");
+const HANDLE: (&str, &str, &str) = ("handle", "object", "the tab handle from browser_claim_tab or a snapshot (needed on claimed user tabs)");
+const REF: (&str, &str, &str) = ("ref", "string", "a ref (eN or aN) from the latest snapshot");
+const SNAPSHOT_ID: (&str, &str, &str) = ("snapshotId", "string", "the snapshotId that produced the ref");
+const SELECTOR: (&str, &str, &str) = ("selector", "string", "CSS selector narrowing the read");
+const MAX_CHARS: (&str, &str, &str) = ("maxChars", "integer", "character budget (capped)");
+const MAX_NODES: (&str, &str, &str) = ("maxNodes", "integer", "node budget (capped)");
+const TIMEOUT: (&str, &str, &str) = ("timeout", "integer", "milliseconds, default 5000, max 30000");
+
+pub const TOOLS: &[Tool] = &[
+    Tool { name: "browser_snapshot", description: "The page as a compact semantic state (one line per visible node, refs on what can be acted on). Use refs with snapshotId in actions.", params: &[TAB, SELECTOR, MAX_CHARS, MAX_NODES], required: &[], read_only: true },
+    Tool { name: "browser_accessibility_snapshot", description: "Chromium's accessibility tree as full / diff / unchanged against your last read of the same document (refs aN).", params: &[TAB, SELECTOR, MAX_CHARS, MAX_NODES, ("sessionId", "string", "your agent session (revisions are kept per session)"), ("disableDiffing", "boolean", "force a full state")], required: &[], read_only: true },
+    Tool { name: "browser_dom_cua", description: "Visible DOM elements in the viewport with coordinates, for computer-use style clicking.", params: &[TAB, SELECTOR, MAX_CHARS, MAX_NODES], required: &[], read_only: true },
+    Tool { name: "browser_extract", description: "The page's main content as Markdown or text (navigation and sidebars left out). Works read-only on any tab.", params: &[TAB, SELECTOR, ("format", "string", "markdown (default) or text"), MAX_CHARS], required: &[], read_only: true },
+    Tool { name: "browser_tabs", description: "Open tabs: id, title, URL.", params: &[], required: &[], read_only: true },
+    Tool { name: "browser_selected_tab", description: "The active tab and its handle.", params: &[TAB], required: &[], read_only: true },
+    Tool { name: "browser_tab_open", description: "Open a new agent-owned tab (agent tabs can be acted on without a claim).", params: &[("url", "string", "http(s) or file URL"), ("active", "boolean", "focus the tab (default true)"), TIMEOUT], required: &[], read_only: false },
+    Tool { name: "browser_tab_close", description: "Close an agent-owned tab.", params: &[TAB], required: &["tabId"], read_only: false },
+    Tool { name: "browser_claim_tab", description: "Claim a user tab so that actions on it are allowed; returns its handle.", params: &[TAB], required: &["tabId"], read_only: false },
+    Tool { name: "browser_navigate", description: "Load a URL in a tab and wait for it.", params: &[("url", "string", "http(s) or file URL"), TAB, HANDLE, TIMEOUT], required: &["url"], read_only: false },
+    Tool { name: "browser_wait_for", description: "Wait until text appears or a selector matches a rendered element.", params: &[("text", "string", "text to wait for"), SELECTOR, TAB, TIMEOUT], required: &[], read_only: true },
+    Tool { name: "browser_click", description: "Click the element of a ref.", params: &[REF, SNAPSHOT_ID, TAB, HANDLE, ("button", "string", "left, right or middle"), ("doubleClick", "boolean", "double click")], required: &["ref", "snapshotId"], read_only: false },
+    Tool { name: "browser_fill", description: "Replace the value of a field.", params: &[REF, SNAPSHOT_ID, ("text", "string", "the new value"), TAB, HANDLE], required: &["ref", "snapshotId", "text"], read_only: false },
+    Tool { name: "browser_type", description: "Type text into a field key by key.", params: &[REF, SNAPSHOT_ID, ("text", "string", "text to type"), ("submit", "boolean", "press Enter after"), TAB, HANDLE], required: &["ref", "snapshotId", "text"], read_only: false },
+    Tool { name: "browser_press", description: "Press a key (e.g. Enter, Escape, ArrowDown), on a ref or the focused element.", params: &[("key", "string", "key name"), REF, SNAPSHOT_ID, TAB, HANDLE], required: &["key"], read_only: false },
+    Tool { name: "browser_hover", description: "Move the mouse over the element of a ref.", params: &[REF, SNAPSHOT_ID, TAB, HANDLE], required: &["ref", "snapshotId"], read_only: false },
+    Tool { name: "browser_select_option", description: "Select option(s) of a select element by value or label.", params: &[REF, SNAPSHOT_ID, ("value", "string", "option value or label"), TAB, HANDLE], required: &["ref", "snapshotId"], read_only: false },
+    Tool { name: "browser_screenshot", description: "A PNG screenshot of the tab's viewport, as an image.", params: &[TAB], required: &[], read_only: true },
+    Tool { name: "browser_evaluate", description: "Run a JavaScript expression in the page (agent or claimed tabs); the value comes back bounded.", params: &[("expression", "string", "JavaScript expression"), TAB, HANDLE, ("awaitPromise", "boolean", "await a returned promise (default true)"), TIMEOUT], required: &["expression"], read_only: false },
+    Tool { name: "browser_console", description: "Recent console messages of a tab (bounded).", params: &[TAB, ("maxEntries", "integer", "entries (default 100, max 1000)"), MAX_CHARS, ("filter", "string", "a level: log, error, warning…")], required: &[], read_only: true },
+    Tool { name: "browser_network", description: "Recent requests of a tab (bounded; no headers or bodies).", params: &[TAB, ("maxEntries", "integer", "entries (default 100, max 1000)"), MAX_CHARS, ("filter", "string", "URL substring")], required: &[], read_only: true },
+    Tool { name: "browser_status", description: "Connection and target summary.", params: &[TAB, ("includeEvents", "boolean", "include the last tool calls")], required: &[], read_only: true },
+    Tool { name: "browser_doctor", description: "Problems with the connection or tab, with recovery hints.", params: &[TAB, ("details", "boolean", "include details")], required: &[], read_only: true },
+];
+
+pub fn find(name: &str) -> Option<&'static Tool> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+/// The JSON Schema of a tool's parameters.
+pub fn input_schema(t: &Tool) -> Map<String, Value> {
+    let props: Map<String, Value> = t.params.iter().map(|(n, ty, d)| (n.to_string(), json!({"type": ty, "description": d}))).collect();
+    let mut schema = Map::new();
+    schema.insert("type".into(), "object".into());
+    schema.insert("properties".into(), Value::Object(props));
+    if !t.required.is_empty() {
+        schema.insert("required".into(), json!(t.required));
+    }
+    schema.insert("additionalProperties".into(), false.into());
+    schema
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_required_params_exist() {
+        for (i, t) in TOOLS.iter().enumerate() {
+            assert!(TOOLS[..i].iter().all(|o| o.name != t.name), "{}", t.name);
+            for r in t.required {
+                assert!(t.params.iter().any(|(n, ..)| n == r), "{}: {r}", t.name);
+            }
+        }
+    }
+}
