@@ -6,6 +6,7 @@
 #   ./build.sh test           native tests, wasm boundary tests in headless Chrome, e2e suite
 #   ./build.sh demo [URL|FILE] snapshot a page through the real extension in headless Chromium
 #   ./build.sh bench          ours vs Playwright's AI snapshot → bench/results.json, bench/report.html
+#   ./build.sh bridge [ARGS]  build and run the local Bridge (target/debug/pcc bridge)
 #   ./build.sh fuzz [CASES]   long property-test run over mutated captures (default 20000 cases)
 #   ./build.sh capture        re-capture tests/captures/*.json from the test pages
 set -euo pipefail
@@ -89,8 +90,8 @@ check_wasm_size() {
 }
 
 test_native() {
-  log "cargo test (native core on checked-in captures)"
-  cargo test --all-targets
+  log "cargo test (native core on checked-in captures; the Bridge)"
+  cargo test --workspace --all-targets
 }
 
 test_wasm() {
@@ -98,11 +99,16 @@ test_wasm() {
   CHROMEDRIVER=/usr/bin/chromedriver \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   WASM_BINDGEN_TEST_TIMEOUT=120 \
-    cargo test --target wasm32-unknown-unknown --test wasm
+    cargo test --target wasm32-unknown-unknown --test wasm --features host
+}
+
+build_bridge() {
+  log "cargo build -p pcc-bridge (the Bridge, CLI and MCP server: target/debug/pcc)"
+  cargo build -p pcc-bridge
 }
 
 test_e2e() {
-  log "www-tests: the extension end to end in headless Chromium"
+  log "www-tests: the extension (and the Bridge, CLI, MCP) end to end in headless Chromium"
   (cd www-tests && node --test --test-concurrency=1 --test-timeout=120000 --test-reporter=spec ./*.test.mjs)
 }
 
@@ -111,13 +117,14 @@ shift || true
 case "$cmd" in
   setup) setup ;;
   build) setup; build ;;
-  test) setup; build; check_wasm_size; test_native; test_wasm; test_e2e ;;
+  test) setup; build; check_wasm_size; test_native; test_wasm; build_bridge; test_e2e ;;
   test-native) test_native ;;
   test-wasm) setup; test_wasm ;;
-  test-e2e) setup; build; test_e2e ;;
+  test-e2e) setup; build; build_bridge; test_e2e ;;
+  bridge) build_bridge; exec target/debug/pcc bridge "$@" ;;
   demo) setup; build; node www-tests/demo.mjs "$@" ;;
   capture) setup; node www-tests/capture-fixtures.mjs "$@" ;;
   bench) setup; build; node bench/bench.mjs "$@" ;;
   fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz -- --nocapture ;;
-  *) sed -n '2,11p' "$0"; exit 2 ;;
+  *) sed -n '2,12p' "$0"; exit 2 ;;
 esac

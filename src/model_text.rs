@@ -2,7 +2,8 @@
 //!
 //! Models get compact JSON (no indentation); people get it pretty-printed. The multi-line
 //! page text of a result (`state`, `content`) is lifted out of the JSON and written below it
-//! as plain lines, which reads far better than one escaped string. With `fence`, everything
+//! as plain lines (always, so a reader finds it in one place), which reads far better than
+//! one escaped string. With `fence`, everything
 //! that came from the page is wrapped in one untrusted-content boundary, so that
 //! instructions written on a page are not taken for the user's; a page cannot close the
 //! boundary early (its copies of the closing marker are defused).
@@ -56,11 +57,8 @@ pub fn model_text(result: &Value, opts: TextOptions) -> String {
 
 fn lift(obj: &mut Map<String, Value>, bodies: &mut Vec<String>) {
     for key in BODIES {
-        if let Some(Value::String(s)) = obj.get(key) {
-            if s.contains('\n') || s.len() > 80 {
-                bodies.push(s.clone());
-                obj.remove(key);
-            }
+        if let Some(Value::String(s)) = obj.remove(key) {
+            bodies.push(s);
         }
     }
 }

@@ -34,8 +34,9 @@ pub struct TabList {
 pub fn model_url(url: &str) -> String {
     let head = url.get(..5).unwrap_or("").to_ascii_lowercase();
     if head == "data:" {
-        let kind = url.split([';', ',']).next().unwrap_or("data:");
-        return format!("{}…", capped(kind, 40));
+        // Idempotent: an already shown `data:kind…` stays as it is.
+        let kind = url.split([';', ',']).next().unwrap_or("data:").trim_end_matches('…');
+        return format!("{}…", capped(kind, 40).trim_end_matches('…'));
     }
     capped(url, TAB_URL_CHARS)
 }

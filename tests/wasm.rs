@@ -61,3 +61,19 @@ fn computed_styles_lists_what_the_extension_must_capture() {
     assert_eq!(s[0], "display");
     assert!(s.iter().any(|x| x == "opacity"));
 }
+
+/// The JS-host exports (`--features host`): projection and model text cross as plain values.
+#[cfg(feature = "host")]
+#[wasm_bindgen_test]
+fn host_projection_is_idempotent_and_errors_are_coded() {
+    let raw = js_sys::JSON::parse(r#"{"tab":{"id":3,"title":"T","favIconUrl":"data:image/png;base64,AAAA","handle":{"tabId":3}},"snapshot":{"snapshotId":"snapshot-1","mode":"full","state":"- button \"Save\" [ref=e1]","nodeCount":1,"charCount":26,"truncated":false},"frameTree":{"frame":{}},"timing":{"captureMs":1}}"#).unwrap();
+    let once = pcc::wasm::project("browser_snapshot", raw).unwrap();
+    let json = js_sys::JSON::stringify(&once).unwrap().as_string().unwrap();
+    assert!(!json.contains("frameTree") && !json.contains("timing") && !json.contains("favIcon"), "{json}");
+    let twice = pcc::wasm::project("browser_snapshot", once).unwrap();
+    assert_eq!(js_sys::JSON::stringify(&twice).unwrap().as_string().unwrap(), json);
+    let text = pcc::wasm::model_text(twice, JsValue::UNDEFINED).unwrap();
+    assert!(text.starts_with("<untrusted-page-content>\n") && text.contains("\n- button \"Save\" [ref=e1]\n"), "{text}");
+    let e = pcc::wasm::project("browser_click", js_sys::Object::new().into()).unwrap_err();
+    assert_eq!(get(&e, "code").as_string().unwrap(), "INVALID_REQUEST");
+}

@@ -1,0 +1,310 @@
+// The Bridge, the CLI and the MCP server end to end: `pcc bridge` on a free loopback port,
+// headless Chromium with the extension connected to it, the CLI and a scripted MCP client
+// over stdio driving snapshot, click and AX diff; response modes, the JS host's local
+// projection (pkg/node) and the Bridge's security checks.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch } from './harness.mjs';
+import { startServer } from './server.mjs';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pccBin = path.join(root, 'target', 'debug', 'pcc');
+const host = createRequire(import.meta.url)(path.join(root, 'pkg', 'node', 'pcc.js'));
+
+const FENCE_OPEN = '<untrusted-page-content>';
+const FENCE_CLOSE = '</untrusted-page-content>';
+
+let b, server, home, port, bridge;
+
+async function freePort() {
+  const s = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => s.once('listening', r));
+  const { port: p } = s.address();
+  await new Promise((r) => s.close(r));
+  return p;
+}
+
+const env = () => ({ ...process.env, PCC_HOME: home, PCC_PORT: String(port) });
+const token = () => fs.readFileSync(path.join(home, 'token'), 'utf8').trim();
+
+/** Raw HTTP with full control of the headers (Host, Origin, Upgrade). */
+function request(method, urlPath, { headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers, setHost: !('Host' in headers) }, (res) => {
+      let data = '';
+      res.on('data', (c) => { data += c; });
+      res.on('end', () => resolve({ status: res.statusCode, json: data ? JSON.parse(data) : undefined }));
+    });
+    req.on('upgrade', (res, socket) => { socket.destroy(); resolve({ status: res.statusCode, upgraded: true }); });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const callBridge = (method, params = {}, responseMode) => request('POST', '/call', {
+  headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json' },
+  body: JSON.stringify(responseMode === undefined ? { method, params } : { method, params, responseMode }),
+});
+const health = async () => (await request('GET', '/health', { headers: { authorization: `Bearer ${token()}` } })).json;
+
+function startBridge() {
+  const p = spawn(pccBin, ['bridge'], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+  p.stderr.on('data', () => {});
+  return p;
+}
+
+async function until(what, fn, ms = 20000) {
+  const start = Date.now();
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const connected = () => until('the extension to connect', async () => { const h = await health(); return h?.connected && h; });
+
+function cli(...args) {
+  return new Promise((resolve) => {
+    execFile(pccBin, args, { env: env(), maxBuffer: 64 << 20 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
+  });
+}
+
+/** Model text → {json, body}: the fence stripped, the first line JSON, the rest page text. */
+function parseModelText(text) {
+  const lines = text.trim().split('\n');
+  assert.equal(lines[0], FENCE_OPEN, text.slice(0, 200));
+  assert.equal(lines.at(-1), FENCE_CLOSE);
+  return { json: JSON.parse(lines[1]), body: lines.slice(2, -1).join('\n') };
+}
+
+const refOf = (state, re) => state.split('\n').find((l) => re.test(l))?.match(/\[ref=(\w+)\]/)?.[1];
+
+before(async () => {
+  server = await startServer();
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-home-'));
+  port = await freePort();
+  bridge = startBridge();
+  await until('the Bridge to listen', async () => fs.existsSync(path.join(home, 'token')) && (await health()));
+  b = await launch();
+  await b.worker.evaluate((p) => globalThis.pcc.bridge.configure({ port: p }), port);
+  await connected();
+});
+
+after(async () => {
+  await b?.close();
+  bridge?.kill('SIGTERM');
+  await server?.close();
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+test('health: compact capability and the connection identity', async () => {
+  const r = await cli('health');
+  assert.equal(r.code, 0, r.stderr);
+  const h = JSON.parse(r.stdout);
+  assert.equal(h.capabilities.compactResponses, true);
+  assert.equal(h.connected, true);
+  assert.ok(h.browserId.startsWith('chrome:') && h.connectionId && h.connectionGeneration >= 1, r.stdout);
+  assert.equal(fs.statSync(path.join(home, 'token')).mode & 0o777, 0o600);
+});
+
+test('CLI: open, snapshot, click and an AX diff, compact and fenced by default', async () => {
+  const opened = await cli('open', server.url('basic.html'));
+  assert.equal(opened.code, 0, opened.stderr);
+  const tabId = parseModelText(opened.stdout).json.tab.id;
+  assert.ok(Number.isInteger(tabId));
+
+  const snap = await cli('snapshot', '--tab', String(tabId));
+  assert.equal(snap.code, 0, snap.stderr);
+  const { json, body } = parseModelText(snap.stdout);
+  assert.match(json.snapshot.snapshotId, /^snapshot-/);
+  assert.equal(json.tab.handle.tabId, tabId);
+  assert.ok(json.connectionId && json.connectionGeneration, snap.stdout.slice(0, 300));
+  assert.match(body, /heading "Orders"/);
+  const counter = refOf(body, /button "Click me"/);
+  assert.ok(counter, body);
+
+  const click = await cli('click', counter, '--snapshot', json.snapshot.snapshotId, '--tab', String(tabId));
+  assert.equal(click.code, 0, click.stderr + click.stdout);
+  assert.equal(parseModelText(click.stdout).json.ok, true);
+
+  const ax1 = parseModelText((await cli('ax', '--tab', String(tabId))).stdout);
+  assert.equal(ax1.json.mode, 'full');
+  assert.match(ax1.body, /Clicked 1 times/);
+  const again = await cli('click', counter, '--snapshot', json.snapshot.snapshotId, '--tab', String(tabId));
+  assert.equal(again.code, 0, again.stderr);
+  const ax2 = parseModelText((await cli('ax', '--tab', String(tabId))).stdout);
+  assert.equal(ax2.json.mode, 'diff', JSON.stringify(ax2));
+  assert.equal(ax2.json.baseSnapshotId, ax1.json.snapshotId);
+  assert.match(ax2.body, /^~ .*Clicked 2 times/m);
+  assert.ok(ax2.body.length < 200, ax2.body);
+  const ax3 = parseModelText((await cli('ax', '--tab', String(tabId))).stdout);
+  assert.equal(ax3.json.mode, 'unchanged');
+
+  // Scripts can rely on exit codes and stderr.
+  const stale = await cli('click', 'e999', '--snapshot', json.snapshot.snapshotId, '--tab', String(tabId));
+  assert.equal(stale.code, 1);
+  assert.match(stale.stderr, /^BROWSER_STALE_REF: .*\(hint: /);
+  assert.equal((await cli('click')).code, 2, 'usage error');
+  assert.equal((await cli('snapshot', '--port', String(await freePort()))).code, 3, 'no Bridge there');
+  const raw = await cli('--raw', 'tabs');
+  assert.equal(raw.code, 0);
+  assert.ok(JSON.parse(raw.stdout).tabs.some((t) => t.id === tabId));
+  for (const cmd of ['snapshot', 'click', 'ax', 'mcp', 'bridge', 'screenshot']) {
+    const help = await cli(cmd, '--help');
+    assert.equal(help.code, 0, cmd);
+    assert.match(help.stdout, /Usage: pcc/);
+  }
+  await cli('close', String(tabId));
+});
+
+test('raw vs compact: same model-visible fields; the JS host projection equals the Bridge', async () => {
+  const open = (await callBridge('browser_tab_open', { url: server.url('frames.html') })).json;
+  const tabId = open.tab.id;
+  const raw = (await callBridge('browser_snapshot', { tabId })).json;
+  const compact = (await callBridge('browser_snapshot', { tabId }, 'compact')).json;
+  assert.ok(!raw.error && !compact.error, JSON.stringify(compact).slice(0, 300));
+  // Representation only: the same state, counts, handle and connection identity.
+  const local = host.project('browser_snapshot', raw);
+  assert.deepEqual({ ...local.snapshot, snapshotId: 'x' }, { ...compact.snapshot, snapshotId: 'x' });
+  assert.deepEqual(local.tab, compact.tab);
+  for (const k of ['browserId', 'connectionId', 'connectionGeneration']) assert.equal(compact[k], raw[k], k);
+  assert.deepEqual(compact.tab.handle, raw.tab.handle);
+  // Idempotent, in the JS host and against the Bridge's own output.
+  assert.deepEqual(host.project('browser_snapshot', compact), compact);
+  assert.deepEqual(host.project('browser_snapshot', local), local);
+  // A deterministic read: the Bridge's compact result is exactly the host's projection of raw.
+  const rawTabs = (await callBridge('browser_tabs')).json;
+  const compactTabs = (await callBridge('browser_tabs', {}, 'compact')).json;
+  assert.deepEqual(host.project('browser_tabs', rawTabs), compactTabs);
+  for (const [m, p] of [['browser_accessibility_snapshot', { tabId, disableDiffing: true }], ['browser_extract', { tabId }], ['browser_dom_cua', { tabId }], ['browser_selected_tab', { tabId }]]) {
+    const c = (await callBridge(m, p, 'compact')).json;
+    assert.ok(!c.error, `${m}: ${JSON.stringify(c).slice(0, 300)}`);
+    assert.deepEqual(host.project(m, c), c, m);
+    const keys = JSON.stringify(c).match(/"(\w+)":/g).map((k) => k.slice(1, -2));
+    for (const banned of ['frameTree', 'text', 'elements', 'accessibility', 'timing', 'favIconUrl']) assert.ok(!keys.includes(banned), `${m} has ${banned}`);
+    assert.ok(c.connectionId && c.tab.id === tabId, m);
+  }
+  // The model text of a compact result is the same in every host.
+  assert.equal(host.modelText(compact), host.modelText(host.project('browser_snapshot', compact)));
+  await callBridge('browser_tab_close', { tabId });
+});
+
+test('modes are validated: an invalid mode and compact without a projection are INVALID_REQUEST', async () => {
+  const bad = await callBridge('browser_snapshot', {}, 'tiny');
+  assert.equal(bad.status, 400);
+  assert.equal(bad.json.error.code, 'INVALID_REQUEST');
+  assert.ok(bad.json.error.hint);
+  const click = await callBridge('browser_click', { ref: 'e1', snapshotId: 'snapshot-1' }, 'compact');
+  assert.equal(click.json.error.code, 'INVALID_REQUEST');
+  assert.throws(() => host.project('browser_click', {}), (e) => e.code === 'INVALID_REQUEST');
+  const notJson = await request('POST', '/call', { headers: { authorization: `Bearer ${token()}` }, body: 'nope' });
+  assert.equal(notJson.json.error.code, 'INVALID_REQUEST');
+});
+
+test('security: no token, a wrong token, a foreign Origin, a non-loopback Host, a page WebSocket are refused', async () => {
+  const body = JSON.stringify({ method: 'browser_tabs' });
+  const none = await request('POST', '/call', { body });
+  assert.equal(none.status, 401);
+  assert.equal(none.json.error.code, 'BRIDGE_UNAUTHORIZED');
+  assert.equal((await request('GET', '/health')).status, 401);
+  const wrong = await request('POST', '/call', { headers: { authorization: 'Bearer 0000' }, body });
+  assert.equal(wrong.status, 401);
+  const auth = { authorization: `Bearer ${token()}` };
+  const origin = await request('POST', '/call', { headers: { ...auth, origin: 'https://evil.example' }, body });
+  assert.equal(origin.status, 403);
+  assert.equal(origin.json.error.code, 'BRIDGE_FORBIDDEN');
+  const rebound = await request('POST', '/call', { headers: { ...auth, Host: `evil.example:${port}` }, body });
+  assert.equal(rebound.status, 403);
+  const ws = { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+  const pageSocket = await request('GET', '/extension', { headers: { ...ws, Origin: 'https://evil.example' } });
+  assert.equal(pageSocket.status, 403);
+  assert.ok(!pageSocket.upgraded);
+  assert.equal((await request('GET', '/extension', { headers: ws })).status, 403, 'no Origin at all');
+  // The legitimate extension is still connected after all that.
+  assert.equal((await health()).connected, true);
+});
+
+test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screenshot as an image', async () => {
+  const tabId = (await callBridge('browser_tab_open', { url: server.url('basic.html') })).json.tab.id;
+  const mcp = spawn(pccBin, ['mcp'], { env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let buffer = '';
+  const waiting = new Map();
+  mcp.stdout.on('data', (c) => {
+    buffer += c;
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      const msg = JSON.parse(line);
+      waiting.get(msg.id)?.(msg);
+    }
+  });
+  let nextId = 1;
+  const rpc = (method, params) => new Promise((resolve, reject) => {
+    const id = nextId++;
+    const timer = setTimeout(() => reject(new Error(`${method} timed out`)), 60000);
+    waiting.set(id, (m) => { clearTimeout(timer); resolve(m); });
+    mcp.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+  });
+  try {
+    const init = await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
+    assert.ok(init.result?.capabilities?.tools, JSON.stringify(init));
+    assert.match(init.result.instructions, /untrusted-page-content/);
+    mcp.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    const list = (await rpc('tools/list', {})).result.tools;
+    const snapTool = list.find((t) => t.name === 'browser_snapshot');
+    assert.equal(snapTool.inputSchema.type, 'object');
+    assert.ok(snapTool.inputSchema.properties.selector);
+    assert.ok(list.find((t) => t.name === 'browser_click').inputSchema.required.includes('snapshotId'));
+    const call = async (name, args) => (await rpc('tools/call', { name, arguments: args })).result;
+
+    const snap = await call('browser_snapshot', { tabId });
+    assert.ok(!snap.isError, JSON.stringify(snap).slice(0, 300));
+    const { json, body } = parseModelText(snap.content[0].text);
+    const ref = refOf(body, /button "Click me"/);
+    const clicked = await call('browser_click', { tabId, ref, snapshotId: json.snapshot.snapshotId });
+    assert.ok(!clicked.isError, JSON.stringify(clicked));
+    const ax1 = parseModelText((await call('browser_accessibility_snapshot', { tabId, sessionId: 'mcp' })).content[0].text);
+    assert.equal(ax1.json.mode, 'full');
+    await call('browser_click', { tabId, ref, snapshotId: json.snapshot.snapshotId });
+    const ax2 = parseModelText((await call('browser_accessibility_snapshot', { tabId, sessionId: 'mcp' })).content[0].text);
+    assert.equal(ax2.json.mode, 'diff');
+    assert.match(ax2.body, /Clicked 2 times/);
+
+    const stale = await call('browser_click', { tabId, ref: 'e999', snapshotId: json.snapshot.snapshotId });
+    assert.equal(stale.isError, true);
+    assert.match(stale.content[0].text, /BROWSER_STALE_REF/);
+
+    const shot = await call('browser_screenshot', { tabId });
+    assert.equal(shot.content[0].text, `Screenshot captured for tab ${tabId}.`);
+    assert.equal(shot.content[1].type, 'image');
+    assert.equal(shot.content[1].mimeType, 'image/png');
+    assert.ok(!/iVBOR/.test(shot.content[0].text));
+  } finally {
+    mcp.kill();
+    await callBridge('browser_tab_close', { tabId });
+  }
+});
+
+test('Bridge restart: the extension reconnects and connectionGeneration increases', async () => {
+  const before = await health();
+  bridge.kill('SIGTERM');
+  await new Promise((r) => bridge.once('exit', r));
+  bridge = startBridge();
+  const after = await connected();
+  assert.ok(after.connectionGeneration > before.connectionGeneration, `${before.connectionGeneration} → ${after.connectionGeneration}`);
+  assert.notEqual(after.connectionId, before.connectionId);
+  assert.equal(after.browserId, before.browserId);
+  const tabs = (await callBridge('browser_tabs', {}, 'compact')).json;
+  assert.equal(tabs.connectionGeneration, after.connectionGeneration);
+});
