@@ -4,80 +4,27 @@
 // projection (pkg/node) and the Bridge's security checks.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from './harness.mjs';
 import { startServer } from './server.mjs';
+import { startBridge, freePort, pccBin } from './bridge-harness.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const pccBin = path.join(root, 'target', 'debug', 'pcc');
 const host = createRequire(import.meta.url)(path.join(root, 'pkg', 'node', 'pcc.js'));
 
 const FENCE_OPEN = '<untrusted-page-content>';
 const FENCE_CLOSE = '</untrusted-page-content>';
 
-let b, server, home, port, bridge;
-
-async function freePort() {
-  const s = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => s.once('listening', r));
-  const { port: p } = s.address();
-  await new Promise((r) => s.close(r));
-  return p;
-}
-
-const env = () => ({ ...process.env, PCC_HOME: home, PCC_PORT: String(port) });
-const token = () => fs.readFileSync(path.join(home, 'token'), 'utf8').trim();
-
-/** Raw HTTP with full control of the headers (Host, Origin, Upgrade). */
-function request(method, urlPath, { headers = {}, body } = {}) {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers, setHost: !('Host' in headers) }, (res) => {
-      let data = '';
-      res.on('data', (c) => { data += c; });
-      res.on('end', () => resolve({ status: res.statusCode, json: data ? JSON.parse(data) : undefined }));
-    });
-    req.on('upgrade', (res, socket) => { socket.destroy(); resolve({ status: res.statusCode, upgraded: true }); });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-const callBridge = (method, params = {}, responseMode) => request('POST', '/call', {
-  headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json' },
-  body: JSON.stringify(responseMode === undefined ? { method, params } : { method, params, responseMode }),
-});
-const health = async () => (await request('GET', '/health', { headers: { authorization: `Bearer ${token()}` } })).json;
-
-function startBridge() {
-  const p = spawn(pccBin, ['bridge'], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
-  p.stderr.on('data', () => {});
-  return p;
-}
-
-async function until(what, fn, ms = 20000) {
-  const start = Date.now();
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const connected = () => until('the extension to connect', async () => { const h = await health(); return h?.connected && h; });
-
-function cli(...args) {
-  return new Promise((resolve) => {
-    execFile(pccBin, args, { env: env(), maxBuffer: 64 << 20 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
-  });
-}
+let b, server, br;
+const cli = (...a) => br.cli(...a);
+const callBridge = (...a) => br.call(...a);
+const request = (...a) => br.request(...a);
+const health = () => br.health();
+const token = () => br.token();
 
 /** Model text → {json, body}: the fence stripped, the first line JSON, the rest page text. */
 function parseModelText(text) {
@@ -91,20 +38,14 @@ const refOf = (state, re) => state.split('\n').find((l) => re.test(l))?.match(/\
 
 before(async () => {
   server = await startServer();
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-home-'));
-  port = await freePort();
-  bridge = startBridge();
-  await until('the Bridge to listen', async () => fs.existsSync(path.join(home, 'token')) && (await health()));
   b = await launch();
-  await b.worker.evaluate((p) => globalThis.pcc.bridge.configure({ port: p }), port);
-  await connected();
+  br = await startBridge(b);
 });
 
 after(async () => {
   await b?.close();
-  bridge?.kill('SIGTERM');
+  await br?.close();
   await server?.close();
-  fs.rmSync(home, { recursive: true, force: true });
 });
 
 test('health: compact capability and the connection identity', async () => {
@@ -114,7 +55,8 @@ test('health: compact capability and the connection identity', async () => {
   assert.equal(h.capabilities.compactResponses, true);
   assert.equal(h.connected, true);
   assert.ok(h.browserId.startsWith('chrome:') && h.connectionId && h.connectionGeneration >= 1, r.stdout);
-  assert.equal(fs.statSync(path.join(home, 'token')).mode & 0o777, 0o600);
+  assert.equal(fs.statSync(path.join(br.home, 'token')).mode & 0o777, 0o600);
+  assert.equal(fs.statSync(br.home).mode & 0o777, 0o700);
 });
 
 test('CLI: open, snapshot, click and an AX diff, compact and fenced by default', async () => {
@@ -223,7 +165,7 @@ test('security: no token, a wrong token, a foreign Origin, a non-loopback Host, 
   const origin = await request('POST', '/call', { headers: { ...auth, origin: 'https://evil.example' }, body });
   assert.equal(origin.status, 403);
   assert.equal(origin.json.error.code, 'BRIDGE_FORBIDDEN');
-  const rebound = await request('POST', '/call', { headers: { ...auth, Host: `evil.example:${port}` }, body });
+  const rebound = await request('POST', '/call', { headers: { ...auth, Host: `evil.example:${br.port}` }, body });
   assert.equal(rebound.status, 403);
   const ws = { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' };
   const pageSocket = await request('GET', '/extension', { headers: { ...ws, Origin: 'https://evil.example' } });
@@ -236,7 +178,7 @@ test('security: no token, a wrong token, a foreign Origin, a non-loopback Host, 
 
 test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screenshot as an image', async () => {
   const tabId = (await callBridge('browser_tab_open', { url: server.url('basic.html') })).json.tab.id;
-  const mcp = spawn(pccBin, ['mcp'], { env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const mcp = spawn(pccBin, ['mcp'], { env: br.env, stdio: ['pipe', 'pipe', 'pipe'] });
   let buffer = '';
   const waiting = new Map();
   mcp.stdout.on('data', (c) => {
@@ -298,10 +240,9 @@ test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screensho
 
 test('Bridge restart: the extension reconnects and connectionGeneration increases', async () => {
   const before = await health();
-  bridge.kill('SIGTERM');
-  await new Promise((r) => bridge.once('exit', r));
-  bridge = startBridge();
-  const after = await connected();
+  await br.stop();
+  await br.start();
+  const after = await br.connected();
   assert.ok(after.connectionGeneration > before.connectionGeneration, `${before.connectionGeneration} → ${after.connectionGeneration}`);
   assert.notEqual(after.connectionId, before.connectionId);
   assert.equal(after.browserId, before.browserId);
