@@ -1,0 +1,121 @@
+// The leak sweep (issue #9): known secrets planted in a page, its same-origin iframe and a
+// cross-origin (out-of-process) iframe — password and hidden inputs, token / api-key /
+// credential / OTP / card / CVC / secret fields found by name, id, autocomplete and label,
+// values typed by the user after load, secret URL parameters of a request — and every tool
+// in every mode, directly and through the Bridge (raw and compact, CLI and MCP text),
+// must never show one of them. Every result is checked as its full wire JSON.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openTab } from './harness.mjs';
+import { startServer } from './server.mjs';
+import { startBridge } from './bridge-harness.mjs';
+
+let b, server, br;
+before(async () => {
+  server = await startServer();
+  b = await launch();
+  br = await startBridge(b);
+});
+after(async () => {
+  await b?.close();
+  await br?.close();
+  await server?.close();
+});
+
+/** Every planted value shares this marker; typed values too. */
+const SECRET = /LEAK-/;
+const TYPED = ['LEAK-typed-password-17', 'LEAK-typed-token-18'];
+
+const checked = [];
+function clean(label, result) {
+  const wire = typeof result === 'string' ? result : JSON.stringify(result);
+  const hit = wire.match(/.{0,60}LEAK-[\w-]+.{0,20}/);
+  assert.ok(!SECRET.test(wire), `${label} leaked: ${hit?.[0]}`);
+  checked.push(label);
+  return result;
+}
+
+test('no tool, mode or host shows a secret of the page, its iframes or the user', async () => {
+  const { page, tabId } = await openTab(b, server, `secrets.html?xo=${encodeURIComponent(`${server.crossOrigin}/secrets-child.html`)}`);
+  await page.frameLocator('#xo').locator('button').waitFor();
+  // The user types secrets after load.
+  await page.fill('#later', TYPED[0]);
+  await page.fill('#later2', TYPED[1]);
+  await page.waitForTimeout(300); // the page's fetch has been journaled
+
+  const call = async (label, method, params = {}) => {
+    const r = await b.call(method, { tabId, ...params });
+    return clean(label, r);
+  };
+
+  // Page reads, both sources, with and without scope.
+  const snap = await call('snapshot', 'browser_snapshot');
+  assert.ok(!snap.error, JSON.stringify(snap).slice(0, 300));
+  assert.match(snap.snapshot.state, /textbox "Access token"/, 'fields keep their role and name');
+  assert.match(snap.snapshot.state, /Cross-origin child|Child continue/, 'the cross-origin frame was read');
+  assert.match(snap.snapshot.state, /visible-display-name/, 'ordinary values still show');
+  await call('snapshot dom', 'browser_snapshot', { source: 'dom' });
+  await call('snapshot selector', 'browser_snapshot', { selector: 'form' });
+  // AX revisions: full, diff after more typing, unchanged.
+  const full = await call('ax full', 'browser_accessibility_snapshot', { sessionId: 'leak' });
+  assert.equal(full.mode, 'full');
+  await page.fill('#cred', 'LEAK-typed-credential-19');
+  await page.fill('input[name=display]', 'changed-display');
+  const diff = await call('ax diff', 'browser_accessibility_snapshot', { sessionId: 'leak' });
+  assert.equal(diff.mode, 'diff', JSON.stringify(diff).slice(0, 300));
+  assert.match(diff.state, /changed-display/);
+  const same = await call('ax unchanged', 'browser_accessibility_snapshot', { sessionId: 'leak' });
+  assert.equal(same.mode, 'unchanged');
+  await call('ax dom', 'browser_accessibility_snapshot', { source: 'dom', disableDiffing: true });
+  await call('dom_cua', 'browser_dom_cua');
+  await call('dom_cua selector', 'browser_dom_cua', { selector: 'form' });
+  const md = await call('extract markdown', 'browser_extract');
+  assert.match(md.content, /ordinary page text/);
+  await call('extract text', 'browser_extract', { format: 'text' });
+  await call('extract selector', 'browser_extract', { selector: 'form' });
+  // Evaluate summaries of DOM nodes (values are never part of a node's description).
+  const ev = await call('evaluate nodes', 'browser_evaluate', { expression: '[...document.querySelectorAll("input, textarea")]' });
+  assert.ok(Array.isArray(ev.value) && ev.value.length > 5, JSON.stringify(ev).slice(0, 300));
+  await call('evaluate form', 'browser_evaluate', { expression: 'document.getElementById("f")' });
+  // Journals, tab descriptors, status.
+  const net = await call('network', 'browser_network');
+  assert.ok(net.entries.some((e) => /api_key=\[redacted\]/.test(e.url)), JSON.stringify(net).slice(0, 400));
+  await call('console', 'browser_console');
+  await call('tabs', 'browser_tabs');
+  await call('selected tab', 'browser_selected_tab');
+  await call('status', 'browser_status', { includeEvents: true });
+  await call('doctor', 'browser_doctor', { details: true });
+  // Actions and their errors: typing a secret is never echoed; failures never carry values.
+  const ref = (re) => snap.snapshot.state.split('\n').find((l) => re.test(l))?.match(/\[ref=(\w+)\]/)?.[1];
+  const pw = ref(/textbox "Password"/);
+  assert.ok(pw, snap.snapshot.state);
+  await call('fill secret', 'browser_fill', { ref: pw, snapshotId: snap.snapshot.snapshotId, text: 'LEAK-typed-fill-20' });
+  await call('type secret', 'browser_type', { ref: ref(/textbox "Access token"/), snapshotId: snap.snapshot.snapshotId, text: 'LEAK-typed-type-21' });
+  await call('stale ref error', 'browser_click', { ref: 'e9999', snapshotId: snap.snapshot.snapshotId });
+  await call('select error', 'browser_select_option', { ref: pw, snapshotId: snap.snapshot.snapshotId, value: 'LEAK-typed-option-22' });
+  await call('wait error', 'browser_wait_for', { text: 'LEAK-password-01', timeout: 300 });
+  await call('selector error', 'browser_snapshot', { selector: '#no-such-element' });
+  const after = await call('snapshot after typing', 'browser_snapshot');
+  assert.match(after.snapshot.state, /textbox "Password"/);
+
+  // Through the Bridge: raw and compact, and the model text of the CLI and MCP.
+  for (const [method, params] of [
+    ['browser_snapshot', {}], ['browser_accessibility_snapshot', { disableDiffing: true }], ['browser_extract', {}],
+    ['browser_dom_cua', {}], ['browser_tabs', {}], ['browser_selected_tab', {}],
+  ]) {
+    for (const mode of [undefined, 'raw', 'compact']) {
+      const r = await br.call(method, { tabId, ...params }, mode);
+      assert.equal(r.status, 200, `${method} ${mode}: ${r.text.slice(0, 200)}`);
+      clean(`bridge ${method} ${mode ?? 'default'}`, r.text);
+    }
+  }
+  for (const args of [['snapshot'], ['ax', '--full'], ['dom'], ['extract'], ['network'], ['console'], ['--raw', 'snapshot'], ['eval', 'document.forms[0]']]) {
+    const r = await br.cli(...args, '--tab', String(tabId));
+    assert.ok(r.code === 0, `${args}: ${r.stderr}`);
+    clean(`cli ${args.join(' ')}`, r.stdout + r.stderr);
+  }
+  // 8 sources × modes and 8 CLI commands: say what was swept.
+  assert.ok(checked.length >= 50, `${checked.length} checks`);
+  console.log(`leak sweep: ${checked.length} results checked, none shows a secret`);
+  await b.call('browser_tab_close', { tabId });
+});
