@@ -48,7 +48,8 @@ async function captureDom(tab, selector) {
   const t0 = performance.now();
   let res;
   try {
-    [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: domWalk, args: [selector || null, (await ready).limits.walkMaxNodes, (await ready).limits.walkTextChars] });
+    const { limits } = await ready;
+    [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: domWalk, args: [selector || null, limits.walkMaxNodes, limits.walkTextChars, null, crypto.randomUUID()] });
   } catch (e) {
     fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, 120)}`);
   }
@@ -359,7 +360,7 @@ async function browserAction(action, params) {
   let target = collector.resolve(params.snapshotId, params.ref, handle);
   let rebound = false;
   if (target.walkIndex !== undefined) {
-    const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: domAct, args: [target.walkIndex, action, params.text ?? params.value ?? params.key ?? ''] });
+    const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: domAct, args: [target.walkId ?? null, target.walkIndex, action, params.text ?? params.value ?? params.key ?? ''] });
     if (res?.result?.stale) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
     if (res?.result?.noOption) fail('INVALID_REQUEST', 'no such option', 'use an option value or label shown in the snapshot');
     return { ok: true, action, ref: params.ref, tab: tabInfo(tab, handle) };

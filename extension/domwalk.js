@@ -2,9 +2,11 @@
 // chrome.scripting.executeScript into the page's isolated world (page CSP does not apply
 // there), it returns raw facts in the schema of src/input/dom_walk.rs; the service worker
 // hands them to wasm. It bounds raw sizes and never reads the value of a password or hidden
-// input; every decision about meaning is the core's. It keeps the walked elements in the
-// isolated world so that actions on `dom` refs can find them again.
-export function domWalk(selector, maxNodes, textCap = 1000, round = null) {
+// input; every decision about meaning is the core's. A walk with a `walkId` keeps its
+// elements in the isolated world under that id, so that actions on its `dom` refs find
+// exactly those elements again (never another walk's element at the same index).
+export function domWalk(selector, maxNodes, textCap = 1000, round = null, walkId = null) {
+  const WALKS_KEPT = 8; // ≥ the core's snapshots with live refs per tab
   const ATTRS = ['id', 'name', 'type', 'role', 'href', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-hidden',
     'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
     'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'class', 'src'];
@@ -63,13 +65,17 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null) {
     const kids = [...(node.shadowRoot ? node.shadowRoot.childNodes : []), ...node.childNodes];
     for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], i]);
   }
-  globalThis.__pccWalk = elements;
+  if (walkId) {
+    const walks = (globalThis.__pccWalks ??= new Map());
+    walks.set(walkId, elements);
+    while (walks.size > WALKS_KEPT) walks.delete(walks.keys().next().value);
+  }
   globalThis.__pccDocumentId ??= `dom:${crypto.randomUUID()}`;
   // The tag this window received from its parent in this round; none when ambiguous.
   const got = globalThis.__pccReceived;
   const frameTag = round && got?.round === round && got.tags.size === 1 ? [...got.tags][0] : undefined;
   return { url: location.href, documentId: globalThis.__pccDocumentId, title: document.title, viewport: { width: innerWidth, height: innerHeight }, scopeIndex, frameTag,
-    walk: { url: location.href, title: document.title, nodes } };
+    walk: { url: location.href, title: document.title, nodes, ...(walkId ? { walkId } : {}) } };
 }
 
 /**
@@ -108,9 +114,9 @@ export function documentId() {
   return globalThis.__pccDocumentId;
 }
 
-/** Acts on an element of the last walk (DOM-source refs): synthetic events, best effort. */
-export function domAct(index, action, value) {
-  const el = (globalThis.__pccWalk || [])[index];
+/** Acts on element `index` of walk `walkId` (DOM-source refs): synthetic events, best effort. */
+export function domAct(walkId, index, action, value) {
+  const el = globalThis.__pccWalks?.get(walkId)?.[index];
   if (!el || !el.isConnected) return { stale: true };
   el.scrollIntoView({ block: 'center', inline: 'center' });
   if (action === 'click') el.click();

@@ -67,7 +67,9 @@ impl Collector {
         let mut result = out.result;
         self.counter += 1;
         result.snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
-        self.registry.insert(result.snapshot_id.clone(), opts.tab.clone(), out.refs);
+        let mut refs = out.refs;
+        stamp_walk(&mut refs, obs.dom_walk.as_ref().map(|w| w.walk_id.as_str()));
+        self.registry.insert(result.snapshot_id.clone(), opts.tab.clone(), refs);
         Ok(result)
     }
 
@@ -103,7 +105,7 @@ impl Collector {
             tab_id: opts.tab.tab_id,
             scope: opts.scope.clone(),
         };
-        let tree = match decode_observation(observation_json).and_then(|obs| build_tree(&obs).map(|t| (t, obs.url))) {
+        let tree = match decode_observation(observation_json).and_then(|obs| build_tree(&obs).map(|t| (t, obs.url, obs.dom_walk.map(|w| w.walk_id)))) {
             Ok(t) => t,
             Err(e) => {
                 // After a collector error the next read starts over with `full`.
@@ -111,9 +113,10 @@ impl Collector {
                 return Err(e);
             }
         };
-        let (tree, url) = tree;
+        let (tree, url, walk_id) = tree;
         let budget = Budget::clamped(opts.max_chars, opts.max_nodes);
-        let out = snapshot(&tree, budget, RefLabels { prefix: 'a', first: self.ax_refs + 1 });
+        let mut out = snapshot(&tree, budget, RefLabels { prefix: 'a', first: self.ax_refs + 1 });
+        stamp_walk(&mut out.refs, walk_id.as_deref());
         let entries = diff::entries(&out.view, &tree);
         self.ax_counter += 1;
         let snapshot_id = format!("ax-{}-{}", self.runtime, self.ax_counter);
@@ -251,4 +254,12 @@ impl Collector {
 /// Highest `aN` label in use.
 fn max_label(refs: &HashMap<diff::Key, (String, RefTarget)>) -> usize {
     refs.values().filter_map(|(l, _)| l.get(1..).and_then(|n| n.parse().ok())).max().unwrap_or(0)
+}
+
+/// DOM-source refs name the walk their index counts in.
+fn stamp_walk(refs: &mut [(String, RefTarget)], walk_id: Option<&str>) {
+    let Some(id) = walk_id.filter(|id| !id.is_empty()) else { return };
+    for (_, t) in refs.iter_mut().filter(|(_, t)| t.walk_index.is_some()) {
+        t.walk_id = Some(id.to_string());
+    }
 }

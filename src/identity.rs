@@ -20,6 +20,7 @@ pub fn target_of(v: &VNode, tree: &Tree) -> Option<RefTarget> {
         session: frame.session.clone(),
         backend_node_id: n.target.backend_node_id,
         walk_index: n.target.walk_index,
+        walk_id: None, // stamped by the collector, which knows the walk
         role: n.role.clone(),
         name: fold_whitespace(&n.name),
         tag: n.tag.clone(),

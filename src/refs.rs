@@ -30,6 +30,9 @@ pub struct RefTarget {
     pub backend_node_id: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub walk_index: Option<i64>,
+    /// The DOM walk `walk_index` counts in (see `DomWalk::walk_id`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub walk_id: Option<String>,
     pub role: String,
     pub name: String,
     pub tag: String,

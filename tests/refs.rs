@@ -103,3 +103,28 @@ fn double_main_frame(json: &str) -> String {
     arr.extend(extra);
     v.to_string()
 }
+
+/// DOM-source refs carry the id of the walk their index counts in, so an action after
+/// another walk (a later snapshot, a dom_cua or extract read) never picks another walk's
+/// element at the same index.
+#[test]
+fn dom_walk_refs_name_their_walk() {
+    let walk = |id: &str, label: &str| {
+        format!(
+            r##"{{"viewport":{{"width":800,"height":600}},"frames":[],"snapshots":[],"domWalk":{{"walkId":"{id}","url":"http://x/","title":"T","nodes":[
+            {{"parent":-1,"tag":"html","attrs":{{}},"rect":[0,0,800,600]}},
+            {{"parent":0,"tag":"body","attrs":{{}},"rect":[0,0,800,600]}},
+            {{"parent":1,"tag":"button","attrs":{{}},"rect":[10,10,80,20]}},
+            {{"parent":2,"tag":"#text","text":"{label}","attrs":{{}}}}]}}}}"##
+        )
+    };
+    let mut c = Collector::new("w");
+    let first = c.snapshot(&walk("walk-A", "Delete"), &opts(None, None)).unwrap();
+    let second = c.snapshot(&walk("walk-B", "Delete"), &opts(None, None)).unwrap();
+    let a = c.resolve(&first.snapshot_id, "e1", &tab()).unwrap();
+    let b = c.resolve(&second.snapshot_id, "e1", &tab()).unwrap();
+    assert_eq!(a.walk_index, b.walk_index, "same index in both walks");
+    assert_eq!(a.walk_id.as_deref(), Some("walk-A"));
+    assert_eq!(b.walk_id.as_deref(), Some("walk-B"));
+    assert_eq!(a.backend_node_id, None);
+}

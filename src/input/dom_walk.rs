@@ -10,6 +10,9 @@ use rustc_hash::FxHashMap as HashMap;
 
 #[derive(Debug, Clone, Default)]
 pub struct DomWalk {
+    /// The extension's id for this walk: DOM-source refs name it, so an action finds the
+    /// elements of exactly this walk.
+    pub walk_id: String,
     pub url: String,
     pub title: String,
     pub nodes: Vec<WalkNode>,
@@ -65,6 +68,7 @@ pub(super) fn read_walk(p: &mut Parser<'_>) -> Result<DomWalk> {
     let mut w = DomWalk::default();
     p.object(|p, k| {
         match k {
+            "walkId" => w.walk_id = p.string()?,
             "url" => w.url = p.string()?,
             "title" => w.title = p.string()?,
             "nodes" => w.nodes = p.vec(read_node)?,

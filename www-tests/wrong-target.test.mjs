@@ -1,0 +1,98 @@
+// Wrong-target safety (issue #9): mutate the page, then act with a ref from before the
+// mutation. The action must hit the provably same element or fail closed — never another
+// element, however alike it looks. Both sources: AX refs (backend node ids, real input
+// events with a hit check) and DOM-walk refs (elements of the named walk).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openTab } from './harness.mjs';
+import { startServer } from './server.mjs';
+
+let b, server;
+before(async () => { server = await startServer(); b = await launch(); });
+after(async () => { await b?.close(); await server?.close(); });
+
+/** The ref of the "Delete" button in the list item whose text is `label`. */
+function deleteRefOf(state, label) {
+  const lines = state.split('\n');
+  const at = lines.findIndex((l) => l.includes(label));
+  const line = lines.slice(at).find((l) => /button "Delete"/.test(l));
+  return line?.match(/\[ref=(\w+)\]/)?.[1];
+}
+
+async function setup(source) {
+  const { page, tabId } = await openTab(b, server, 'targets.html');
+  const snap = (await b.call('browser_snapshot', { tabId, source })).snapshot;
+  assert.ok(snap, 'snapshot');
+  const ref = deleteRefOf(snap.state, 'Beta');
+  assert.ok(ref, snap.state);
+  const click = () => b.call('browser_click', { tabId, ref, snapshotId: snap.snapshotId });
+  const hits = () => page.evaluate(() => window.hits);
+  return { page, tabId, snap, ref, click, hits };
+}
+
+for (const source of ['chromium_ax', 'dom']) {
+  test(`${source}: reordered items — the old ref still hits the same element`, async () => {
+    const t = await setup(source);
+    await t.page.evaluate(() => window.mutate.reorder());
+    const r = await t.click();
+    assert.ok(!r.error, JSON.stringify(r));
+    assert.deepEqual(await t.hits(), ['B:orig']);
+    await t.page.close();
+  });
+
+  test(`${source}: a node replaced by an identical-looking one — fails closed`, async () => {
+    const t = await setup(source);
+    await t.page.evaluate(() => window.mutate.replace('B'));
+    const r = await t.click();
+    assert.equal(r.error?.code, 'BROWSER_STALE_REF', JSON.stringify(r));
+    assert.deepEqual(await t.hits(), []);
+    await t.page.close();
+  });
+
+  test(`${source}: a duplicate button inserted before the target — the original is hit`, async () => {
+    const t = await setup(source);
+    await t.page.evaluate(() => window.mutate.duplicateBefore('B'));
+    const r = await t.click();
+    assert.ok(!r.error, JSON.stringify(r));
+    assert.deepEqual(await t.hits(), ['B:orig']);
+    await t.page.close();
+  });
+
+  test(`${source}: after a navigation the old ref fails closed and nothing is clicked`, async () => {
+    const t = await setup(source);
+    await b.call('browser_navigate', { tabId: t.tabId, url: server.url('targets.html?again') });
+    const r = await t.click();
+    assert.equal(r.error?.code, 'BROWSER_STALE_REF', JSON.stringify(r));
+    assert.deepEqual(await t.hits(), []);
+    await t.page.close();
+  });
+}
+
+test('chromium_ax: an identical-looking button laid over the target — refused, the cover is not clicked', async () => {
+  const t = await setup('chromium_ax');
+  await t.page.evaluate(() => window.mutate.cover('B'));
+  const r = await t.click();
+  assert.equal(r.error?.code, 'BROWSER_ELEMENT_OBSCURED', JSON.stringify(r));
+  assert.deepEqual(await t.hits(), []);
+  await t.page.close();
+});
+
+test('dom: refs name their walk — later walks (snapshot, dom_cua, extract) never redirect an old ref', async () => {
+  const t = await setup('dom');
+  await t.page.evaluate(() => window.mutate.reorder());
+  // Walks after the snapshot: the same indices now hold other elements.
+  const later = await b.call('browser_snapshot', { tabId: t.tabId, source: 'dom' });
+  assert.ok(!later.error);
+  assert.notEqual(deleteRefOf(later.snapshot.state, 'Beta'), undefined);
+  assert.ok(!(await b.call('browser_dom_cua', { tabId: t.tabId })).error);
+  assert.ok(!(await b.call('browser_extract', { tabId: t.tabId })).error);
+  const r = await t.click();
+  assert.ok(!r.error, JSON.stringify(r));
+  assert.deepEqual(await t.hits(), ['B:orig']);
+  // And the later snapshot's own ref for the same index points at its own element.
+  const gammaNow = deleteRefOf(later.snapshot.state, 'Gamma');
+  const r2 = await b.call('browser_click', { tabId: t.tabId, ref: gammaNow, snapshotId: later.snapshot.snapshotId });
+  assert.ok(!r2.error, JSON.stringify(r2));
+  assert.deepEqual(await t.hits(), ['B:orig', 'C:orig']);
+  await t.page.close();
+});
