@@ -30,8 +30,21 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
     send(child, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
   } else if (method === 'Target.detachedFromTarget') {
     st.children.delete(params.sessionId);
+  } else if (method === 'Inspector.targetCrashed' && !source.sessionId) {
+    crashed.add(source.tabId);
+  } else if (method === 'Inspector.targetReloadedAfterCrash' && !source.sessionId) {
+    crashed.delete(source.tabId);
   }
 });
+
+/** Tabs whose renderer crashed (sad tab): nothing there answers until a new document loads. */
+const crashed = new Set();
+chrome.webNavigation.onCommitted.addListener((d) => d.frameId === 0 && crashed.delete(d.tabId));
+chrome.tabs.onRemoved.addListener((tabId) => crashed.delete(tabId));
+
+export function isCrashed(tabId) {
+  return crashed.has(tabId);
+}
 
 chrome.debugger.onDetach.addListener((source) => {
   tabs.delete(source.tabId);
@@ -52,6 +65,7 @@ async function attach(tabId) {
       });
     });
     await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+    await send({ tabId }, 'Inspector.enable').catch(() => {}); // Inspector.targetCrashed
     // Existing iframes report their attachment right after setAutoAttach: wait until the
     // events have been quiet for 50 ms (at most 500 ms).
     const start = performance.now();

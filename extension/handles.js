@@ -3,6 +3,7 @@
 // navigation and reload). Also the gate for pages no extension may read.
 import { fail } from './errors.js';
 import { documentId } from './domwalk.js';
+import { isCrashed } from './debugger.js';
 
 async function currentDocumentId(tabId) {
   try {
@@ -62,6 +63,7 @@ export function assertReadable(tab) {
   if (RESTRICTED.some((r) => r.test(url))) {
     fail('BROWSER_PAGE_UNAVAILABLE', `tab ${tab.id} shows a page the browser does not let extensions read`);
   }
+  if (isCrashed(tab.id)) fail('BROWSER_PAGE_UNAVAILABLE', `tab ${tab.id} crashed`, 'reload it with browser_navigate, or open a new tab');
 }
 
 /**

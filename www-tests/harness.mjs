@@ -56,3 +56,10 @@ export async function launch() {
   };
   return { context, worker, call, tabIdOf, close };
 }
+
+/** Closes an agent tab through the extension and waits until Playwright saw it go. */
+export async function closeTab(b, page, tabId) {
+  const r = await b.call('browser_tab_close', { tabId });
+  if (r.error) throw new Error(`${r.error.code}: ${r.error.message}`);
+  for (let i = 0; i < 100 && !page.isClosed(); i++) await new Promise((res) => setTimeout(res, 50));
+}

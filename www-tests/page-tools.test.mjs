@@ -2,7 +2,7 @@
 // page-changing rule, end to end: every result within its caps, stable codes with hints.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openTab, openUserTab } from './harness.mjs';
+import { launch, openTab, openUserTab, closeTab } from './harness.mjs';
 import { startServer } from './server.mjs';
 
 let b, server;
@@ -159,8 +159,7 @@ test('a page that navigates during reads: at most one retry, then BROWSER_PAGE_C
   }
   // Playwright's page.close() can wait a minute on a page that never stops navigating; the
   // agent's own close is immediate.
-  assert.deepEqual(await b.call('browser_tab_close', { tabId }), { ok: true });
-  for (let i = 0; i < 100 && !page.isClosed(); i++) await new Promise((r) => setTimeout(r, 50));
+  await closeTab(b, page, tabId);
   assert.ok(page.isClosed());
   // The extension keeps serving: a stable page reads fine right after.
   const next = await open('basic.html');
