@@ -125,6 +125,6 @@ case "$cmd" in
   demo) setup; build; node www-tests/demo.mjs "$@" ;;
   capture) setup; node www-tests/capture-fixtures.mjs "$@" ;;
   bench) setup; build; node bench/bench.mjs "$@" ;;
-  fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz -- --nocapture ;;
+  fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz --test fuzz_tools -- --nocapture ;;
   *) sed -n '2,12p' "$0"; exit 2 ;;
 esac

@@ -12,7 +12,7 @@
 
 use crate::budget::{EXTRACT_MAX_CHARS, MAX_TABS, NODE_TEXT_CHARS, TOTAL_CHARS};
 use crate::error::{Code, Error, Result};
-use crate::tabs::model_url;
+use crate::tabs::{is_data_url, model_url};
 use crate::text::{byte_prefix, capped, char_len};
 use serde_json::{Map, Value};
 
@@ -178,7 +178,7 @@ fn object(raw: &Map<String, Value>, fields: &[(&str, Field)]) -> Map<String, Val
         let Some(v) = raw.get(name) else { continue };
         let projected = match field {
             Scalar => scalar(v),
-            Text(max) => v.as_str().map(|s| Value::String(capped(s, max))),
+            Text(max) => v.as_str().map(|s| Value::String(if is_data_url(s) { model_url(s) } else { capped(s, max) })),
             Url => v.as_str().map(|s| Value::String(model_url(s))),
             Body(max) => v.as_str().map(|s| {
                 let (body, was_cut) = body(s, max);
@@ -210,6 +210,8 @@ fn object(raw: &Map<String, Value>, fields: &[(&str, Field)]) -> Map<String, Val
 
 fn scalar(v: &Value) -> Option<Value> {
     match v {
+        // No payload rides in on an id: a `data:` URL anywhere is shown as its kind only.
+        Value::String(s) if is_data_url(s) => Some(Value::String(model_url(s))),
         Value::String(s) => Some(Value::String(if s.len() > SCALAR_CHARS { capped(s, SCALAR_CHARS) } else { s.clone() })),
         Value::Number(_) | Value::Bool(_) => Some(v.clone()),
         _ => None,

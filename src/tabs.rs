@@ -30,10 +30,14 @@ pub struct TabList {
     pub truncated: bool,
 }
 
+/// Does `s` start with `data:` (any case)?
+pub fn is_data_url(s: &str) -> bool {
+    s.get(..5).is_some_and(|h| h.eq_ignore_ascii_case("data:"))
+}
+
 /// A URL as the model sees it: `data:` payloads are never shown, long URLs are capped.
 pub fn model_url(url: &str) -> String {
-    let head = url.get(..5).unwrap_or("").to_ascii_lowercase();
-    if head == "data:" {
+    if is_data_url(url) {
         // Idempotent: an already shown `data:kind…` stays as it is.
         let kind = url.split([';', ',']).next().unwrap_or("data:").trim_end_matches('…');
         return format!("{}…", capped(kind, 40).trim_end_matches('…'));
@@ -41,12 +45,21 @@ pub fn model_url(url: &str) -> String {
     capped(url, TAB_URL_CHARS)
 }
 
+/// A page title as the model sees it: capped; a title that is a `data:` URL (Chrome titles
+/// an untitled page with its URL) is shown as its kind only, never its payload.
+pub fn model_title(title: &str) -> String {
+    if is_data_url(title) {
+        return model_url(title);
+    }
+    capped(title, NODE_TEXT_CHARS)
+}
+
 /// A `chrome.tabs.Tab` (read field by field: unknown and mistyped fields are ignored).
 fn describe(t: &Value) -> Option<TabDescriptor> {
     let text = |k: &str| t.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
     Some(TabDescriptor {
         id: t.get("id")?.as_i64()?,
-        title: capped(text("title").unwrap_or(""), NODE_TEXT_CHARS),
+        title: model_title(text("title").unwrap_or("")),
         url: model_url(text("url").or(text("pendingUrl")).unwrap_or("")),
         active: t.get("active").and_then(Value::as_bool).unwrap_or(false),
         window_id: t.get("windowId").and_then(Value::as_i64).unwrap_or(-1),
@@ -80,13 +93,14 @@ mod tests {
     #[test]
     fn favicons_and_data_urls_never_reach_the_model() {
         let json = r#"[{"id":1,"title":"A","url":"https://a.test/","favIconUrl":"data:image/png;base64,iVBORw0KGgo=","active":true,"windowId":3},
-                       {"id":2,"title":"B","url":"data:text/html;base64,PGgxPkhpPC9oMT4=","windowId":3},{"title":"no id"}]"#;
+                       {"id":2,"title":"data:text/html;base64,PGgxPkhpPC9oMT4=","url":"data:text/html;base64,PGgxPkhpPC9oMT4=","windowId":3},{"title":"no id"}]"#;
         let list = project_tabs(json).unwrap();
         let wire = serde_json::to_string(&list).unwrap();
         assert!(!wire.contains("base64") && !wire.contains("favIcon") && !wire.contains("iVBOR"), "{wire}");
         assert_eq!(list.tabs.len(), 2);
         assert_eq!(list.count, 3);
         assert_eq!(list.tabs[1].url, "data:text/html…");
+        assert_eq!(list.tabs[1].title, "data:text/html…", "Chrome titles an untitled page with its URL");
         assert!(!wire.contains("\"active\":false"), "empty optional fields are not sent");
     }
 

@@ -81,16 +81,20 @@ pub(super) fn read_walk(p: &mut Parser<'_>) -> Result<DomWalk> {
 
 fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
     let mut n = WalkNode::default();
+    let mut saw_attrs = false;
     p.object(|p, k| {
         match k {
             "parent" => n.parent = p.i64()?,
             "tag" => n.tag = p.string()?,
             "text" => n.text = p.opt_string()?,
-            "attrs" => p.object(|p, k| {
-                let v = p.string()?;
-                n.attrs.insert(k.to_string(), v);
-                Ok(())
-            })?,
+            "attrs" => {
+                saw_attrs = true;
+                p.object(|p, k| {
+                    let v = p.string()?;
+                    n.attrs.insert(k.to_string(), v);
+                    Ok(())
+                })?
+            }
             "rect" => n.rect = if p.null() { None } else { Some(p.vec(|p| p.f64())?) },
             "display" => n.display = p.opt_string()?,
             "visibility" => n.visibility = p.opt_string()?,
@@ -106,6 +110,11 @@ fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
         }
         Ok(())
     })?;
+    if !saw_attrs {
+        // Without its attributes (type, name, id, autocomplete) a field's value cannot be
+        // proven safe: fail closed, the value never enters the core.
+        n.value = None;
+    }
     Ok(n)
 }
 
