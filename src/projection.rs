@@ -44,68 +44,31 @@ enum Field {
     /// characters; a cut marks the object `truncated` and recounts `charCount`.
     Body(usize),
     /// A nested object with its own whitelist.
-    Object(&'static [(&'static str, Field)]),
+    Object(Shape),
     /// A list of objects with one whitelist, at most this many items.
-    List(&'static [(&'static str, Field)], usize),
+    List(Shape, usize),
 }
 use Field::*;
 
-const HANDLE: &[(&str, Field)] = &[
-    ("tabId", Scalar),
+/// A group of whitelisted fields.
+type Fields = &'static [(&'static str, Field)];
+/// An object's whitelist: the union of its groups.
+type Shape = &'static [Fields];
+
+/// What the Bridge adds to every result, and the error shape.
+const CONNECTION: Fields = &[
     ("browserId", Scalar),
-    ("windowId", Scalar),
-    ("tabFence", Scalar),
-    ("incarnation", Scalar),
+    ("connectionId", Scalar),
+    ("connectionGeneration", Scalar),
+    ("error", Object(&[&[("code", Scalar), ("message", Text(ERROR_CHARS)), ("hint", Text(ERROR_CHARS))]])),
 ];
+const HANDLE: Fields = &[("tabId", Scalar), ("browserId", Scalar), ("windowId", Scalar), ("tabFence", Scalar), ("incarnation", Scalar)];
 /// The compact tab identity of a page result.
-const TAB: &[(&str, Field)] = &[("id", Scalar), ("title", Text(NODE_TEXT_CHARS)), ("url", Url), ("handle", Object(HANDLE))];
+const TAB: Fields = &[("tab", Object(&[&[("id", Scalar), ("title", Text(NODE_TEXT_CHARS)), ("url", Url), ("handle", Object(&[HANDLE]))]]))];
 /// One row of `browser_tabs`.
-const TAB_ROW: &[(&str, Field)] = &[
-    ("id", Scalar),
-    ("title", Text(NODE_TEXT_CHARS)),
-    ("url", Url),
-    ("active", Scalar),
-    ("windowId", Scalar),
-];
-const ERROR: &[(&str, Field)] = &[("code", Scalar), ("message", Text(ERROR_CHARS)), ("hint", Text(ERROR_CHARS))];
-
-/// Fields of a revision result (`snapshot` of browser_snapshot, the top level of
-/// browser_accessibility_snapshot).
-macro_rules! revision_fields {
-    () => {
-        [
-            ("snapshotId", Scalar),
-            ("baseSnapshotId", Scalar),
-            ("mode", Scalar),
-            ("source", Scalar),
-            ("state", Body(TOTAL_CHARS)),
-            ("nodeCount", Scalar),
-            ("charCount", Scalar),
-            ("refCount", Scalar),
-            ("totalNodes", Scalar),
-            ("omittedNodes", Scalar),
-            ("truncated", Scalar),
-        ]
-    };
-}
-const SNAPSHOT: &[(&str, Field)] = &revision_fields!();
-
-/// Connection identity the Bridge adds to every result, and the error shape.
-macro_rules! top {
-    ($($rest:expr),* $(,)?) => {
-        &[
-            ("browserId", Scalar),
-            ("connectionId", Scalar),
-            ("connectionGeneration", Scalar),
-            ("error", Object(ERROR)),
-            $($rest),*
-        ]
-    };
-}
-
-const SNAPSHOT_RESULT: &[(&str, Field)] = top![("tab", Object(TAB)), ("snapshot", Object(SNAPSHOT))];
-const AX_RESULT: &[(&str, Field)] = top![
-    ("tab", Object(TAB)),
+const TAB_ROW: Fields = &[("id", Scalar), ("title", Text(NODE_TEXT_CHARS)), ("url", Url), ("active", Scalar), ("windowId", Scalar)];
+/// A revision: the `snapshot` of browser_snapshot, the top level of the AX result.
+const REVISION: Fields = &[
     ("snapshotId", Scalar),
     ("baseSnapshotId", Scalar),
     ("mode", Scalar),
@@ -118,8 +81,7 @@ const AX_RESULT: &[(&str, Field)] = top![
     ("omittedNodes", Scalar),
     ("truncated", Scalar),
 ];
-const EXTRACT_RESULT: &[(&str, Field)] = top![
-    ("tab", Object(TAB)),
+const EXTRACT: Fields = &[
     ("title", Text(NODE_TEXT_CHARS)),
     ("url", Url),
     ("format", Scalar),
@@ -129,10 +91,8 @@ const EXTRACT_RESULT: &[(&str, Field)] = top![
     ("totalChars", Scalar),
     ("truncated", Scalar),
 ];
-const TABS_RESULT: &[(&str, Field)] = top![("tabs", List(TAB_ROW, MAX_TABS)), ("count", Scalar), ("truncated", Scalar)];
-const SELECTED_TAB_RESULT: &[(&str, Field)] = top![("tab", Object(TAB))];
-const DOM_CUA_RESULT: &[(&str, Field)] = top![
-    ("tab", Object(TAB)),
+const TAB_LIST: Fields = &[("tabs", List(&[TAB_ROW], MAX_TABS)), ("count", Scalar), ("truncated", Scalar)];
+const VISIBLE_DOM: Fields = &[
     ("state", Body(TOTAL_CHARS)),
     ("nodeCount", Scalar),
     ("charCount", Scalar),
@@ -141,14 +101,14 @@ const DOM_CUA_RESULT: &[(&str, Field)] = top![
     ("truncated", Scalar),
 ];
 
-fn whitelist(method: &str) -> Option<&'static [(&'static str, Field)]> {
+fn whitelist(method: &str) -> Option<Shape> {
     Some(match method {
-        "browser_snapshot" => SNAPSHOT_RESULT,
-        "browser_accessibility_snapshot" => AX_RESULT,
-        "browser_extract" => EXTRACT_RESULT,
-        "browser_tabs" => TABS_RESULT,
-        "browser_selected_tab" => SELECTED_TAB_RESULT,
-        "browser_dom_cua" => DOM_CUA_RESULT,
+        "browser_snapshot" => &[CONNECTION, TAB, &[("snapshot", Object(&[REVISION]))]],
+        "browser_accessibility_snapshot" => &[CONNECTION, TAB, REVISION],
+        "browser_extract" => &[CONNECTION, TAB, EXTRACT],
+        "browser_tabs" => &[CONNECTION, TAB_LIST],
+        "browser_selected_tab" => &[CONNECTION, TAB],
+        "browser_dom_cua" => &[CONNECTION, TAB, VISIBLE_DOM],
         _ => return None,
     })
 }
@@ -160,7 +120,7 @@ pub fn has_compact(method: &str) -> bool {
 
 /// Projects the raw result of `method` (a JSON object) to its compact, model-facing form.
 pub fn project(method: &str, raw: &Value) -> Result<Value> {
-    let fields = whitelist(method).ok_or_else(|| {
+    let shape = whitelist(method).ok_or_else(|| {
         Error::new(
             Code::InvalidRequest,
             format!("{} has no compact projection", capped(method, 60)),
@@ -168,13 +128,14 @@ pub fn project(method: &str, raw: &Value) -> Result<Value> {
         )
     })?;
     let obj = raw.as_object().ok_or_else(|| Error::malformed("tool result", "expected an object"))?;
-    Ok(Value::Object(object(obj, fields)))
+    Ok(Value::Object(object(obj, shape)))
 }
 
-fn object(raw: &Map<String, Value>, fields: &[(&str, Field)]) -> Map<String, Value> {
+fn object(raw: &Map<String, Value>, shape: Shape) -> Map<String, Value> {
     let mut out = Map::new();
     let mut cut = false;
-    for &(name, field) in fields {
+    let fields = || shape.iter().flat_map(|group| group.iter());
+    for &(name, field) in fields() {
         let Some(v) = raw.get(name) else { continue };
         let projected = match field {
             Scalar => scalar(v),
@@ -201,7 +162,7 @@ fn object(raw: &Map<String, Value>, fields: &[(&str, Field)]) -> Map<String, Val
     if cut {
         // The second bound cut page text: say so, and count what is left.
         out.insert("truncated".into(), Value::Bool(true));
-        if let Some(len) = fields.iter().find_map(|&(n, f)| matches!(f, Body(_)).then(|| out.get(n)).flatten().and_then(Value::as_str).map(char_len)) {
+        if let Some(len) = fields().find_map(|&(n, f)| matches!(f, Body(_)).then(|| out.get(n)).flatten().and_then(Value::as_str).map(char_len)) {
             out.insert("charCount".into(), Value::from(len));
         }
     }

@@ -283,31 +283,12 @@ pub fn run() -> i32 {
         }
     };
     let port = config::port(cli.port);
-    let runtime = || tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
     let opts = TextOptions { pretty: cli.pretty, fence: !cli.no_fence };
     let (method, params) = match cli.cmd {
         Cmd::Bridge { extension_id } => {
-            return match runtime().map(|rt| rt.block_on(server::serve(port, extension_id))) {
-                Ok(Ok(())) => EXIT_OK,
-                Ok(Err(e)) | Err(e) => {
-                    eprintln!("BRIDGE_UNAVAILABLE: {e} (hint: is another Bridge on port {port}? pass --port)");
-                    EXIT_BRIDGE
-                }
-            };
+            return serve(server::serve(port, extension_id), |e| format!("BRIDGE_UNAVAILABLE: {e} (hint: is another Bridge on port {port}? pass --port)"));
         }
-        Cmd::Mcp => {
-            return match runtime().map(|rt| rt.block_on(mcp::serve(port))) {
-                Ok(Ok(())) => EXIT_OK,
-                Ok(Err(e)) => {
-                    eprintln!("MCP_FAILED: {e}");
-                    EXIT_BRIDGE
-                }
-                Err(e) => {
-                    eprintln!("MCP_FAILED: {e}");
-                    EXIT_BRIDGE
-                }
-            };
-        }
+        Cmd::Mcp => return serve(mcp::serve(port), |e| format!("MCP_FAILED: {e}")),
         Cmd::Health => return health(port, cli.pretty),
         cmd => match tool_call(cmd) {
             Ok(call) => call,
@@ -356,6 +337,18 @@ pub fn run() -> i32 {
             } else {
                 EXIT_TOOL_ERROR
             }
+        }
+    }
+}
+
+/// Runs a long-lived service (Bridge, MCP) to its end; `fail` words its error for stderr.
+fn serve<E: std::fmt::Display>(service: impl std::future::Future<Output = Result<(), E>>, fail: impl Fn(String) -> String) -> i32 {
+    let outcome = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(|e| e.to_string()).and_then(|rt| rt.block_on(service).map_err(|e| e.to_string()));
+    match outcome {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            eprintln!("{}", fail(e));
+            EXIT_BRIDGE
         }
     }
 }
