@@ -106,6 +106,12 @@ test('CLI: open, snapshot, click and an AX diff, compact and fenced by default',
     assert.equal(help.code, 0, cmd);
     assert.match(help.stdout, /Usage: pcc/);
   }
+  // A screenshot goes to a file; the text is exactly the tool's sentence, no Base64.
+  const png = path.join(br.home, 'shot.png');
+  const shot = await cli('screenshot', '--tab', String(tabId), '--path', png);
+  assert.equal(shot.code, 0, shot.stderr);
+  assert.equal(shot.stdout.trim(), `Screenshot captured for tab ${tabId}.`);
+  assert.deepEqual([...fs.readFileSync(png).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
   await cli('close', String(tabId));
 });
 

@@ -69,3 +69,15 @@ impl Client {
 pub fn drop_empty(params: Map<String, Value>) -> Map<String, Value> {
     params.into_iter().filter(|(_, v)| !matches!(v, Value::Null) && v.as_str() != Some("")).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_optional_fields_are_not_sent() {
+        let p = json!({"selector": "", "snapshotId": null, "tabId": 3, "path": "", "text": " "});
+        let kept = drop_empty(p.as_object().unwrap().clone());
+        assert_eq!(Value::Object(kept), json!({"tabId": 3, "text": " "}));
+    }
+}
