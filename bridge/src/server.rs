@@ -188,6 +188,9 @@ async fn call(State(b): State<Shared>, headers: HeaderMap, body: axum::body::Byt
     }
     let msg = json!({"type": "call", "id": id, "method": req.method, "params": req.params});
     if link.outbox.send(msg.to_string()).is_err() {
+        if let Ok(mut p) = link.pending.lock() {
+            p.remove(&id);
+        }
         return refuse(BridgeCode::NotConnected, "the extension disconnected");
     }
     let result = match tokio::time::timeout(CALL_TIMEOUT, rx).await {
