@@ -49,7 +49,7 @@ async function captureDom(tab, selector) {
   let res;
   try {
     const { limits } = await ready;
-    [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: domWalk, args: [selector || null, limits.walkMaxNodes, limits.walkTextChars, null, crypto.randomUUID()] });
+    [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: domWalk, args: [selector || null, limits.walkMaxNodes, limits.walkTextChars, null, { id: crypto.randomUUID(), kept: limits.walksKept }] });
   } catch (e) {
     fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, 120)}`);
   }

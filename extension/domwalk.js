@@ -2,11 +2,11 @@
 // chrome.scripting.executeScript into the page's isolated world (page CSP does not apply
 // there), it returns raw facts in the schema of src/input/dom_walk.rs; the service worker
 // hands them to wasm. It bounds raw sizes and never reads the value of a password or hidden
-// input; every decision about meaning is the core's. A walk with a `walkId` keeps its
-// elements in the isolated world under that id, so that actions on its `dom` refs find
-// exactly those elements again (never another walk's element at the same index).
-export function domWalk(selector, maxNodes, textCap = 1000, round = null, walkId = null) {
-  const WALKS_KEPT = 8; // ≥ the core's snapshots with live refs per tab
+// input; every decision about meaning is the core's. A walk with `keep = {id, kept}` keeps
+// its elements in the isolated world under that id (the last `kept` walks), so that actions
+// on its `dom` refs find exactly those elements again (never another walk's element at the
+// same index).
+export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep = null) {
   const ATTRS = ['id', 'name', 'type', 'role', 'href', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-hidden',
     'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
     'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'class', 'src'];
@@ -65,17 +65,17 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, walkId
     const kids = [...(node.shadowRoot ? node.shadowRoot.childNodes : []), ...node.childNodes];
     for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], i]);
   }
-  if (walkId) {
+  if (keep) {
     const walks = (globalThis.__pccWalks ??= new Map());
-    walks.set(walkId, elements);
-    while (walks.size > WALKS_KEPT) walks.delete(walks.keys().next().value);
+    walks.set(keep.id, elements);
+    while (walks.size > keep.kept) walks.delete(walks.keys().next().value);
   }
   globalThis.__pccDocumentId ??= `dom:${crypto.randomUUID()}`;
   // The tag this window received from its parent in this round; none when ambiguous.
   const got = globalThis.__pccReceived;
   const frameTag = round && got?.round === round && got.tags.size === 1 ? [...got.tags][0] : undefined;
   return { url: location.href, documentId: globalThis.__pccDocumentId, title: document.title, viewport: { width: innerWidth, height: innerHeight }, scopeIndex, frameTag,
-    walk: { url: location.href, title: document.title, nodes, ...(walkId ? { walkId } : {}) } };
+    walk: { url: location.href, title: document.title, nodes, ...(keep ? { walkId: keep.id } : {}) } };
 }
 
 /**

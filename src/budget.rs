@@ -68,11 +68,14 @@ pub const JOURNAL_MAX_CHARS: usize = 50_000;
 pub const WALK_MAX_NODES: usize = 60_000;
 pub const WALK_TEXT_CHARS: usize = 1_000;
 pub const WALK_EXTRACT_TEXT_CHARS: usize = 20_000;
+/// DOM walks whose elements a page keeps for DOM-source refs (snapshots and AX reads of a
+/// tab whose refs may still resolve).
+pub const WALKS_KEPT: usize = 2 * REF_SNAPSHOTS_PER_TAB;
 /// `browser_status`: recent tool events kept (shown only on request).
 pub const RECENT_EVENTS: usize = 20;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 10] = [
+pub const SOURCE_LIMITS: [(&str, usize); 11] = [
     ("evalDepth", EVAL_DEPTH),
     ("evalArrayItems", EVAL_ARRAY_ITEMS),
     ("evalObjectFields", EVAL_OBJECT_FIELDS),
@@ -83,6 +86,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 10] = [
     ("walkExtractTextChars", WALK_EXTRACT_TEXT_CHARS),
     ("journalEntryChars", JOURNAL_ENTRY_CHARS),
     ("recentEvents", RECENT_EVENTS),
+    ("walksKept", WALKS_KEPT),
 ];
 
 /// The effective budget of one call.

@@ -74,7 +74,11 @@ fn apply(v: &mut Value, m: &Mutation) {
         Mutation::WrongType(a, k) => {
             let field = ["role", "name", "value", "properties", "backendDOMNodeId", "ignored"][k as usize % 6];
             let junk = [json!(null), json!(7), json!("x"), json!([1, 2]), json!({"value": {"nested": true}}), json!(true)][(k / 6) as usize % 6].clone();
-            nodes[a % n][field] = junk;
+            // As with HugeName below: a form field's name is its label, which is what makes a
+            // label-named field secret; taking it away changes what is sensitive by design.
+            if !(field == "name" && nodes[a % n]["role"]["value"] == "textbox") {
+                nodes[a % n][field] = junk;
+            }
         }
         // Renames anything but a form field: a field's label is what makes a label-named
         // field secret, so renaming it changes what is sensitive by design.
