@@ -73,6 +73,18 @@ struct Target {
     tab: Tab,
 }
 
+#[derive(clap::Args)]
+struct Journal {
+    #[command(flatten)]
+    tab: Tab,
+    /// Console: a level (log, error, warning…); network: a URL substring.
+    #[arg(long)]
+    filter: Option<String>,
+    /// Entries (default 100, max 1000).
+    #[arg(long)]
+    max_entries: Option<u64>,
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Run the Bridge in the foreground (127.0.0.1 only).
@@ -213,24 +225,10 @@ enum Cmd {
         #[command(flatten)]
         tab: Tab,
     },
-    /// Recent console messages.
-    Console {
-        #[command(flatten)]
-        tab: Tab,
-        #[arg(long)]
-        filter: Option<String>,
-        #[arg(long)]
-        max_entries: Option<u64>,
-    },
-    /// Recent requests.
-    Network {
-        #[command(flatten)]
-        tab: Tab,
-        #[arg(long)]
-        filter: Option<String>,
-        #[arg(long)]
-        max_entries: Option<u64>,
-    },
+    /// Recent console messages (--filter: a level).
+    Console(Journal),
+    /// Recent requests (--filter: a URL substring).
+    Network(Journal),
     /// Connection and target summary.
     Status {
         #[command(flatten)]
@@ -264,6 +262,9 @@ impl Params {
     }
     fn scope(self, s: Scope) -> Params {
         self.set("selector", s.selector).set("maxChars", s.max_chars).set("maxNodes", s.max_nodes)
+    }
+    fn journal(self, j: Journal) -> Params {
+        self.tab(&j.tab).set("filter", j.filter).set("maxEntries", j.max_entries)
     }
     fn target(self, t: Target) -> Result<Params, String> {
         let handle = match t.handle {
@@ -411,8 +412,8 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
             ("browser_screenshot", p.tab(&tab))
         }
         Cmd::Eval { expression, tab } => ("browser_evaluate", p.tab(&tab).set("expression", Some(expression))),
-        Cmd::Console { tab, filter, max_entries } => ("browser_console", p.tab(&tab).set("filter", filter).set("maxEntries", max_entries)),
-        Cmd::Network { tab, filter, max_entries } => ("browser_network", p.tab(&tab).set("filter", filter).set("maxEntries", max_entries)),
+        Cmd::Console(j) => ("browser_console", p.journal(j)),
+        Cmd::Network(j) => ("browser_network", p.journal(j)),
         Cmd::Status { tab } => ("browser_status", p.tab(&tab)),
         Cmd::Doctor { tab } => ("browser_doctor", p.tab(&tab)),
         Cmd::Bridge { .. } | Cmd::Mcp | Cmd::Health => return Err("not a tool command".into()),
