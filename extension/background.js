@@ -185,7 +185,7 @@ async function browserEvaluate(params) {
   await assertMayAct(tab, params, handle);
   let result;
   try {
-    result = await evaluateIn(all[0], params, timeout);
+    result = await evaluateIn(all[0], tab.id, params, timeout);
   } catch (e) {
     // The script ran (or started): its effects are unknown when the document went away.
     if (!e.code && isNavigationError(e)) fail('BROWSER_OPERATION_UNCERTAIN', 'the page navigated while the expression ran');

@@ -1,7 +1,8 @@
 // `browser_evaluate`: runs an expression in the page through CDP (`Runtime.evaluate`, which
 // page CSP does not block) and serializes the result in the page with the core's limits, so
 // a huge or cyclic value is bounded before it crosses; wasm then applies the same bounds
-// again (`projectEvaluate`) and reports `truncated`.
+// again (`projectEvaluate`), scrubs the values of sensitive form fields and reports
+// `truncated`.
 import { projectEvaluate } from './wasm/pcc.js';
 import { ready } from './core.js';
 import { fail } from './errors.js';
@@ -149,9 +150,51 @@ export function serializeInPage(limits) {
   return enc({ type, value, truncated });
 }
 
-/** Evaluates `expression` in the tab's main frame; returns the bounded projection. */
-export async function evaluateIn(main, params, timeout) {
+/**
+ * Injected into every frame's isolated world (page overrides do not reach it): the form
+ * fields with a value, as facts for the core to decide which values are sensitive. The
+ * values go to wasm only, which scrubs them from the evaluate result.
+ */
+export function formFieldFacts(maxFields) {
+  const ATTRS = ['type', 'name', 'id', 'autocomplete', 'aria-label', 'placeholder'];
+  const out = [];
+  const roots = [document];
+  while (roots.length && out.length < maxFields) {
+    const root = roots.pop();
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) roots.push(el.shadowRoot);
+      const tag = el.localName;
+      const field = tag === 'input' || tag === 'textarea' || tag === 'select';
+      if (!field && !el.isContentEditable) continue;
+      const value = String((field ? el.value : el.textContent) || '').slice(0, 1000);
+      if (!value) continue;
+      const attrs = {};
+      for (const a of ATTRS) if (el.hasAttribute(a)) attrs[a] = el.getAttribute(a);
+      const label = [...(el.labels || [])].map((l) => l.textContent).join(' ').slice(0, 200);
+      out.push({ tag, attrs, label, value });
+      if (out.length >= maxFields) break;
+    }
+  }
+  return out;
+}
+
+/** The form fields of every frame of the tab, or `null` when no frame could be read. */
+async function formFields(tabId, maxFields) {
+  try {
+    const results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: formFieldFacts, args: [maxFields] });
+    return results.flatMap((r) => r.result || []);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Evaluates `expression` in the tab's main frame; returns the bounded projection with the
+ * values of sensitive fields (read before and after the expression ran) scrubbed.
+ */
+export async function evaluateIn(main, tabId, params, timeout) {
   const { limits } = await ready;
+  const before = await formFields(tabId, limits.evalFormFields);
   let res;
   try {
     res = await main.send('Runtime.evaluate', { expression: params.expression, awaitPromise: params.awaitPromise !== false, returnByValue: false, timeout, userGesture: true });
@@ -180,5 +223,8 @@ export async function evaluateIn(main, params, timeout) {
     else if (r.type === 'symbol') value = `[${r.description || 'Symbol()'}]`;
     json = JSON.stringify({ type: r.type, value: value ?? null, truncated: false });
   }
-  return projectEvaluate(json);
+  const after = await formFields(tabId, limits.evalFormFields);
+  // Which values are secret cannot be known without reading the fields: fail closed.
+  if (!before && !after) fail('BROWSER_SCRIPT_FAILED', 'could not check the result for sensitive values', 'retry once the page has loaded');
+  return projectEvaluate(json, JSON.stringify([...(before || []), ...(after || [])]));
 }

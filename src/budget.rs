@@ -54,6 +54,8 @@ pub const EVAL_ARRAY_ITEMS: usize = 2_000;
 pub const EVAL_OBJECT_FIELDS: usize = 200;
 pub const EVAL_STRING_CHARS: usize = 200_000;
 pub const EVAL_TOTAL_CHARS: usize = 250_000;
+/// Form fields per frame reported for the evaluate scrub (their values are never shown).
+pub const EVAL_FORM_FIELDS: usize = 2_000;
 /// Console / network journals: entries kept per tab and kind, tabs with a journal,
 /// characters of one console text and of one URL, and read defaults / caps.
 pub const JOURNAL_CAPACITY: usize = 1_000;
@@ -75,7 +77,7 @@ pub const WALKS_KEPT: usize = 2 * REF_SNAPSHOTS_PER_TAB;
 pub const RECENT_EVENTS: usize = 20;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 11] = [
+pub const SOURCE_LIMITS: [(&str, usize); 12] = [
     ("evalDepth", EVAL_DEPTH),
     ("evalArrayItems", EVAL_ARRAY_ITEMS),
     ("evalObjectFields", EVAL_OBJECT_FIELDS),
@@ -87,6 +89,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 11] = [
     ("journalEntryChars", JOURNAL_ENTRY_CHARS),
     ("recentEvents", RECENT_EVENTS),
     ("walksKept", WALKS_KEPT),
+    ("evalFormFields", EVAL_FORM_FIELDS),
 ];
 
 /// The effective budget of one call.

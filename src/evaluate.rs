@@ -3,11 +3,18 @@
 //! module re-applies them to whatever arrived, adds the total character cap and reports
 //! `truncated`, so a lying or broken page cannot make the result unbounded.
 //!
-//! Owns: the evaluate limits' enforcement and the result shape. Must never: recurse on
-//! input depth beyond `EVAL_DEPTH` (deeper input is cut, not walked).
+//! An expression can read any value of the page (`input.value`), so the result is also
+//! scrubbed: the extension reports the page's form fields (read in its isolated world,
+//! before and after the expression ran) and every value of a field `redact` calls sensitive
+//! is replaced by `[redacted]` wherever it appears in the result.
+//!
+//! Owns: the evaluate limits' enforcement, the scrub and the result shape. Must never:
+//! recurse on input depth beyond `EVAL_DEPTH` (deeper input is cut, not walked), or return a
+//! sensitive field's value.
 
 use crate::budget::{EVAL_ARRAY_ITEMS, EVAL_DEPTH, EVAL_OBJECT_FIELDS, EVAL_STRING_CHARS, EVAL_TOTAL_CHARS};
 use crate::error::Result;
+use crate::redact::is_sensitive_by;
 use crate::text::cut;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -38,6 +45,68 @@ pub fn project(json: &str) -> Result<Evaluated> {
     let value = bound(raw.get("value").unwrap_or(&Value::Null), 0, &mut b);
     let char_count = serde_json::to_string(&value).map(|s| s.chars().count()).unwrap_or(0);
     Ok(Evaluated { value, kind, char_count, truncated: b.truncated })
+}
+
+/// Values shorter than this are not scrubbed (they would match everywhere).
+const SECRET_MIN_CHARS: usize = 3;
+
+/// `project`, then every value of a sensitive field in `fields_json` (`[{tag, attrs,
+/// label, value}]`, the page's form fields) is replaced by `[redacted]` in the result.
+pub fn project_redacted(json: &str, fields_json: &str) -> Result<Evaluated> {
+    let mut r = project(json)?;
+    let fields: Value = if fields_json.is_empty() { Value::Null } else { crate::input::json::parse(fields_json, "form fields", |p| p.value())? };
+    let secrets: Vec<&str> = fields.as_array().into_iter().flatten().filter_map(secret_of).collect();
+    if !secrets.is_empty() {
+        scrub(&mut r.value, &secrets);
+        r.char_count = serde_json::to_string(&r.value).map(|s| s.chars().count()).unwrap_or(0);
+    }
+    Ok(r)
+}
+
+/// The value of one reported field, when the field is sensitive.
+fn secret_of(f: &Value) -> Option<&str> {
+    let value = f.get("value")?.as_str().filter(|v| v.chars().count() >= SECRET_MIN_CHARS)?;
+    // Without its attributes a field cannot be proven safe: treat it as sensitive.
+    let Some(attrs) = f.get("attrs").and_then(Value::as_object) else { return Some(value) };
+    let label = f.get("label").and_then(Value::as_str).unwrap_or("");
+    is_sensitive_by(|k| attrs.get(k).and_then(Value::as_str), label).then_some(value)
+}
+
+fn scrub(v: &mut Value, secrets: &[&str]) {
+    match v {
+        Value::String(s) => {
+            if let Some(clean) = scrubbed(s, secrets) {
+                *s = clean;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|i| scrub(i, secrets)),
+        Value::Object(fields) => {
+            for (k, mut item) in std::mem::take(fields) {
+                scrub(&mut item, secrets);
+                fields.insert(scrubbed(&k, secrets).unwrap_or(k), item);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `s` with every occurrence of a secret replaced, or `None` when it holds none. A plain
+/// byte scan: secrets are few and short, and it keeps the wasm module small.
+fn scrubbed(s: &str, secrets: &[&str]) -> Option<String> {
+    let mut out = String::new();
+    let (bytes, mut i, mut last) = (s.as_bytes(), 0, 0);
+    while i < bytes.len() {
+        match secrets.iter().find(|x| bytes[i..].starts_with(x.as_bytes())) {
+            Some(x) => {
+                out.push_str(&s[last..i]);
+                out.push_str("[redacted]");
+                i += x.len();
+                last = i;
+            }
+            None => i += 1,
+        }
+    }
+    (last > 0).then(|| out + &s[last..])
 }
 
 fn bound(v: &Value, depth: usize, b: &mut Bound) -> Value {
@@ -130,6 +199,23 @@ mod tests {
         assert!(levels < EVAL_DEPTH, "{levels}");
         assert_eq!(r.value["wide"].as_array().unwrap().len(), EVAL_ARRAY_ITEMS + 1);
         assert!(r.value["big"].as_str().unwrap().ends_with("more chars]"));
+    }
+
+    #[test]
+    fn sensitive_field_values_are_scrubbed_wherever_they_appear() {
+        let result = r#"{"type":"object","value":{"pw":"hunter2-x","joined":"user=bob;pw=hunter2-x","hunter2-x":1,"nick":"bobby","tok":"tok-99"}}"#;
+        let fields = r#"[{"tag":"input","attrs":{"type":"password"},"value":"hunter2-x"},
+            {"tag":"input","attrs":{"name":"nickname"},"label":"Nickname","value":"bobby"},
+            {"tag":"input","attrs":{"name":"x"},"label":"API token","value":"tok-99"},
+            {"tag":"input","value":"no-attrs-7"},{"tag":"input","attrs":{"type":"password"},"value":"ab"}]"#;
+        let r = project_redacted(result, fields).unwrap();
+        let wire = serde_json::to_string(&r.value).unwrap();
+        assert!(!wire.contains("hunter2-x") && !wire.contains("tok-99"), "{wire}");
+        assert_eq!(r.value["joined"], "user=bob;pw=[redacted]");
+        assert_eq!(r.value["nick"], "bobby", "ordinary values stay");
+        assert!(r.value.get("[redacted]").is_some(), "keys are scrubbed too");
+        assert_eq!(project_redacted(r#"{"type":"string","value":"no-attrs-7"}"#, fields).unwrap().value, "[redacted]");
+        assert!(project_redacted(result, "not json").is_err());
     }
 
     #[test]

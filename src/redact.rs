@@ -20,18 +20,23 @@ const SECRET_AUTOCOMPLETE: [&str; 7] =
 
 /// Whether the node's value must never be emitted.
 pub fn is_sensitive(node: &Node) -> bool {
-    if let Some(t) = node.attr("type") {
+    is_sensitive_by(|k| node.attr(k), &node.name)
+}
+
+/// `is_sensitive` over any attribute lookup (lowercase names) and accessible name / label.
+pub fn is_sensitive_by<'a>(attr: impl Fn(&str) -> Option<&'a str>, name: &str) -> bool {
+    if let Some(t) = attr("type") {
         if t.eq_ignore_ascii_case("password") || t.eq_ignore_ascii_case("hidden") {
             return true;
         }
     }
-    if let Some(ac) = node.attr("autocomplete") {
+    if let Some(ac) = attr("autocomplete") {
         let ac = ac.to_ascii_lowercase();
         if ac.split_whitespace().any(|t| SECRET_AUTOCOMPLETE.contains(&t)) {
             return true;
         }
     }
-    let fields = [node.attr("name"), node.attr("id"), node.attr("autocomplete"), node.attr("aria-label"), node.attr("placeholder"), Some(node.name.as_str())];
+    let fields = [attr("name"), attr("id"), attr("autocomplete"), attr("aria-label"), attr("placeholder"), Some(name)];
     fields.into_iter().flatten().any(has_secret_word)
 }
 

@@ -156,10 +156,12 @@ pub fn extract(walk_json: &str, options: JsValue) -> Result<JsValue, JsValue> {
     to_js(&crate::extract::extract(&page, format, crate::extract::budget(opts.max_chars)))
 }
 
-/// `browser_evaluate`: the bounded result from the page-side serializer's JSON.
+/// `browser_evaluate`: the bounded result from the page-side serializer's JSON, with the
+/// values of the page's sensitive form fields (`fields`: JSON `[{tag, attrs, label, value}]`)
+/// scrubbed.
 #[wasm_bindgen(js_name = projectEvaluate)]
-pub fn project_evaluate(json: &str) -> Result<JsValue, JsValue> {
-    crate::evaluate::project(json).map_err(err).and_then(|r| to_js(&r))
+pub fn project_evaluate(json: &str, fields: &str) -> Result<JsValue, JsValue> {
+    crate::evaluate::project_redacted(json, fields).map_err(err).and_then(|r| to_js(&r))
 }
 
 /// The source-side limits (`{evalDepth, walkMaxNodes, …}`) the extension bounds raw data with.

@@ -77,6 +77,15 @@ test('no tool, mode or host shows a secret of the page, its iframes or the user'
   const ev = await call('evaluate nodes', 'browser_evaluate', { expression: '[...document.querySelectorAll("input, textarea")]' });
   assert.ok(Array.isArray(ev.value) && ev.value.length > 5, JSON.stringify(ev).slice(0, 300));
   await call('evaluate form', 'browser_evaluate', { expression: 'document.getElementById("f")' });
+  // An expression can read values directly: the values of sensitive fields are scrubbed
+  // wherever they appear (also inside other strings and keys), ordinary values stay.
+  const values = await call('evaluate values', 'browser_evaluate', { expression: '[...document.querySelectorAll("input, textarea")].map((i) => i.value)' });
+  assert.ok(values.value.includes('changed-display') || values.value.includes('visible-display-name'), JSON.stringify(values).slice(0, 400));
+  assert.ok(values.value.includes('[redacted]'));
+  await call('evaluate joined', 'browser_evaluate', { expression: 'document.querySelector("[name=pass]").value + "|" + document.getElementById("later").value' });
+  await call('evaluate keys', 'browser_evaluate', { expression: '({ [document.getElementById("apiKey").value]: 1 })' });
+  await call('evaluate frame', 'browser_evaluate', { expression: 'document.querySelector("iframe").contentDocument.querySelector("[name=pin]").value' });
+  await call('evaluate cleared', 'browser_evaluate', { expression: '(() => { const el = document.getElementById("cred"); const v = el.value; el.value = ""; return v; })()' });
   // Journals, tab descriptors, status.
   const net = await call('network', 'browser_network');
   assert.ok(net.entries.some((e) => /api_key=\[redacted\]/.test(e.url)), JSON.stringify(net).slice(0, 400));
