@@ -3,9 +3,14 @@
 // the worker answers `{type:"result", id, result}` with exactly what `pcc.call` returns.
 // Glue only: the Bridge projects, this module ferries.
 //
+// Pairing: both sides prove they hold the Bridge's per-install token (HMAC-SHA256 of a
+// fresh nonce, bridge/src/pairing.rs); the worker serves no call before that, and never
+// talks to a Bridge that cannot prove it (a process squatting the port). The token is
+// pasted once into the options page (`pcc pair` prints it).
+//
 // The worker may be evicted at any moment: it reconnects with backoff while alive, an alarm
 // wakes it to try again, and a message every 20 s keeps an open link (and the worker) alive.
-// The port lives in chrome.storage.local (`bridgePort`), default 17373.
+// Port and token live in chrome.storage.local (`bridgePort`, default 17373; `bridgeToken`).
 import { browserId, runtimeId } from './handles.js';
 
 export const DEFAULT_PORT = 17373;
@@ -17,11 +22,19 @@ let socket = null;
 let backoff = BACKOFF_MIN_MS;
 let retryTimer = null;
 let handler = null;
-const state = { connected: false, connectionId: undefined, connectionGeneration: undefined, port: undefined };
+const state = { connected: false, connectionId: undefined, connectionGeneration: undefined, port: undefined, paired: false, problem: undefined };
 
-async function port() {
-  const { bridgePort } = await chrome.storage.local.get('bridgePort');
-  return Number.isInteger(bridgePort) ? bridgePort : DEFAULT_PORT;
+async function settings() {
+  const { bridgePort, bridgeToken } = await chrome.storage.local.get(['bridgePort', 'bridgeToken']);
+  return { port: Number.isInteger(bridgePort) ? bridgePort : DEFAULT_PORT, token: typeof bridgeToken === 'string' ? bridgeToken : '' };
+}
+
+const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/** HMAC-SHA256(token, "<role>:<nonce>") as hex, as bridge/src/pairing.rs computes it. */
+async function proof(token, role, nonce) {
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return hex(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${role}:${nonce}`)));
 }
 
 function scheduleRetry() {
@@ -33,18 +46,26 @@ function scheduleRetry() {
 async function connect() {
   clearTimeout(retryTimer);
   if (socket && socket.readyState <= WebSocket.OPEN) return;
-  state.port = await port();
+  const { port, token } = await settings();
+  state.port = port;
+  state.paired = !!token;
+  if (!token) {
+    state.problem = 'not paired: paste the token from `pcc pair` into the extension options';
+    return; // the alarm and configureBridge try again
+  }
   let ws;
   try {
-    ws = new WebSocket(`ws://127.0.0.1:${state.port}/extension`);
+    ws = new WebSocket(`ws://127.0.0.1:${port}/extension`);
   } catch {
     scheduleRetry();
     return;
   }
   socket = ws;
   let keepalive;
+  const nonce = hex(crypto.getRandomValues(new Uint8Array(16)));
+  let authenticated = false;
   ws.onopen = async () => {
-    ws.send(JSON.stringify({ type: 'hello', browserId: await browserId(), runtimeId, version: chrome.runtime.getManifest().version }));
+    ws.send(JSON.stringify({ type: 'hello', browserId: await browserId(), runtimeId, version: chrome.runtime.getManifest().version, nonce }));
     keepalive = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), KEEPALIVE_MS);
   };
   ws.onmessage = async (ev) => {
@@ -54,10 +75,18 @@ async function connect() {
     } catch {
       return;
     }
-    if (msg.type === 'welcome') {
+    if (msg.type === 'challenge') {
+      if (typeof msg.proof !== 'string' || msg.proof !== (await proof(token, 'bridge', nonce))) {
+        state.problem = `the program on port ${port} is not a Bridge holding this token`;
+        ws.close();
+        return;
+      }
+      ws.send(JSON.stringify({ type: 'auth', proof: await proof(token, 'extension', String(msg.nonce)) }));
+      authenticated = true;
+    } else if (msg.type === 'welcome' && authenticated) {
       backoff = BACKOFF_MIN_MS;
-      Object.assign(state, { connected: true, connectionId: msg.connectionId, connectionGeneration: msg.connectionGeneration });
-    } else if (msg.type === 'call' && handler) {
+      Object.assign(state, { connected: true, problem: undefined, connectionId: msg.connectionId, connectionGeneration: msg.connectionGeneration });
+    } else if (msg.type === 'call' && handler && state.connected && socket === ws) {
       const result = await handler(msg.method, msg.params ?? {});
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'result', id: msg.id, result }));
     }
@@ -77,17 +106,25 @@ export function startBridge(call) {
   handler = call;
   chrome.alarms?.create('pcc-bridge', { periodInMinutes: 0.5 });
   chrome.alarms?.onAlarm.addListener((a) => a.name === 'pcc-bridge' && connect());
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && (changes.bridgePort || changes.bridgeToken)) reconnect();
+  });
   connect();
 }
 
-/** Points the link at another port (stored) and reconnects now. */
-export async function configureBridge({ port: p }) {
-  if (!Number.isInteger(p) || p < 1 || p > 65535) throw new Error('port must be an integer 1–65535');
-  await chrome.storage.local.set({ bridgePort: p });
+/** Stores the port and/or the pairing token (from `pcc pair`) and reconnects now. */
+export async function configureBridge({ port: p, token } = {}) {
+  if (p !== undefined && (!Number.isInteger(p) || p < 1 || p > 65535)) throw new Error('port must be an integer 1–65535');
+  if (token !== undefined && (typeof token !== 'string' || !/^[0-9a-f]{32,128}$/.test(token))) throw new Error('token must be the hex token printed by `pcc pair`');
+  // The storage listener reconnects (the options page writes the same keys).
+  await chrome.storage.local.set({ ...(p !== undefined ? { bridgePort: p } : {}), ...(token !== undefined ? { bridgeToken: token } : {}) });
+}
+
+function reconnect() {
   backoff = BACKOFF_MIN_MS;
   socket?.close();
   socket = null;
-  await connect();
+  connect();
 }
 
 export function bridgeState() {

@@ -71,7 +71,7 @@ export async function startBridge(b) {
   };
   await start();
   if (b) {
-    await b.worker.evaluate((p) => globalThis.pcc.bridge.configure({ port: p }), port);
+    await b.worker.evaluate(([p, t]) => globalThis.pcc.bridge.configure({ port: p, token: t }), [port, token()]);
     await connected();
   }
   return {

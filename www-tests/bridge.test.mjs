@@ -244,6 +244,33 @@ test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screensho
   }
 });
 
+test('pairing: the token via pcc pair; a Bridge with another token is refused by the extension, and refuses it', async () => {
+  const pair = await cli('pair');
+  assert.equal(pair.code, 0);
+  assert.equal(pair.stdout.trim(), token());
+  assert.match(pair.stderr, /options/);
+  // Another Bridge (another install, another token) on another port: no link either way.
+  const other = await startBridge();
+  try {
+    const state = () => b.worker.evaluate(() => globalThis.pcc.bridge.state());
+    await b.worker.evaluate((p) => globalThis.pcc.bridge.configure({ port: p }), other.port);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal((await other.health()).connected, false, 'the other Bridge got no link');
+    const st = await state();
+    assert.equal(st.connected, false);
+    assert.match(st.problem, /not a Bridge holding this token/);
+    // The extension now holds the other token but the first Bridge does not accept it.
+    await b.worker.evaluate(([p, t]) => globalThis.pcc.bridge.configure({ port: p, token: t }), [br.port, other.token()]);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal((await health()).connected, false, 'an extension without this token gets no link');
+  } finally {
+    await b.worker.evaluate(([p, t]) => globalThis.pcc.bridge.configure({ port: p, token: t }), [br.port, token()]);
+    await br.connected();
+    await other.close();
+  }
+  assert.ok(!(await callBridge('browser_tabs')).json.error);
+});
+
 test('Bridge restart: the extension reconnects and connectionGeneration increases', async () => {
   const before = await health();
   await br.stop();

@@ -95,6 +95,8 @@ enum Cmd {
     },
     /// Run the MCP server on stdio (talks to the Bridge).
     Mcp,
+    /// Print the token to paste into the extension's options (pairs it with this Bridge).
+    Pair,
     /// Bridge health and capabilities.
     Health,
     /// Any tool by name: `pcc call browser_snapshot '{"maxChars":5000}'`.
@@ -291,6 +293,7 @@ pub fn run() -> i32 {
         }
         Cmd::Mcp => return serve(mcp::serve(port), |e| format!("MCP_FAILED: {e}")),
         Cmd::Health => return health(port, cli.pretty),
+        Cmd::Pair => return pair(),
         cmd => match tool_call(cmd) {
             Ok(call) => call,
             Err(message) => {
@@ -349,6 +352,20 @@ fn serve<E: std::fmt::Display>(service: impl std::future::Future<Output = Result
         Ok(()) => EXIT_OK,
         Err(e) => {
             eprintln!("{}", fail(e));
+            EXIT_BRIDGE
+        }
+    }
+}
+
+fn pair() -> i32 {
+    match config::token() {
+        Ok(token) => {
+            eprintln!("Paste this token into the extension's options (chrome://extensions → pi-control-chrome → Details → Extension options):");
+            println!("{token}");
+            EXIT_OK
+        }
+        Err(e) => {
+            eprintln!("BRIDGE_UNAVAILABLE: cannot create the token in {}: {e}", config::home().display());
             EXIT_BRIDGE
         }
     }
@@ -416,7 +433,7 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
         Cmd::Network(j) => ("browser_network", p.journal(j)),
         Cmd::Status { tab } => ("browser_status", p.tab(&tab)),
         Cmd::Doctor { tab } => ("browser_doctor", p.tab(&tab)),
-        Cmd::Bridge { .. } | Cmd::Mcp | Cmd::Health => return Err("not a tool command".into()),
+        Cmd::Bridge { .. } | Cmd::Mcp | Cmd::Health | Cmd::Pair => return Err("not a tool command".into()),
     };
     Ok((method.to_string(), (params.0, path)))
 }

@@ -10,6 +10,7 @@ mod client;
 mod config;
 mod mcp;
 mod output;
+mod pairing;
 mod server;
 mod tools;
 mod wire;

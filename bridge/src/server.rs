@@ -1,5 +1,6 @@
 //! The Bridge server: listens on 127.0.0.1 only. The extension connects to
-//! `GET /extension` (WebSocket, `chrome-extension://` origin only); hosts call
+//! `GET /extension` (WebSocket, `chrome-extension://` origin only, then a mutual proof of
+//! the token); hosts call
 //! `GET /health` and `POST /call` with the per-install token.
 //!
 //! `POST /call {method, params, responseMode}` forwards the call to the extension and
@@ -13,6 +14,7 @@
 //! or change params beyond forwarding them.
 
 use crate::config;
+use crate::pairing;
 use crate::wire::{bridge_error, BridgeCode};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
@@ -83,6 +85,34 @@ fn refuse(code: BridgeCode, message: &str) -> Response {
     reply(code.status(), bridge_error(code, message))
 }
 
+async fn recv_json(socket: &mut WebSocket) -> Option<Value> {
+    match socket.recv().await {
+        Some(Ok(Message::Text(t))) => serde_json::from_str(t.as_str()).ok(),
+        _ => None,
+    }
+}
+
+/// The extension proves it holds the token and learns that this Bridge does too; returns
+/// its browserId. Anything else (no hello, a wrong proof) ends the connection.
+async fn handshake(b: &Bridge, socket: &mut WebSocket) -> Option<String> {
+    let hello = recv_json(socket).await?;
+    if hello.get("type").and_then(Value::as_str) != Some("hello") {
+        return None;
+    }
+    let browser_id: String = hello.get("browserId").and_then(Value::as_str).unwrap_or("").chars().take(200).collect();
+    let their_nonce = hello.get("nonce").and_then(Value::as_str).filter(|n| (16..=128).contains(&n.len()))?;
+    let our_nonce = config::random_id();
+    let challenge = json!({"type": "challenge", "proof": pairing::proof(&b.token, "bridge", their_nonce), "nonce": our_nonce});
+    socket.send(Message::Text(challenge.to_string().into())).await.ok()?;
+    let auth = recv_json(socket).await?;
+    let given = auth.get("proof").and_then(Value::as_str).unwrap_or("");
+    if auth.get("type").and_then(Value::as_str) != Some("auth") || !pairing::verify(&b.token, "extension", &our_nonce, given) {
+        eprintln!("pcc bridge: refused an extension that does not hold the token (pair it: pcc pair)");
+        return None;
+    }
+    Some(browser_id)
+}
+
 /// Loopback `Host` only (DNS rebinding), no `Origin` (drive-by pages), the right token.
 fn check_http(b: &Bridge, headers: &HeaderMap) -> Result<(), Response> {
     let host = headers.get("host").and_then(|h| h.to_str().ok()).unwrap_or("");
@@ -94,7 +124,7 @@ fn check_http(b: &Bridge, headers: &HeaderMap) -> Result<(), Response> {
     }
     let auth = headers.get("authorization").and_then(|h| h.to_str().ok()).unwrap_or("");
     let given = auth.strip_prefix("Bearer ").unwrap_or("");
-    if !constant_time_eq(given.as_bytes(), b.token.as_bytes()) {
+    if !pairing::same(given, &b.token) {
         return Err(refuse(BridgeCode::Unauthorized, "missing or wrong token"));
     }
     Ok(())
@@ -115,9 +145,6 @@ fn is_loopback_host(host: &str, port: u16) -> bool {
     port_ok && matches!(name.as_str(), "127.0.0.1" | "localhost" | "[::1]")
 }
 
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
 
 fn current_link(b: &Bridge) -> Option<Arc<Link>> {
     b.link.lock().ok()?.clone()
@@ -252,14 +279,12 @@ async fn extension(State(b): State<Shared>, headers: HeaderMap, ws: WebSocketUpg
     ws.on_upgrade(move |socket| run_link(b, socket))
 }
 
-/// One extension connection: hello → welcome, then calls out and results in until it closes.
+/// One extension connection: hello → challenge → auth → welcome (mutual proof of the
+/// token, see `pairing`), then calls out and results in until it closes.
 async fn run_link(b: Shared, mut socket: WebSocket) {
-    let browser_id = match tokio::time::timeout(HELLO_TIMEOUT, socket.recv()).await {
-        Ok(Some(Ok(Message::Text(t)))) => match serde_json::from_str::<Value>(t.as_str()) {
-            Ok(v) if v.get("type").and_then(Value::as_str) == Some("hello") => v.get("browserId").and_then(Value::as_str).unwrap_or("").chars().take(200).collect::<String>(),
-            _ => return,
-        },
-        _ => return,
+    let Ok(Some(browser_id)) = tokio::time::timeout(HELLO_TIMEOUT, handshake(&b, &mut socket)).await else {
+        let _ = socket.send(Message::Close(None)).await;
+        return;
     };
     let (outbox, mut outgoing) = mpsc::unbounded_channel::<String>();
     let link = Arc::new(Link {
