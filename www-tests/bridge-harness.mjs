@@ -1,6 +1,7 @@
 // A `pcc bridge` of its own for a test file: a free loopback port, a temporary state
 // directory, raw HTTP with full control of the headers, the CLI, and the extension pointed
 // at it.
+import { before, after } from 'node:test';
 import { spawn, execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -8,6 +9,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { launch } from './harness.mjs';
+import { startServer } from './server.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const pccBin = path.join(root, 'target', 'debug', 'pcc');
@@ -78,4 +82,23 @@ export async function startBridge(b) {
     home, port, env, token, request, call, health, connected, cli, start, stop,
     close: async () => { await stop(); fs.rmSync(home, { recursive: true, force: true }); },
   };
+}
+
+/**
+ * Registers a test file's hooks: the test server, Chromium with the extension, and a Bridge
+ * paired with it; `ready({server, b, br})` receives them.
+ */
+export function withBridge(ready) {
+  const c = {};
+  before(async () => {
+    c.server = await startServer();
+    c.b = await launch();
+    c.br = await startBridge(c.b);
+    ready(c);
+  });
+  after(async () => {
+    await c.b?.close();
+    await c.br?.close();
+    await c.server?.close();
+  });
 }

@@ -2,16 +2,14 @@
 // headless Chromium with the extension connected to it, the CLI and a scripted MCP client
 // over stdio driving snapshot, click and AX diff; response modes, the JS host's local
 // projection (pkg/node) and the Bridge's security checks.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch } from './harness.mjs';
-import { startServer } from './server.mjs';
-import { startBridge, freePort, pccBin } from './bridge-harness.mjs';
+import { startBridge, freePort, pccBin, withBridge } from './bridge-harness.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const host = createRequire(import.meta.url)(path.join(root, 'pkg', 'node', 'pcc.js'));
@@ -36,17 +34,7 @@ function parseModelText(text) {
 
 const refOf = (state, re) => state.split('\n').find((l) => re.test(l))?.match(/\[ref=(\w+)\]/)?.[1];
 
-before(async () => {
-  server = await startServer();
-  b = await launch();
-  br = await startBridge(b);
-});
-
-after(async () => {
-  await b?.close();
-  await br?.close();
-  await server?.close();
-});
+withBridge((c) => ({ server, b, br } = c));
 
 test('health: compact capability and the connection identity', async () => {
   const r = await cli('health');

@@ -4,23 +4,13 @@
 // values typed by the user after load, secret URL parameters of a request — and every tool
 // in every mode, directly and through the Bridge (raw and compact, CLI and MCP text),
 // must never show one of them. Every result is checked as its full wire JSON.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openTab } from './harness.mjs';
-import { startServer } from './server.mjs';
-import { startBridge } from './bridge-harness.mjs';
+import { openTab } from './harness.mjs';
+import { withBridge } from './bridge-harness.mjs';
 
 let b, server, br;
-before(async () => {
-  server = await startServer();
-  b = await launch();
-  br = await startBridge(b);
-});
-after(async () => {
-  await b?.close();
-  await br?.close();
-  await server?.close();
-});
+withBridge((c) => ({ server, b, br } = c));
 
 /** Every planted value shares this marker; typed values too. */
 const SECRET = /LEAK-/;
