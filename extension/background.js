@@ -31,9 +31,11 @@ function tabInfo(tab, handle) {
 }
 
 /** Timeouts of waiting tools: default 5 s, at most 30 s. */
+const TIMEOUT_DEFAULT_MS = 5000;
+const TIMEOUT_MAX_MS = 30000;
 function timeoutOf(params) {
   const t = optionalInt(params, 'timeout');
-  return Math.min(t ?? 5000, 30000);
+  return Math.min(t ?? TIMEOUT_DEFAULT_MS, TIMEOUT_MAX_MS);
 }
 
 async function captureAx(tab) {
@@ -425,7 +427,7 @@ const SIDE_EFFECTS = new Set([...Object.keys(ACTIONS), 'browser_navigate', 'brow
 const CALL_DEADLINE_MS = 45000;
 
 function deadline(method, params) {
-  const ms = CALL_DEADLINE_MS + (Number.isInteger(params.timeout) ? Math.min(params.timeout, 30000) : 0);
+  const ms = CALL_DEADLINE_MS + (Number.isInteger(params.timeout) ? Math.min(params.timeout, TIMEOUT_MAX_MS) : 0);
   let timer;
   const promise = new Promise((_, reject) => {
     timer = setTimeout(() => reject(SIDE_EFFECTS.has(method)

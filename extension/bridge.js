@@ -51,7 +51,7 @@ async function connect() {
   state.paired = !!token;
   if (!token) {
     state.problem = 'not paired: paste the token from `pcc pair` into the extension options';
-    return; // the alarm and configureBridge try again
+    return; // the alarm and a stored token (storage listener) try again
   }
   let ws;
   try {
