@@ -8,7 +8,8 @@
 #   ./build.sh bench          ours vs Playwright's AI snapshot → bench/results.json, bench/report.html
 #   ./build.sh bridge [ARGS]  build and run the local Bridge (target/debug/pcc bridge)
 #   ./build.sh fuzz [CASES]   long property-test run over mutated captures (default 20000 cases)
-#   ./build.sh capture        re-capture tests/captures/*.json from the test pages
+#   ./build.sh capture        re-capture tests/captures/*.json from the test pages (and the rules)
+#   ./build.sh capture-rules  re-capture the literal HTML cases of tests/rules.rs
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
@@ -71,9 +72,11 @@ build() {
   log "extension/wasm/pcc_bg.wasm: $(stat -c %s "$out/pcc_bg.wasm") bytes ($(gzip -9c "$out/pcc_bg.wasm" | wc -c) gzipped)"
   # The JS-host package: the same crate plus the projection exports, for browsers (web)
   # and Node (nodejs), each with TypeScript declarations.
+  # Its own target directory: sharing one with the extension build made each invalidate the
+  # other, so every build (and demo) recompiled the crate twice.
   log "cargo build --release --target wasm32-unknown-unknown --features host (JS-host package)"
-  cargo build --release --target wasm32-unknown-unknown --lib --features host
-  cp -p "$wasm" target/pkg/host.wasm
+  CARGO_TARGET_DIR=target/host cargo build --release --target wasm32-unknown-unknown --lib --features host
+  cp -p target/host/wasm32-unknown-unknown/release/pcc.wasm target/pkg/host.wasm
   bindgen target/pkg/host.wasm pkg/web web pcc
   bindgen target/pkg/host.wasm pkg/node nodejs pcc
   log "pkg/web, pkg/node: $(stat -c %s pkg/web/pcc_bg.wasm) bytes"
@@ -98,7 +101,7 @@ test_wasm() {
   log "wasm-bindgen-test in headless Chromium (the facade boundary)"
   CHROMEDRIVER=/usr/bin/chromedriver \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  WASM_BINDGEN_TEST_TIMEOUT=120 \
+  WASM_BINDGEN_TEST_TIMEOUT=120 CARGO_TARGET_DIR=target/host \
     cargo test --target wasm32-unknown-unknown --test wasm --features host
 }
 
@@ -123,7 +126,8 @@ case "$cmd" in
   test-e2e) setup; build; build_bridge; test_e2e ;;
   bridge) build_bridge; exec target/debug/pcc bridge "$@" ;;
   demo) setup; build; node www-tests/demo.mjs "$@" ;;
-  capture) setup; node www-tests/capture-fixtures.mjs "$@" ;;
+  capture) setup; node www-tests/capture-fixtures.mjs "$@"; node www-tests/capture-rules.mjs ;;
+  capture-rules) setup; node www-tests/capture-rules.mjs ;;
   bench) setup; build; node bench/bench.mjs "$@" ;;
   fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz --test fuzz_tools -- --nocapture ;;
   *) sed -n '2,12p' "$0"; exit 2 ;;

@@ -9,7 +9,8 @@
 export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep = null) {
   const ATTRS = ['id', 'name', 'type', 'role', 'href', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-hidden',
     'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
-    'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'class', 'src'];
+    'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'class', 'src', 'aria-checked',
+    'aria-pressed', 'size', 'headers', 'scope', 'abbr', 'summary'];
   const TEXT_CAP = textCap;
   const nodes = [];
   const elements = [];
@@ -25,13 +26,26 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
     }
     if (!scope) return { notFound: true };
   }
+  // An open modal dialog makes the rest of the page inert: it is walked as such.
+  let modal = null;
+  try { modal = document.querySelector(':modal'); } catch { /* :modal unsupported */ }
   const stack = [[document.documentElement, -1]];
+  // Whitespace-only text is not kept: the next sibling says `ws: true` instead (parents
+  // whose next child is preceded by whitespace).
+  const wsBefore = new Set();
+  const cursors = [];
   while (stack.length && nodes.length < maxNodes) {
     const [node, parent] = stack.pop();
     const i = nodes.length;
     if (node.nodeType === Node.TEXT_NODE) {
       const t = node.data;
-      if (t.trim()) nodes.push({ parent, tag: '#text', text: t.length > TEXT_CAP ? t.slice(0, TEXT_CAP) : t });
+      if (!t.trim()) {
+        if (t) wsBefore.add(parent);
+        continue;
+      }
+      const entry = { parent, tag: '#text', text: t.length > TEXT_CAP ? t.slice(0, TEXT_CAP) : t };
+      if (wsBefore.delete(parent)) entry.ws = true;
+      nodes.push(entry);
       continue;
     }
     if (node.nodeType !== Node.ELEMENT_NODE) continue;
@@ -41,11 +55,17 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
       const v = node.getAttribute(a);
       if (v !== null) attrs[a] = v.length > 512 ? v.slice(0, 512) : v;
     }
+    const behind = modal && !modal.contains(node) && !node.contains(modal);
+    if (behind) attrs.inert = '';
     const secretInput = tag === 'input' && /^(password|hidden)$/i.test(node.type);
     if (secretInput) delete attrs.value;
     const cs = getComputedStyle(node);
     const r = node.getBoundingClientRect();
     const entry = { parent, tag, attrs, rect: [r.x, r.y, r.width, r.height], display: cs.display, visibility: cs.visibility, opacity: Number(cs.opacity) };
+    if (wsBefore.delete(parent)) entry.ws = true;
+    // Clicks the page handles: an onclick attribute, or a pointer cursor starting here.
+    cursors[i] = cs.cursor;
+    if (node.hasAttribute('onclick') || (cs.cursor === 'pointer' && cursors[parent] !== 'pointer')) entry.clickable = true;
     if (tag === 'select') entry.value = [...node.selectedOptions].map((o) => o.label).join(', ').slice(0, TEXT_CAP);
     else if ('value' in node && typeof node.value === 'string' && /^(input|textarea)$/.test(tag) && !secretInput) entry.value = node.value.slice(0, TEXT_CAP);
     if ('checked' in node && tag === 'input') entry.checked = node.checked;
@@ -61,7 +81,7 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
     if (node === scope) scopeIndex = i;
     nodes.push(entry);
     elements[i] = node;
-    if (/^(script|style|template|noscript)$/.test(tag)) continue; // their text is not page content
+    if (behind || /^(script|style|template|noscript)$/.test(tag)) continue; // inert, or text that is not page content
     const kids = [...(node.shadowRoot ? node.shadowRoot.childNodes : []), ...node.childNodes];
     for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], i]);
   }
@@ -74,8 +94,10 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
   // The tag this window received from its parent in this round; none when ambiguous.
   const got = globalThis.__pccReceived;
   const frameTag = round && got?.round === round && got.tags.size === 1 ? [...got.tags][0] : undefined;
+  // Elements an open modal dialog hides (the core says so in one line).
+  const behindModal = modal ? document.body.getElementsByTagName('*').length - modal.getElementsByTagName('*').length - 1 : 0;
   return { url: location.href, documentId: globalThis.__pccDocumentId, title: document.title, viewport: { width: innerWidth, height: innerHeight }, scopeIndex, frameTag,
-    walk: { url: location.href, title: document.title, nodes, ...(keep ? { walkId: keep.id } : {}) } };
+    walk: { url: location.href, title: document.title, nodes, ...(keep ? { walkId: keep.id } : {}), ...(behindModal > 0 ? { behindModal } : {}) } };
 }
 
 /**

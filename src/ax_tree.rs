@@ -28,6 +28,7 @@ pub fn build(obs: &Observation) -> Tree {
         repaired: 0,
         unverified_frames: 0,
         viewport,
+        behind_modal: 0,
     };
     // (frame index, backend id) → tree index, to find iframe owners and the scope.
     let mut by_backend: HashMap<(usize, i64), usize> = HashMap::default();
@@ -84,6 +85,13 @@ pub fn build(obs: &Observation) -> Tree {
         let session = layout.session_index(&f.session);
         let (ox, oy, clip) = place.unwrap_or((0.0, 0.0, viewport));
         add_frame(&mut tree, &layout, session, fi, &ax.nodes, attach_to, (ox, oy, clip), &mut by_backend);
+        if is_main && ax.nodes.iter().any(|n| n.behind_modal) {
+            // Chromium leaves out everything behind an open modal dialog: count what it hides.
+            let dialog = ax.nodes.iter().find(|n| n.property("modal").and_then(|v| v.as_bool()).unwrap_or(false)).and_then(|n| n.backend_dom_node_id);
+            if let (Some(s), Some(d)) = (session, dialog) {
+                tree.behind_modal = layout.count_outside(s, d);
+            }
+        }
     }
     if tree.unverified_frames > 0 {
         // We cannot tell which <iframe> an unverified frame belongs to: every visible iframe
@@ -95,7 +103,15 @@ pub fn build(obs: &Observation) -> Tree {
     if let Some(scope) = &obs.scope {
         if let Some(b) = scope.backend_node_id {
             let fi = tree.frames.iter().position(|f| f.session == scope.session && f.is_main).or_else(|| tree.frames.iter().position(|f| f.session == scope.session));
-            tree.scope = fi.and_then(|fi| by_backend.get(&(fi, b)).copied());
+            let session = layout.session_index(&scope.session);
+            tree.scope = Some(match fi.and_then(|fi| by_backend.get(&(fi, b)).copied()) {
+                Some(own) => vec![own],
+                None => match (fi, session) {
+                    // The element has no AX node: scope to the nodes whose DOM node lies inside it.
+                    (Some(fi), Some(si)) => tree.topmost(|n| n.frame == fi && n.target.backend_node_id.map(|d| layout.is_inside(si, d, b)).unwrap_or(false)),
+                    _ => Vec::new(),
+                },
+            });
         }
     }
     tree
@@ -162,8 +178,10 @@ fn add_frame(
 
 fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (ox, oy, clip): (f64, f64, Rect)) -> Node {
     let mut role = role::normalize(ax.role_str());
-    if role == "generic" && ax.property("editable").is_some() && ax.property("focusable").and_then(|v| v.as_bool()).unwrap_or(false) {
-        // The root of a contenteditable region is a text box to the user.
+    let editable_root = ax.property("editable").is_some() && ax.property("focusable").and_then(|v| v.as_bool()).unwrap_or(false);
+    if editable_root && !matches!(role.as_str(), "document" | "textbox" | "searchbox" | "combobox" | "spinbutton") && !role::is_text(&role) {
+        // The root of a contenteditable region (a div, a <p>, a <td>) is a text box to the
+        // user: something to type into, whose text is its value.
         role = "textbox".into();
     }
     let facts = match (session, ax.backend_dom_node_id) {
@@ -185,7 +203,11 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
         level: ax.property("level").and_then(|v| v.as_i64()),
         haspopup: prop_text("hasPopup").filter(|v| v != "false"),
     };
-    let name = ax.name.as_ref().and_then(|v| v.text()).map(|s| capped(&s, KEEP_CHARS)).unwrap_or_default();
+    // Chromium names layout-table parts from their content; as boxes they have no name.
+    let layout_part = matches!(ax.role_str(), "LayoutTable" | "LayoutTableRow" | "LayoutTableCell");
+    let raw_name = ax.name.as_ref().and_then(|v| v.text()).filter(|_| !layout_part);
+    let (space_before, space_after) = raw_name.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
+    let name = raw_name.map(|s| capped(&s, KEEP_CHARS)).unwrap_or_default();
     let value = ax.value.as_ref().and_then(|v| v.text()).map(|s| capped(&s, KEEP_CHARS)).filter(|s| !s.is_empty());
     let mut node = Node {
         role,
@@ -193,8 +215,11 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
         value,
         states,
         ignored: ax.ignored,
+        name_unknown: ax.name.is_none(),
         frame: fi,
         target: Target { backend_node_id: ax.backend_dom_node_id, walk_index: None },
+        space_before,
+        space_after,
         ..Node::default()
     };
     if role::is_text(&node.role) && ax.property("editable").is_some() {
@@ -202,7 +227,7 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
         // after redaction, whatever shape the tree around it has.
         node.hidden = true;
     }
-    if facts.is_none() && session.is_some() && ax.backend_dom_node_id.is_some() && role::is_text(&node.role) {
+    if facts.is_none() && session.is_some() && ax.backend_dom_node_id.is_some() && (role::is_text(&node.role) || node.role == "generic") {
         // Text the DOM snapshot does not have lives in a user-agent shadow tree: an input's
         // inner editor (its value, maybe a secret), a list marker, a date field's digits.
         node.hidden = true;
@@ -210,9 +235,19 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
     if let Some(f) = facts {
         node.tag = f.tag();
         node.attrs = keep_attrs(f.attrs());
+        if node.name.is_empty() && node.role == "generic" {
+            // Chromium files a generic's `title` as its description; to a reader it names it.
+            node.name = node.attr("title").map(|t| capped(t, KEEP_CHARS)).unwrap_or_default();
+        }
+        if node.attr("aria-selected") == Some("true") && matches!(node.role.as_str(), "row" | "cell" | "gridcell" | "listitem" | "option" | "tab" | "treeitem") {
+            // Chromium drops aria-selected where ARIA does not support it (a plain table's row).
+            node.states.selected = true;
+        }
         node.clickable = f.clickable;
-        // Text inside a form control is its value: it only leaves through the redacted value.
-        node.hidden = (f.in_field && role::is_text(&node.role))
+        node.block = f.block;
+        // Text inside a form control is its value: it only leaves through the redacted value
+        // (added to, never replacing, the editable-text rule above).
+        node.hidden |= (f.in_field && role::is_text(&node.role))
             || f.visibility_hidden || (f.transparent && !role::is_actionable(&node.role));
         if let Some(b) = f.bounds {
             let top = b.offset(ox, oy);

@@ -18,7 +18,7 @@ pub const PAGE_TEXT_CHARS: usize = 8_000;
 /// Per-node name / text / value cap; longer strings are cut with `…`.
 pub const NODE_TEXT_CHARS: usize = 200;
 /// Cap of an `href` shown on a link.
-pub const HREF_CHARS: usize = 120;
+pub const HREF_CHARS: usize = 100;
 /// A run of at least this many similar siblings is degraded structurally.
 pub const RUN_MIN: usize = 6;
 /// Items kept at each end of a degraded run (besides those in the viewport).

@@ -63,7 +63,7 @@ impl Collector {
     pub fn snapshot(&mut self, observation_json: &str, opts: &SnapshotOptions) -> Result<SnapshotResult> {
         let obs = decode_observation(observation_json)?;
         let tree = build_tree(&obs)?;
-        let out = snapshot(&tree, Budget::clamped(opts.max_chars, opts.max_nodes), RefLabels { prefix: 'e', first: 1 });
+        let out = snapshot(&tree, Budget::clamped(opts.max_chars, opts.max_nodes), RefLabels { prefix: 'e', first: 1 })?;
         let mut result = out.result;
         self.counter += 1;
         result.snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
@@ -115,7 +115,7 @@ impl Collector {
         };
         let (tree, url, walk_id) = tree;
         let budget = Budget::clamped(opts.max_chars, opts.max_nodes);
-        let mut out = snapshot(&tree, budget, RefLabels { prefix: 'a', first: self.ax_refs + 1 });
+        let mut out = snapshot(&tree, budget, RefLabels { prefix: 'a', first: self.ax_refs + 1 })?;
         stamp_walk(&mut out.refs, walk_id.as_deref());
         let entries = diff::entries(&out.view, &tree);
         self.ax_counter += 1;

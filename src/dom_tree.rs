@@ -41,8 +41,9 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
         repaired,
         unverified_frames: 0,
         viewport,
+        behind_modal: walk.behind_modal,
     };
-    let gather = Gather { walk, children: &children };
+    let gather = Gather { walk, children: &children, context: context(walk) };
     // Walk index → tree index (usize::MAX: not in the tree).
     let mut map = vec![usize::MAX; n];
     // (walk index, parent tree index, depth, inherited aria-hidden)
@@ -74,7 +75,24 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
         }
     }
     if let Some(scope) = obs.scope.as_ref().and_then(|s| s.walk_index).and_then(|i| usize::try_from(i).ok()) {
-        tree.scope = map.get(scope).copied().filter(|&t| t != usize::MAX);
+        tree.scope = Some(match map.get(scope).copied().filter(|&t| t != usize::MAX) {
+            Some(own) => vec![own],
+            // Not in the tree (hidden, pruned): its descendants that are, if any.
+            None => {
+                let inside = |mut wi: usize| {
+                    for _ in 0..MAX_TREE_DEPTH {
+                        match usize::try_from(walk.nodes[wi].parent).ok().filter(|&p| p < wi) {
+                            Some(p) if p == scope => return true,
+                            Some(p) => wi = p,
+                            None => return false,
+                        }
+                    }
+                    false
+                };
+                let walk_of = |n: &Node| n.target.walk_index.and_then(|w| usize::try_from(w).ok()).filter(|&w| w < walk.nodes.len());
+                tree.topmost(|n| walk_of(n).map(inside).unwrap_or(false))
+            }
+        });
     }
     tree
 }
@@ -82,39 +100,136 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
 struct Gather<'a> {
     walk: &'a DomWalk,
     children: &'a [Vec<usize>],
+    context: Vec<Context>,
+}
+
+/// What a walk node's ancestors decide about its role.
+#[derive(Clone, Copy, Default)]
+struct Context {
+    /// Inside a table that reads as layout (Chromium's heuristic, simplified): its rows and
+    /// cells are boxes, not table structure.
+    layout_table: bool,
+    /// Inside article, aside, main, nav or section: a header/footer there is no landmark.
+    sectioned: bool,
+    /// Inside a contenteditable element (only the root is the text box).
+    editable: bool,
+    /// A `<table>` that reads as layout.
+    layout_self: bool,
+}
+
+/// One forward pass (parents precede children): the context of every walk node.
+fn context(walk: &DomWalk) -> Vec<Context> {
+    let n = walk.nodes.len();
+    let parent = |i: usize| usize::try_from(walk.nodes[i].parent).ok().filter(|&p| p < i);
+    // The nearest enclosing table of each node, and which tables read as data.
+    let mut table_of = vec![usize::MAX; n];
+    let mut data = vec![false; n];
+    let mut rows = vec![0usize; n];
+    for i in 0..n {
+        let Some(p) = parent(i) else { continue };
+        table_of[i] = if walk.nodes[p].tag == "table" { p } else { table_of[p] };
+        let t = table_of[i];
+        if t == usize::MAX {
+            continue;
+        }
+        let w = &walk.nodes[i];
+        match w.tag.as_str() {
+            "th" | "thead" | "tfoot" | "caption" | "col" | "colgroup" => data[t] = true,
+            "tr" => rows[t] += 1,
+            _ => {}
+        }
+        if ["headers", "scope", "abbr"].iter().any(|a| w.attrs.contains_key(*a)) {
+            data[t] = true;
+        }
+    }
+    for (i, w) in walk.nodes.iter().enumerate() {
+        if w.tag == "table" && (w.attrs.contains_key("role") || w.attrs.contains_key("summary") || rows[i] >= 20) {
+            data[i] = true;
+        }
+    }
+    let mut out = vec![Context::default(); n];
+    for i in 0..n {
+        let Some(p) = parent(i) else { continue };
+        let pw = &walk.nodes[p];
+        out[i] = Context {
+            layout_table: table_of[i] != usize::MAX && !data[table_of[i]],
+            sectioned: out[p].sectioned || matches!(pw.tag.as_str(), "article" | "aside" | "main" | "nav" | "section"),
+            editable: out[p].editable || is_editable_attr(pw),
+            layout_self: false,
+        };
+    }
+    for (i, w) in walk.nodes.iter().enumerate() {
+        out[i].layout_self = w.tag == "table" && !data[i];
+    }
+    out
+}
+
+fn is_editable_attr(w: &WalkNode) -> bool {
+    w.attrs.get("contenteditable").map(|v| !v.eq_ignore_ascii_case("false")).unwrap_or(false)
 }
 
 impl Gather<'_> {
-    /// Visible text of a subtree, bounded, skipping hidden and non-rendered parts.
+    /// The text of the first child element of `from` with tag `tag`.
+    fn child_text(&self, from: usize, tag: &str) -> Option<String> {
+        self.children[from].iter().find(|&&c| self.walk.nodes[c].tag == tag).map(|&c| self.text(c))
+    }
+
+    /// Visible text of a subtree, bounded, skipping hidden and non-rendered parts, joined
+    /// as it renders: a space at whitespace, box edges and line breaks, none across inline
+    /// elements (`Sa<i>ve</i>` is `Save`).
     fn text(&self, from: usize) -> String {
         let mut out = String::new();
-        let mut stack = vec![from];
-        while let Some(i) = stack.pop() {
+        // (walk index, after its children)
+        let mut stack = vec![(from, false)];
+        while let Some((i, after)) = stack.pop() {
             if out.len() > NAME_GATHER_CHARS {
                 break;
             }
             let w = &self.walk.nodes[i];
-            if matches!(w.tag.as_str(), "script" | "style" | "template" | "noscript") || w.display.as_deref() == Some("none") {
+            let boundary = w.tag == "br" || w.display.as_deref().map(crate::layout::breaks_flow).unwrap_or(false);
+            if after {
+                if boundary {
+                    out.push(' ');
+                }
                 continue;
             }
-            if let Some(t) = &w.text {
+            if matches!(w.tag.as_str(), "script" | "style" | "template" | "noscript") || w.display.as_deref() == Some("none") || w.attrs.get("aria-hidden").map(|v| v == "true").unwrap_or(false) {
+                continue;
+            }
+            if w.ws_before || boundary {
                 out.push(' ');
+            }
+            if let Some(t) = &w.text {
                 out.push_str(crate::text::byte_prefix(t, NAME_GATHER_CHARS));
             } else if let Some(alt) = w.attrs.get("alt").filter(|_| w.tag == "img") {
-                out.push(' ');
                 out.push_str(alt);
             }
+            stack.push((i, true));
             for &c in self.children[i].iter().rev() {
-                stack.push(c);
+                stack.push((c, false));
             }
         }
         fold_whitespace(&out)
     }
 }
 
-fn implicit_role(w: &WalkNode) -> &'static str {
+fn implicit_role(w: &WalkNode, cx: Context) -> &'static str {
     let ty = w.attrs.get("type").map(|t| t.to_ascii_lowercase());
+    let named = w.attrs.contains_key("aria-label") || w.attrs.contains_key("aria-labelledby") || w.attrs.contains_key("title");
     match w.tag.as_str() {
+        "tr" | "td" | "th" | "tbody" | "thead" | "tfoot" if cx.layout_table => "generic",
+        "header" | "footer" if cx.sectioned => "generic",
+        "section" if !named => "generic",
+        "dl" => "list",
+        "dt" => "term",
+        "dd" => "definition",
+        "meter" => "meter",
+        "output" => "status",
+        "details" | "address" => "group",
+        "figcaption" => "caption",
+        "figure" => "figure",
+        "blockquote" => "blockquote",
+        "select" if w.attrs.get("size").and_then(|s| s.trim().parse::<u32>().ok()).map(|s| s > 1).unwrap_or(false) => "listbox",
         "#text" => "text",
         "a" | "area" if w.attrs.contains_key("href") => "link",
         "button" => "button",
@@ -122,7 +237,7 @@ fn implicit_role(w: &WalkNode) -> &'static str {
         "input" => match ty.as_deref() {
             Some("checkbox") => "checkbox",
             Some("radio") => "radio",
-            Some("button" | "submit" | "reset" | "image") => "button",
+            Some("button" | "submit" | "reset" | "image" | "file") => "button",
             Some("range") => "slider",
             Some("number") => "spinbutton",
             Some("search") => "searchbox",
@@ -130,6 +245,7 @@ fn implicit_role(w: &WalkNode) -> &'static str {
             _ => "textbox",
         },
         "textarea" => "textbox",
+        "br" => "linebreak",
         "select" if w.attrs.contains_key("multiple") => "listbox",
         "select" => "combobox",
         "option" => "option",
@@ -144,6 +260,7 @@ fn implicit_role(w: &WalkNode) -> &'static str {
         "dialog" => "dialog",
         "ul" | "ol" | "menu" => "list",
         "li" => "listitem",
+        "table" if cx.layout_self => "generic",
         "table" => "table",
         "tr" => "row",
         "td" => "cell",
@@ -162,9 +279,14 @@ fn implicit_role(w: &WalkNode) -> &'static str {
 }
 
 fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, viewport: Rect) -> Node {
-    let explicit = w.attrs.get("role").and_then(|r| r.split_whitespace().next()).map(|r| r.to_ascii_lowercase());
-    let mut role = explicit.unwrap_or_else(|| implicit_role(w).to_string());
-    if role == "generic" && w.attrs.get("contenteditable").map(|v| v != "false").unwrap_or(false) {
+    // The first ARIA role of the attribute's list wins; an unknown token (`role="btn"`) is skipped.
+    let cx = g.context[wi];
+    let explicit = w.attrs.get("role").and_then(|r| r.split_whitespace().map(|t| t.to_ascii_lowercase()).find(|t| role::is_aria(t)));
+    let mut role = explicit.unwrap_or_else(|| implicit_role(w, cx).to_string());
+    let editable_root = is_editable_attr(w) && !cx.editable && !matches!(w.tag.as_str(), "input" | "textarea");
+    if editable_root && !matches!(role.as_str(), "searchbox" | "combobox" | "spinbutton") {
+        // The root of a contenteditable region (a div, a <p>, a <td>) is a text box to the
+        // user, whose text is its value.
         role = "textbox".into();
     }
     let attr = |k: &str| w.attrs.get(k).map(String::as_str);
@@ -182,14 +304,24 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             (w.tag == "img").then(|| attr("alt").map(str::to_string)).flatten(),
             (w.tag == "input" && matches!(attr("type"), Some("submit" | "button" | "reset"))).then(|| attr("value").map(str::to_string)).flatten(),
             from_content.then(|| g.text(wi)),
+            // A fieldset is named by its legend, a figure by its caption, a table by its caption.
+            match w.tag.as_str() {
+                "fieldset" => g.child_text(wi, "legend"),
+                "figure" => g.child_text(wi, "figcaption"),
+                "table" => g.child_text(wi, "caption"),
+                _ => None,
+            },
             attr("title").map(str::to_string),
             attr("placeholder").map(str::to_string),
         ];
         candidates.into_iter().flatten().map(|s| capped(&s, KEEP_CHARS)).find(|s| !s.is_empty()).unwrap_or_default()
     };
     let heading_level = w.tag.strip_prefix('h').and_then(|l| l.parse::<i64>().ok()).filter(|l| (1..=6).contains(l));
+    let checkable = matches!(role.as_str(), "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio");
+    let aria_state = |k: &str| attr(k).map(str::to_ascii_lowercase).filter(|v| matches!(v.as_str(), "true" | "false" | "mixed"));
     let states = States {
-        checked: w.checked.filter(|_| matches!(role.as_str(), "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio")).map(|c| c.to_string()),
+        checked: if checkable { w.checked.map(|c| c.to_string()).or_else(|| aria_state("aria-checked")) } else { None },
+        pressed: aria_state("aria-pressed").filter(|v| v != "false" && role == "button"),
         disabled: w.disabled.unwrap_or(false) || attr("aria-disabled") == Some("true"),
         expanded: attr("aria-expanded").and_then(|v| v.parse().ok()),
         selected: w.selected.unwrap_or(false) || attr("aria-selected") == Some("true"),
@@ -201,10 +333,19 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     };
     let bounds = w.rect.as_deref().and_then(Rect::from_slice);
     let in_viewport = bounds.map(|b| b.intersect(&viewport).is_some()).unwrap_or(false);
+    let (edge_before, edge_after) = w.text.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
     Node {
+        block: w.display.as_deref().map(crate::layout::breaks_flow).unwrap_or(false),
+        space_before: edge_before || w.ws_before,
+        space_after: edge_after,
         name,
         // Only fields have a value worth showing (a checkbox's "on" is not one).
-        value: w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, KEEP_CHARS)).filter(|_| matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider")),
+        value: if editable_root {
+            Some(g.text(wi)).filter(|v| !v.is_empty()).map(|v| capped(&v, KEEP_CHARS))
+        } else {
+            w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, KEEP_CHARS)).filter(|_| matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider"))
+        },
+        clickable: w.clickable,
         states,
         tag: w.tag.clone(),
         attrs: keep_attrs(w.attrs.iter().map(|(k, v)| (k.as_str(), v.as_str()))),

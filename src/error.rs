@@ -18,6 +18,8 @@ pub enum Code {
     TargetMismatch,
     #[serde(rename = "BROWSER_PAGE_UNAVAILABLE")]
     PageUnavailable,
+    #[serde(rename = "BROWSER_SELECTOR_NOT_FOUND")]
+    SelectorNotFound,
 }
 
 impl Code {
@@ -27,6 +29,7 @@ impl Code {
             Code::StaleRef => "BROWSER_STALE_REF",
             Code::TargetMismatch => "BROWSER_TARGET_MISMATCH",
             Code::PageUnavailable => "BROWSER_PAGE_UNAVAILABLE",
+            Code::SelectorNotFound => "BROWSER_SELECTOR_NOT_FOUND",
         }
     }
 }
@@ -59,6 +62,17 @@ impl Error {
             Code::StaleRef,
             message,
             "take a new browser_snapshot and use a ref from it",
+        )
+    }
+}
+
+impl Error {
+    /// A selector matched an element that shows nothing: a scoped read never widens to the page.
+    pub fn empty_scope() -> Error {
+        Error::new(
+            Code::SelectorNotFound,
+            "the selector's element shows nothing: it is hidden (aria-hidden, display:none, inert) or empty",
+            "take a snapshot without selector, or narrow to a visible element",
         )
     }
 }

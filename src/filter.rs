@@ -42,6 +42,12 @@ pub struct VNode {
     pub frame: usize,
     pub in_viewport: bool,
     pub focused: bool,
+    /// Text joins across this node's edges with a space (rendered whitespace, a block box,
+    /// a line break); without one it joins with none (`$<b>12</b>.99` is `$12.99`).
+    pub space_before: bool,
+    pub space_after: bool,
+    /// Its box breaks the inline flow.
+    pub block: bool,
     pub children: Vec<usize>,
 }
 
@@ -102,7 +108,7 @@ const CLICKABLE_MAX_SUBTREE: usize = 24;
 fn decide(tree: &Tree, ti: usize, ctx: &Ctx) -> Decision {
     let n = &tree.nodes[ti];
     let role = n.role.as_str();
-    if role::is_excluded_subtree(role) {
+    if role::is_excluded_subtree(role) && role != "linebreak" {
         return Decision::Skip;
     }
     if n.ignored || n.hidden {
@@ -112,23 +118,36 @@ fn decide(tree: &Tree, ti: usize, ctx: &Ctx) -> Decision {
         // Repeats its owner's name (the icon inside a link named by that icon).
         return Decision::Skip;
     }
-    if role == "generic" && n.clickable && n.name.trim().is_empty() && is_small_leafish(tree, ti) {
-        // A div the page handles clicks on, around text: a control without a role.
+    if is_click_target(tree, ti) {
+        // An element the page handles clicks on, around text: a control without a role.
         return Decision::Include;
     }
-    if role::is_text(role) {
-        let text = n.name.trim();
-        if text.is_empty() || ctx.label_with_control || ctx.in_field {
+    if ctx.in_field && !role::is_actionable(role) && !matches!(role, "listbox" | "group" | "menu" | "menulistpopup") {
+        // A field's inner parts (its editor's text, a named wrapper) are its value: they
+        // leave only through the redacted value.
+        return Decision::Skip;
+    }
+    if role::is_text(role) || role == "linebreak" {
+        if ctx.label_with_control {
             return Decision::Skip;
         }
         if ctx.owner_name.as_deref().map(|o| !o.is_empty()).unwrap_or(false) {
             // A kept ancestor computes its name from this text: it owns it.
             return Decision::Skip;
         }
+        if n.name.trim().is_empty() && !(n.space_before || role == "linebreak") {
+            return Decision::Skip;
+        }
+        // Whitespace-only text and line breaks stay as separators between text runs.
         return Decision::Include;
     }
     if role::is_image(role) {
-        return if n.name.trim().is_empty() { Decision::Skip } else { Decision::Include };
+        return match (n.name.trim().is_empty(), n.children.is_empty()) {
+            (false, _) => Decision::Include,
+            // An unnamed inline SVG may still hold links and text: its content stays.
+            (true, false) => Decision::Lift,
+            (true, true) => Decision::Skip,
+        };
     }
     if role == "iframe" {
         return Decision::Include;
@@ -139,29 +158,48 @@ fn decide(tree: &Tree, ti: usize, ctx: &Ctx) -> Decision {
     if role::is_transparent(role) && n.name.trim().is_empty() {
         return Decision::Lift;
     }
-    if role == "generic" || role == "none" || role == "presentation" {
-        // A named generic (rare: aria-label on a div) is kept only when the page handles clicks on it.
-        return if n.clickable { Decision::Include } else { Decision::Lift };
+    if role == "none" || role == "presentation" {
+        return Decision::Lift;
     }
+    // A named generic (`aria-label` or `title` on a div, an `<abbr>`) keeps its name.
     Decision::Include
 }
 
-fn is_actionable(n: &Node) -> bool {
+fn is_actionable(tree: &Tree, ti: usize) -> bool {
+    let n = &tree.nodes[ti];
     if n.covered || n.hidden {
         return false;
     }
     let role = n.role.as_str();
     role::is_actionable(role)
         || (n.states.focusable && !role::is_transparent(role) && !role::is_text(role) && !matches!(role, "iframe" | "document" | "generic" | "heading" | "paragraph") && !role::is_landmark(role))
-        || (n.clickable && role == "generic")
+        || is_click_target(tree, ti)
+}
+
+/// An element the page handles clicks on (listeners, or a pointer cursor starting there)
+/// that is not a control already and holds a small subtree without one: a `<li onclick>`,
+/// an autocomplete suggestion, a clickable card title. Whatever its role, it gets a ref.
+fn is_click_target(tree: &Tree, ti: usize) -> bool {
+    let n = &tree.nodes[ti];
+    let role = n.role.as_str();
+    n.clickable
+        && !role::is_actionable(role)
+        && !role::is_text(role)
+        && !role::is_landmark(role)
+        // A label's click only focuses its control, which has a ref of its own.
+        && !matches!(role, "document" | "iframe" | "linebreak" | "label")
+        && n.tag != "label"
+        && is_small_leafish(tree, ti)
 }
 
 /// Builds the view from the tree (or from the scope node when a selector narrowed the read).
 pub fn filter(tree: &Tree) -> View {
     let mut view = View { nodes: Vec::new(), root: 0 };
     view.nodes.push(group_node(0));
-    let start = tree.scope.unwrap_or(tree.root);
-    let start_children: Vec<usize> = if tree.scope.is_some() { vec![start] } else { tree.nodes[start].children.clone() };
+    let start_children: Vec<usize> = match &tree.scope {
+        Some(scope) => scope.clone(),
+        None => tree.nodes[tree.root].children.clone(),
+    };
     // Pass 1, top-down with an explicit stack: (tree index, view parent, context).
     let mut stack: Vec<(usize, usize, Ctx)> = start_children.iter().rev().map(|&c| (c, 0, Ctx::default())).collect();
     while let Some((ti, vparent, ctx)) = stack.pop() {
@@ -173,10 +211,10 @@ pub fn filter(tree: &Tree) -> View {
         let vi = view.nodes.len();
         let mut child_ctx = ctx.clone();
         let mut v = match decision {
-            Decision::Lift => group_node(n.frame),
-            _ => element_node(ti, n),
+            Decision::Lift => VNode { space_before: n.space_before || n.block, space_after: n.space_after || n.block, ..group_node(n.frame) },
+            _ => element_node(tree, ti),
         };
-        if decision == Decision::Include && role::owns_descendant_text(&n.role) && !n.name.trim().is_empty() {
+        if decision == Decision::Include && (role::owns_descendant_text(&n.role) || v.actionable) && !n.name.trim().is_empty() {
             child_ctx.owner_name = Some(fold_whitespace(&n.name));
         }
         if matches!(n.role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider" | "textfield") {
@@ -214,7 +252,36 @@ pub fn filter(tree: &Tree) -> View {
         }
     }
     normalize(&mut view);
+    drop_link_twins(&mut view, tree);
     view
+}
+
+/// A nameless link (an image or icon link) beside a named link to the same place adds a
+/// line and a ref but nothing to do: the named one stays.
+fn drop_link_twins(view: &mut View, tree: &Tree) {
+    let parents = view.parents();
+    // A link under a heading that took its name is named by that heading.
+    let named = |view: &View, i: usize| {
+        !view.nodes[i].name.is_empty()
+            || parents.get(i).and_then(|&p| view.nodes.get(p)).map(|p| p.role == "heading" && !p.name.is_empty()).unwrap_or(false)
+    };
+    let links: Vec<(usize, Option<&str>)> = view
+        .preorder()
+        .into_iter()
+        .filter(|&i| view.nodes[i].kind == Kind::Element && view.nodes[i].role == "link")
+        .map(|i| (i, view.nodes[i].src.and_then(|s| tree.nodes[s].attr("href"))))
+        .collect();
+    for (k, &(i, href)) in links.iter().enumerate() {
+        if named(view, i) || view.nodes[i].inline_text.is_some() || href.is_none() {
+            continue;
+        }
+        let named_twin = |j: Option<usize>| j.and_then(|j| links.get(j)).map(|&(o, h)| h == href && named(view, o)).unwrap_or(false);
+        if named_twin(k.checked_sub(1)) || named_twin(Some(k + 1)) {
+            let v = &mut view.nodes[i];
+            v.kind = Kind::Group;
+            v.children.clear();
+        }
+    }
 }
 
 fn group_node(frame: usize) -> VNode {
@@ -230,17 +297,22 @@ fn group_node(frame: usize) -> VNode {
         frame,
         in_viewport: false,
         focused: false,
+        space_before: false,
+        space_after: false,
+        block: false,
         children: Vec::new(),
     }
 }
 
-fn element_node(ti: usize, n: &Node) -> VNode {
+fn element_node(tree: &Tree, ti: usize) -> VNode {
+    let n = &tree.nodes[ti];
     // Without the DOM facts (type, name, id, autocomplete) a value's safety cannot be
     // proven: fail closed and treat it as sensitive.
-    let unverifiable = n.value.is_some() && n.tag.is_empty();
+    let unverifiable = n.value.is_some() && (n.tag.is_empty() || n.name_unknown);
     let sensitive = unverifiable || is_sensitive(n);
-    let kind = if role::is_text(&n.role) { Kind::Text } else { Kind::Element };
-    let mut name = fold_whitespace(&n.name);
+    let separator = n.role == "linebreak";
+    let kind = if role::is_text(&n.role) || separator { Kind::Text } else { Kind::Element };
+    let mut name = if separator { String::new() } else { crate::text::undouble(&fold_whitespace(&n.name)).to_string() };
     if sensitive && name_may_hold_value(&name, n) {
         // A name computed from the value (unlabeled fields, some widgets) would leak it.
         name = n.attr("aria-label").map(fold_whitespace).unwrap_or_default();
@@ -248,16 +320,19 @@ fn element_node(ti: usize, n: &Node) -> VNode {
     let value = if sensitive { None } else { n.value.as_deref().map(fold_whitespace).filter(|v| !v.is_empty() && *v != name) };
     VNode {
         kind,
-        role: if n.role == "generic" { "clickable".into() } else { n.role.clone() },
+        role: if n.role == "generic" && n.clickable { "clickable".into() } else { n.role.clone() },
         name,
         inline_text: None,
         value,
         sensitive,
-        actionable: kind == Kind::Element && is_actionable(n),
+        actionable: kind == Kind::Element && is_actionable(tree, ti),
         src: Some(ti),
         frame: n.frame,
         in_viewport: n.in_viewport,
         focused: n.states.focused,
+        space_before: n.space_before || n.block || separator,
+        space_after: n.space_after || n.block || separator,
+        block: n.block,
         children: Vec::new(),
     }
 }
@@ -297,7 +372,8 @@ fn has_control_descendant(tree: &Tree, ti: usize) -> bool {
 }
 
 /// Pass 2, bottom-up: drop empty groups, collapse single-child groups, merge adjacent
-/// text, drop text that repeats an adjacent control's name, and inline text-only content.
+/// text the way it renders, drop text that repeats an adjacent control's name, and inline
+/// text-only content.
 fn normalize(view: &mut View) {
     // Reverse pre-order visits children before parents.
     let mut order = Vec::with_capacity(view.nodes.len());
@@ -307,37 +383,12 @@ fn normalize(view: &mut View) {
         stack.extend(view.nodes[i].children.iter().copied());
     }
     for &i in order.iter().rev() {
-        let children = std::mem::take(&mut view.nodes[i].children);
-        let mut out: Vec<usize> = Vec::with_capacity(children.len());
-        for c in children {
-            let child = &view.nodes[c];
-            if child.kind == Kind::Group {
-                match child.children.len() {
-                    0 => continue,
-                    1 => {
-                        out.push(child.children[0]);
-                        continue;
-                    }
-                    _ => {}
-                }
-            }
-            if child.kind == Kind::Text {
-                if let Some(&prev) = out.last() {
-                    if view.nodes[prev].kind == Kind::Text {
-                        let extra = child.name.clone();
-                        let p = &mut view.nodes[prev];
-                        if p.name.chars().count() < 1_000 {
-                            p.name.push(' ');
-                            p.name.push_str(&extra);
-                        }
-                        continue;
-                    }
-                }
-            }
-            out.push(c);
-        }
-        // A text run that only repeats a neighbouring control's name is owned by the control.
+        let out = merge_children(view, i);
+        // A text run that only repeats a neighbouring control's name is owned by the control;
+        // a run of bullets and separators (`•`, `|`) says nothing on its own.
         let names: Vec<Option<String>> = out.iter().map(|&c| (view.nodes[c].kind == Kind::Element).then(|| view.nodes[c].name.clone())).collect();
+        // A text that repeats its container's name (a fieldset's legend, a table's caption).
+        let own_name = (view.nodes[i].kind == Kind::Element).then(|| view.nodes[i].name.clone()).filter(|n| !n.is_empty());
         let mut kept = Vec::with_capacity(out.len());
         for (k, &c) in out.iter().enumerate() {
             if view.nodes[c].kind == Kind::Text {
@@ -346,10 +397,27 @@ fn normalize(view: &mut View) {
                 if near.iter().flatten().filter_map(|&j| names.get(j).cloned().flatten()).any(|n| !n.is_empty() && (n == t || n.trim_end_matches(':') == t.trim_end_matches(':'))) {
                     continue;
                 }
+                if is_separator_text(t) || own_name.as_deref() == Some(t) {
+                    continue;
+                }
             }
             kept.push(c);
         }
         let node = &view.nodes[i];
+        if node.kind == Kind::Element && node.role == "generic" && !node.actionable && !node.block && kept.len() == 1 && view.nodes[kept[0]].kind == Kind::Text {
+            // A named inline wrapper in running text (`<abbr title>`, a tooltip span) stays in
+            // the text, its name beside what it says: `WHO (World Health Organization)`.
+            let t = &view.nodes[kept[0]];
+            let text = if t.name == node.name { t.name.clone() } else { format!("{} ({})", t.name, node.name) };
+            let (before, after) = (t.space_before, t.space_after);
+            let node = &mut view.nodes[i];
+            node.kind = Kind::Text;
+            node.name = text;
+            node.space_before |= before;
+            node.space_after |= after;
+            node.children.clear();
+            continue;
+        }
         if node.kind == Kind::Element && !kept.is_empty() && kept.iter().all(|&c| view.nodes[c].kind == Kind::Text) {
             let text = kept.iter().map(|&c| view.nodes[c].name.as_str()).collect::<Vec<_>>().join(" ");
             let node = &mut view.nodes[i];
@@ -366,18 +434,89 @@ fn normalize(view: &mut View) {
         let node = &view.nodes[i];
         if node.kind == Kind::Element && !node.actionable && !node.name.is_empty() && !kept.is_empty() {
             // A container named by its content (a row "Ada Edit Ada", a cell around a button)
-            // repeats what its children say: the children own that text.
+            // repeats what its children say: the children own that text. A heading keeps its
+            // name (it is the page's outline, and the budget may drop the child): the one
+            // child that only repeats it gives its name up instead.
             let joined = kept.iter().map(|&c| view.nodes[c].name.as_str()).collect::<Vec<_>>().join(" ");
             let from_content = node.role == "row" || role::owns_descendant_text(&node.role);
-            if from_content && (node.role == "row" || joined == node.name || kept.iter().any(|&c| view.nodes[c].name == node.name)) {
+            let twin = kept.iter().copied().find(|&c| view.nodes[c].name == node.name);
+            if node.role == "heading" {
+                if let (Some(c), 1) = (twin, kept.len()) {
+                    view.nodes[c].name.clear();
+                }
+            } else if from_content && (node.role == "row" || joined == node.name || twin.is_some()) {
                 view.nodes[i].name.clear();
             }
         }
         let node = &view.nodes[i];
-        if node.kind == Kind::Element && kept.is_empty() && node.name.is_empty() && node.value.is_none() && node.inline_text.is_none() && !node.actionable && node.role != "iframe" {
+        let bare = node.kind == Kind::Element && node.name.is_empty() && node.value.is_none() && node.inline_text.is_none() && !node.actionable;
+        if bare && kept.is_empty() && node.role != "iframe" {
             // An unnamed structural element with nothing left inside says nothing: drop it.
+            view.nodes[i].kind = Kind::Group;
+        } else if bare && kept.len() == 1 && role::is_item(&node.role) && view.nodes[kept[0]].kind == Kind::Element {
+            // An item around one element is that element (a list of links stays a list of links).
             view.nodes[i].kind = Kind::Group;
         }
         view.nodes[i].children = kept;
     }
+}
+
+/// The children of `i` with single-child groups collapsed into their child and adjacent
+/// text runs merged: with one space where the page renders one (whitespace, a box edge, a
+/// line break), with none across inline elements.
+fn merge_children(view: &mut View, i: usize) -> Vec<usize> {
+    let children = std::mem::take(&mut view.nodes[i].children);
+    let mut out: Vec<usize> = Vec::with_capacity(children.len());
+    // Whitespace seen since the last kept child.
+    let mut pending_space = false;
+    for c in children {
+        let mut c = c;
+        let (mut before, mut after) = (view.nodes[c].space_before, view.nodes[c].space_after);
+        if view.nodes[c].kind == Kind::Group {
+            match view.nodes[c].children.len() {
+                0 => {
+                    pending_space |= before || after;
+                    continue;
+                }
+                1 => c = view.nodes[c].children[0],
+                _ => {}
+            }
+        } else {
+            (before, after) = (false, false);
+        }
+        let child = &mut view.nodes[c];
+        child.space_before |= before || std::mem::take(&mut pending_space);
+        child.space_after |= after;
+        if child.kind == Kind::Text {
+            let (extra, space, after) = (child.name.clone(), child.space_before, child.space_after);
+            if extra.is_empty() {
+                // A separator (whitespace, a line break): a space between its neighbours.
+                match out.last().copied().filter(|&p| view.nodes[p].kind == Kind::Text) {
+                    Some(p) => view.nodes[p].space_after = true,
+                    None => pending_space = true,
+                }
+                continue;
+            }
+            if let Some(&prev) = out.last() {
+                if view.nodes[prev].kind == Kind::Text {
+                    let p = &mut view.nodes[prev];
+                    if p.name.chars().count() < 1_000 {
+                        if space || p.space_after {
+                            p.name.push(' ');
+                        }
+                        p.name.push_str(&extra);
+                    }
+                    p.space_after = after;
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Text with no letter or digit, a few characters long: bullets, pipes, dots, arrows.
+fn is_separator_text(t: &str) -> bool {
+    !t.is_empty() && t.chars().count() <= 3 && !t.chars().any(char::is_alphanumeric)
 }

@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 /// Computed styles the extension must request, in this order (`computedStyles` param).
 pub const COMPUTED_STYLES: [&str; 6] = ["display", "visibility", "opacity", "position", "pointer-events", "cursor"];
+const S_DISPLAY: usize = 0;
 const S_VISIBILITY: usize = 1;
 const S_OPACITY: usize = 2;
 const S_POSITION: usize = 3;
@@ -70,6 +71,10 @@ pub struct Facts<'a> {
     pub in_field: bool,
     /// Click listeners (`isClickable`) or a `cursor: pointer` that starts at this node.
     pub clickable: bool,
+    /// Its box breaks the inline flow (any display but `inline` and `contents`): text on
+    /// either side of it renders apart.
+    pub block: bool,
+    pub is_element: bool,
     pub doc: usize,
     pub index: usize,
 }
@@ -174,6 +179,8 @@ impl<'a> Layout<'a> {
                 clickable: node_type == 1
                     && (listeners[ni]
                         || (pointer(ni) && !usize::try_from(doc.parent[ni]).ok().filter(|&p| p < n).map(pointer).unwrap_or(false))),
+                block: node_type == 1 && style(ni, S_DISPLAY).map(breaks_flow).unwrap_or(false),
+                is_element: node_type == 1,
                 snap,
                 tag: d.nodes.node_name[ni],
                 attrs: d.nodes.attributes.get(ni).map(Vec::as_slice).unwrap_or(&[]),
@@ -217,6 +224,25 @@ impl<'a> Layout<'a> {
         false
     }
 
+    /// Whether DOM node `node` lies inside DOM node `container` (both backend ids of one
+    /// session's documents).
+    pub fn is_inside(&self, session: usize, node: i64, container: i64) -> bool {
+        match (self.facts(session, node), self.facts(session, container)) {
+            (Some(n), Some(c)) => n.doc == c.doc && n.index != c.index && self.is_ancestor(c.doc, c.index, n.index),
+            _ => false,
+        }
+    }
+
+    /// Laid-out elements of `container`'s document that are neither inside it nor around it
+    /// (what an open modal dialog hides).
+    pub fn count_outside(&self, session: usize, container: i64) -> usize {
+        let Some(c) = self.facts(session, container) else { return 0 };
+        self.facts
+            .values()
+            .filter(|f| f.doc == c.doc && f.is_element && f.bounds.is_some() && !self.is_ancestor(c.doc, c.index, f.index) && !self.is_ancestor(c.doc, f.index, c.index))
+            .count()
+    }
+
     /// Whether a positioned element painted above `facts`' node covers its visible center.
     pub fn is_covered(&self, facts: &Facts<'_>, visible: &Rect) -> bool {
         let doc = &self.docs[facts.doc];
@@ -232,6 +258,13 @@ impl<'a> Layout<'a> {
                 && !self.is_ancestor(facts.doc, facts.index, ni)
         })
     }
+}
+
+/// Whether a computed `display` value starts a box of its own, so text on either side does
+/// not join: everything but plain inline boxes. Inline blocks count as boxes (pages space
+/// them with margins, not with text).
+pub fn breaks_flow(display: &str) -> bool {
+    !matches!(display, "inline" | "contents" | "none" | "" | "inline flow" | "ruby" | "ruby-text")
 }
 
 /// `"0"`, `"0.0"`, `".0"`: a computed opacity of zero (no float parsing needed).

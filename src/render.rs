@@ -4,7 +4,7 @@
 //! Owns: the model-facing line format. Must never: choose nodes (that is `select`) or
 //! print anything not on the attribute whitelist (no style, class, outerHTML, node maps).
 
-use crate::budget::{HREF_CHARS, NODE_TEXT_CHARS};
+use crate::budget::NODE_TEXT_CHARS;
 use crate::filter::{Kind, VNode, View};
 use crate::role;
 use crate::text::{capped, char_len};
@@ -21,7 +21,7 @@ pub fn body(v: &VNode, tree: &Tree) -> String {
 }
 
 fn element_body(v: &VNode, tree: &Tree) -> String {
-    let mut out = v.role.clone();
+    let mut out = role::display(&v.role).to_string();
     if !v.name.is_empty() {
         out.push(' ');
         quote_into(&mut out, &v.name);
@@ -45,7 +45,7 @@ fn element_body(v: &VNode, tree: &Tree) -> String {
             Some("mixed") => out.push_str(" [pressed=mixed]"),
             _ => {}
         }
-        if st.selected && matches!(v.role.as_str(), "option" | "tab" | "treeitem" | "row" | "gridcell" | "cell") {
+        if st.selected && matches!(v.role.as_str(), "option" | "tab" | "treeitem" | "row" | "gridcell" | "cell" | "listitem") {
             out.push_str(" [selected]");
         }
         match st.expanded {
@@ -72,8 +72,9 @@ fn element_body(v: &VNode, tree: &Tree) -> String {
             }
         }
         if v.role == "link" {
-            if let Some(h) = n.attr("href").map(str::trim).filter(|h| !h.is_empty() && !is_unsafe_url(h)) {
-                out.push_str(&format!(" [href={}]", capped(h, HREF_CHARS)));
+            let page = tree.frames.get(v.frame).map(|f| f.url.as_str()).unwrap_or("");
+            if let Some(h) = n.attr("href").and_then(|h| crate::href::display(h, page)) {
+                out.push_str(&format!(" [href={h}]"));
             }
         }
         if let Some(p) = n.attr("placeholder").filter(|p| !p.is_empty() && v.value.is_none() && crate::text::fold_whitespace(p) != v.name) {
@@ -90,12 +91,6 @@ fn element_body(v: &VNode, tree: &Tree) -> String {
         out.push_str(&capped(t, NODE_TEXT_CHARS));
     }
     out
-}
-
-/// `javascript:` and `data:` URLs are never shown (scripts, Base64 payloads).
-fn is_unsafe_url(h: &str) -> bool {
-    let lower = h.get(..11.min(h.len())).unwrap_or("").to_ascii_lowercase();
-    lower.starts_with("javascript:") || lower.starts_with("data:") || lower.starts_with("vbscript:")
 }
 
 fn quote_into(out: &mut String, s: &str) {
@@ -252,7 +247,7 @@ fn flush(r: &mut Rendered, om: &Omitted, depth: usize, container: Option<&VNode>
             line.push_str(" in ");
             quote_into(&mut line, &capped(&c.name, 60));
         } else {
-            line.push_str(&format!(" in {}", c.role));
+            line.push_str(&format!(" in {}", role::display(&c.role)));
         }
     }
     push_line(r, &line, depth, None);

@@ -3,25 +3,77 @@
 //!
 //! Owns: role vocabulary. Must never: look at names, values or layout.
 
-/// Lowercase, model-facing role name for a Chromium AX role (`StaticText` → `text`).
+/// The one table of Chromium role names → our vocabulary: ARIA roles, plus a few internal
+/// names the filter reasons about (`text`, `document`, `iframe`, `label`, `svgroot`,
+/// `canvas`, the native date/time/colour widgets, and parts never shown). What the model
+/// sees is `display()` of it, always an ARIA role (or `text` / `iframe`).
 pub fn normalize(chromium_role: &str) -> String {
-    match chromium_role {
-        "StaticText" => "text".into(),
-        "RootWebArea" | "WebArea" => "document".into(),
-        "Iframe" | "IframePresentational" => "iframe".into(),
-        "LabelText" => "label".into(),
-        "ListMarker" => "listmarker".into(),
-        "InlineTextBox" => "inlinetextbox".into(),
-        "LineBreak" => "linebreak".into(),
-        "Canvas" => "canvas".into(),
+    let r = match chromium_role {
+        "StaticText" => "text",
+        "RootWebArea" | "WebArea" => "document",
+        "Iframe" | "IframePresentational" => "iframe",
+        "LabelText" => "label",
+        "ListMarker" => "listmarker",
+        "InlineTextBox" => "inlinetextbox",
+        "LineBreak" => "linebreak",
+        "Canvas" => "canvas",
+        "SvgRoot" => "svgroot",
+        "MenuListPopup" => "menulistpopup",
+        "MenuListOption" | "ListBoxOption" => "option",
+        "PopUpButton" => "combobox",
+        "Date" => "date",
+        "DateTime" => "datetime",
+        "InputTime" => "inputtime",
+        "ColorWell" => "colorwell",
         // <summary>: to a user, a button that opens its <details>.
-        "DisclosureTriangle" => "button".into(),
-        "Section" | "SectionWithoutName" => "section".into(),
-        "Pre" => "generic".into(),
-        "Abbr" | "Ruby" | "Time" | "Mark" => "generic".into(),
-        "DescriptionListDetail" | "DescriptionListTerm" => "generic".into(),
-        "" => "generic".into(),
-        other => other.to_ascii_lowercase(),
+        "DisclosureTriangle" => "button",
+        "DescriptionList" => "list",
+        "DescriptionListTerm" => "term",
+        "DescriptionListDetail" => "definition",
+        "Figcaption" => "caption",
+        "MathMLMath" => "math",
+        "image" => "img",
+        // Tables Chromium decided are layout, and other boxes without a meaning of their own:
+        // folded away like any generic wrapper.
+        "LayoutTable" | "LayoutTableRow" | "LayoutTableCell" | "Section" | "SectionWithoutName" | "Pre"
+        | "Abbr" | "Ruby" | "RubyAnnotation" | "Time" | "Mark" | "Legend" | "Audio" | "Video"
+        | "EmbeddedObject" | "PluginObject" | "sectionheader" | "sectionfooter" | "" => "generic",
+        other if other.starts_with("MathML") => "generic",
+        other => return display(&other.to_ascii_lowercase()).to_string(),
+    };
+    r.to_string()
+}
+
+/// ARIA 1.2 roles (and `mark`), the only role names a state may show besides `text`,
+/// `iframe` and `clickable`.
+const ARIA_ROLES: [&str; 83] = [
+    "alert", "alertdialog", "application", "article", "banner", "blockquote", "button", "caption", "cell",
+    "checkbox", "code", "columnheader", "combobox", "complementary", "contentinfo", "definition", "deletion",
+    "dialog", "directory", "document", "emphasis", "feed", "figure", "form", "generic", "grid", "gridcell",
+    "group", "heading", "img", "insertion", "link", "list", "listbox", "listitem", "log", "main", "mark",
+    "marquee", "math", "menu", "menubar", "menuitem", "menuitemcheckbox", "menuitemradio", "meter",
+    "navigation", "none", "note", "option", "paragraph", "presentation", "progressbar", "radio",
+    "radiogroup", "region", "row", "rowgroup", "rowheader", "scrollbar", "search", "searchbox", "separator",
+    "slider", "spinbutton", "status", "strong", "subscript", "superscript", "switch", "tab", "table",
+    "tablist", "tabpanel", "term", "textbox", "time", "timer", "toolbar", "tooltip", "tree", "treegrid",
+    "treeitem",
+];
+
+/// Whether `role` (lowercase) is a role of the ARIA vocabulary.
+pub fn is_aria(role: &str) -> bool {
+    ARIA_ROLES.contains(&role)
+}
+
+/// The role name a line shows for an internal role: always ARIA (or our `text`, `iframe`,
+/// `clickable`); anything unknown is `generic`, never a Chromium-internal name.
+pub fn display(role: &str) -> &str {
+    match role {
+        "text" | "iframe" | "clickable" => role,
+        "svgroot" | "canvas" | "image" => "img",
+        "date" | "datetime" | "inputtime" | "colorwell" => "textbox",
+        "document" | "label" | "listmarker" | "inlinetextbox" | "linebreak" | "menulistpopup" => "generic",
+        r if is_aria(r) => r,
+        _ => "generic",
     }
 }
 
@@ -46,15 +98,12 @@ pub fn is_actionable(role: &str) -> bool {
 pub fn is_transparent(role: &str) -> bool {
     matches!(
         role,
-        "generic" | "none" | "presentation" | "group" | "list" | "listitem" | "section"
-            | "div" | "span" | "document" | "label" | "paragraph_wrapper" | "ignored"
-            | "unknown" | "emphasis" | "strong" | "subscript" | "superscript" | "code"
-            | "blockquote" | "figure" | "time" | "mark" | "insertion" | "deletion"
-            | "contentinfo" | "banner" | "article" | "region" | "form" | "search" | "term"
+        "generic" | "none" | "presentation" | "group" | "list"
+            | "document" | "label" | "emphasis" | "strong" | "subscript" | "superscript" | "code"
+            | "blockquote" | "figure" | "time" | "mark" | "insertion" | "deletion" | "region" | "term"
             | "definition" | "caption" | "figcaption" | "legend" | "directory" | "feed"
             | "rowgroup" | "note" | "application" | "tooltip" | "status" | "log"
             | "marquee" | "timer" | "math" | "linebreak" | "listmarker" | "details"
-            | "abbr" | "ruby" | "subscript_wrapper"
     )
 }
 
@@ -73,10 +122,16 @@ pub fn owns_descendant_text(role: &str) -> bool {
     is_actionable(role)
         || matches!(
             role,
-            "heading" | "img" | "image" | "cell" | "gridcell" | "columnheader" | "rowheader"
+            "heading" | "img" | "cell" | "gridcell" | "columnheader" | "rowheader"
                 | "label" | "legend" | "caption" | "figcaption" | "tooltip" | "term"
                 | "treeitem" | "menuitem" | "option" | "tab" | "code"
         )
+}
+
+/// Containers that are shown when they hold several lines and folded into their only child
+/// otherwise: a list item with its link and byline, a story card.
+pub fn is_item(role: &str) -> bool {
+    matches!(role, "listitem" | "article")
 }
 
 /// Landmarks and containers worth a line when named (they give the page its regions).
@@ -90,7 +145,7 @@ pub fn is_landmark(role: &str) -> bool {
 
 /// Images: dropped when they have no meaningful name.
 pub fn is_image(role: &str) -> bool {
-    matches!(role, "img" | "image" | "graphics-symbol" | "svgroot" | "canvas" | "figure_image")
+    matches!(role, "img" | "svgroot" | "canvas")
 }
 
 /// English plural of a role for note lines ("294 more links").
@@ -117,6 +172,17 @@ mod tests {
         assert_eq!(normalize("RootWebArea"), "document");
         assert_eq!(normalize("button"), "button");
         assert_eq!(normalize(""), "generic");
+        assert_eq!(normalize("LayoutTableCell"), "generic");
+        assert_eq!(normalize("sectionheader"), "generic");
+        assert_eq!(normalize("SomeFutureRole"), "generic");
+        assert_eq!(normalize("image"), "img");
+    }
+
+    #[test]
+    fn displayed_roles_are_always_aria() {
+        for r in ["date", "inputtime", "colorwell", "svgroot", "label", "listmarker", "layouttable", "xyz"] {
+            assert!(is_aria(display(r)), "{r} shows as {}", display(r));
+        }
     }
 
     #[test]

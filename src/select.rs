@@ -132,7 +132,7 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
 
     // Exact fit: render, and drop the last-added leaves until the text is within budget.
     let mut rendered = render(view, tree, &selected, labels);
-    let mut summary = closing_line(view, &selected, main_frame);
+    let mut summary = closing_line(view, &selected, main_frame, tree.behind_modal);
     while crate::text::char_len(&rendered.state) + summary.0.as_ref().map(|l| l.chars().count() + 1).unwrap_or(0) > budget.chars {
         let mut removed = 0;
         while removed < 4 {
@@ -152,7 +152,7 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
             break;
         }
         rendered = render(view, tree, &selected, labels);
-        summary = closing_line(view, &selected, main_frame);
+        summary = closing_line(view, &selected, main_frame, tree.behind_modal);
     }
     let (line, stats) = summary;
     if let Some(line) = line {
@@ -160,7 +160,7 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
             rendered.state.push('\n');
         }
         rendered.state.push_str(&line);
-        rendered.lines += 1;
+        rendered.lines += line.lines().count();
     }
     Selection { selected, rendered, ..stats }
 }
@@ -206,7 +206,7 @@ fn distance(view: &View, tree: &Tree, i: usize) -> u64 {
 }
 
 /// The closing `- note: truncated …` line, and the counts behind it.
-fn closing_line(view: &View, selected: &[bool], main_frame: usize) -> (Option<String>, Selection) {
+fn closing_line(view: &View, selected: &[bool], main_frame: usize, behind_modal: usize) -> (Option<String>, Selection) {
     let mut s = Selection {
         selected: Vec::new(),
         rendered: Rendered { state: String::new(), refs: Vec::new(), lines: 0 },
@@ -243,10 +243,13 @@ fn closing_line(view: &View, selected: &[bool], main_frame: usize) -> (Option<St
     }
     s.truncated = s.omitted_elements > 0;
     let omitted = s.omitted_elements + s.omitted_text;
+    // An open modal dialog hides the page from the tree: never silently.
+    let modal = (behind_modal > 0).then(|| format!("- note: a modal dialog is open; {behind_modal} elements behind it are not shown"));
     if omitted == 0 {
-        return (None, s);
+        return (modal, s);
     }
-    let mut line = format!("- note: {} of {} nodes not shown (main {}", omitted, s.total, s.omitted_main);
+    let mut line = modal.map(|m| m + "\n").unwrap_or_default();
+    line.push_str(&format!("- note: {} of {} nodes not shown (main {}", omitted, s.total, s.omitted_main));
     if s.omitted_frames > 0 {
         line.push_str(&format!(", iframes {}", s.omitted_frames));
     }

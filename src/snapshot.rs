@@ -65,10 +65,14 @@ pub struct Output {
     pub view: View,
 }
 
-/// Renders a state under `budget` (the result's `snapshot_id` is left empty).
-pub fn snapshot(tree: &Tree, budget: Budget, labels: RefLabels) -> Output {
+/// Renders a state under `budget` (the result's `snapshot_id` is left empty). A scoped read
+/// whose element shows nothing is an error, never an empty or widened state.
+pub fn snapshot(tree: &Tree, budget: Budget, labels: RefLabels) -> Result<Output> {
     let view = filter(tree);
     let sel = select(&view, tree, budget, labels);
+    if tree.scope.is_some() && sel.total == 0 {
+        return Err(Error::empty_scope());
+    }
     let (refs, ref_nodes): (Vec<(String, RefTarget)>, Vec<usize>) = sel
         .rendered
         .refs
@@ -90,5 +94,5 @@ pub fn snapshot(tree: &Tree, budget: Budget, labels: RefLabels) -> Output {
         total_nodes: sel.total,
         omitted_nodes: sel.omitted_elements + sel.omitted_text,
     };
-    Output { result, refs, ref_nodes, view }
+    Ok(Output { result, refs, ref_nodes, view })
 }

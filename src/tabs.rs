@@ -35,14 +35,15 @@ pub fn is_data_url(s: &str) -> bool {
     s.get(..5).is_some_and(|h| h.eq_ignore_ascii_case("data:"))
 }
 
-/// A URL as the model sees it: `data:` payloads are never shown, long URLs are capped.
+/// A URL as the model sees it: `data:` payloads are never shown, secret parameters
+/// (`?cvc=`, `#id_token=`, `?access_token=`) are redacted, long URLs are capped.
 pub fn model_url(url: &str) -> String {
     if is_data_url(url) {
         // Idempotent: an already shown `data:kind…` stays as it is.
         let kind = url.split([';', ',']).next().unwrap_or("data:").trim_end_matches('…');
         return format!("{}…", capped(kind, 40).trim_end_matches('…'));
     }
-    capped(url, TAB_URL_CHARS)
+    capped(&crate::redact::url(url), TAB_URL_CHARS)
 }
 
 /// A page title as the model sees it: capped; a title that is a `data:` URL (Chrome titles

@@ -20,6 +20,28 @@ pub fn fold_whitespace(s: &str) -> String {
     out
 }
 
+/// A name that says the same words twice (`Sign in Sign in`: a label rendered for two
+/// screen sizes, an icon's title beside its text) said once.
+pub fn undouble(s: &str) -> &str {
+    let words: Vec<(usize, &str)> = s.split(' ').scan(0, |pos, w| {
+        let start = *pos;
+        *pos += w.len() + 1;
+        Some((start, w))
+    }).collect();
+    let n = words.len();
+    if n >= 2 && n.is_multiple_of(2) && words[..n / 2].iter().zip(&words[n / 2..]).all(|(a, b)| a.1 == b.1) {
+        return s[..words[n / 2].0 - 1].trim_end();
+    }
+    s
+}
+
+/// Whether `s` starts / ends with whitespace (a whitespace-only string: both).
+pub fn edge_spaces(s: &str) -> (bool, bool) {
+    let before = s.chars().next().map(char::is_whitespace).unwrap_or(false);
+    let after = s.chars().next_back().map(char::is_whitespace).unwrap_or(false);
+    (before, after)
+}
+
 /// Folds whitespace and caps the result at `max` characters, ending a cut string with `…`.
 /// Reads at most a bounded prefix of huge inputs.
 pub fn capped(s: &str, max: usize) -> String {
@@ -70,6 +92,15 @@ mod tests {
         assert_eq!(capped("abcdef", 4), "abc…");
         assert_eq!(capped("abc", 4), "abc");
         assert_eq!(char_len(&capped(&"订".repeat(500), 200)), 200);
+    }
+
+    #[test]
+    fn doubled_names_are_said_once() {
+        assert_eq!(undouble("Sign in Sign in"), "Sign in");
+        assert_eq!(undouble("Home Home"), "Home");
+        assert_eq!(undouble("New York New Jersey"), "New York New Jersey");
+        assert_eq!(undouble("Go"), "Go");
+        assert_eq!(undouble(""), "");
     }
 
     #[test]

@@ -59,6 +59,9 @@ pub struct Node {
     pub hidden: bool,
     /// Chromium marked it ignored.
     pub ignored: bool,
+    /// Its accessible name was not computed (missing from the input, not empty): the label
+    /// that could make its value sensitive is unknown, so a value counts as sensitive.
+    pub name_unknown: bool,
     /// Bounds in the top-level viewport's coordinates.
     pub bounds: Option<Rect>,
     pub in_viewport: bool,
@@ -66,11 +69,33 @@ pub struct Node {
     pub covered: bool,
     /// The page handles clicks here (listeners or a pointer cursor starting here).
     pub clickable: bool,
+    /// Its box breaks the inline flow: text before and after it renders apart.
+    pub block: bool,
+    /// Rendered whitespace at its edges (text nodes), or whitespace between it and its
+    /// previous sibling (DOM walk): text joins across it with one space, else with none.
+    pub space_before: bool,
+    pub space_after: bool,
     pub frame: usize,
     pub target: Target,
     pub children: Vec<usize>,
     /// A warning line to show in place of this node's missing content (unexpandable iframe).
     pub warning: Option<String>,
+}
+
+impl Tree {
+    /// The topmost nodes (pre-order) for which `inside` holds, not descending below a match.
+    pub fn topmost(&self, inside: impl Fn(&Node) -> bool) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.root];
+        while let Some(i) = stack.pop() {
+            if i != self.root && inside(&self.nodes[i]) {
+                out.push(i);
+                continue;
+            }
+            stack.extend(self.nodes[i].children.iter().rev().copied());
+        }
+        out
+    }
 }
 
 impl Node {
@@ -93,19 +118,24 @@ pub struct Tree {
     pub root: usize,
     pub frames: Vec<Frame>,
     pub source: Source,
-    /// The scope (selector) node, when the caller narrowed the read.
-    pub scope: Option<usize>,
+    /// The scope of a selector-narrowed read: the selector's node, or (when that element has
+    /// no node of its own: a pruned wrapper, an image) its topmost descendants that do.
+    /// Empty when nothing inside it is in the tree (hidden, `display: none`, empty); `None`
+    /// for a whole-page read. Never silently widened to the page.
+    pub scope: Option<Vec<usize>>,
     /// Input problems worked around (cycles, dangling ids, depth cut): counted, not fatal.
     pub repaired: usize,
     /// Child frames whose `<iframe>` owner could not be verified (not shown; no AX diff).
     pub unverified_frames: usize,
     /// The top-level viewport, in the coordinates of `Node::bounds`.
     pub viewport: Rect,
+    /// Elements an open modal dialog hides from the tree (said in one note line).
+    pub behind_modal: usize,
 }
 
 /// Attributes copied from the DOM into the tree.
-pub const KEPT_ATTRS: [&str; 10] =
-    ["id", "name", "type", "autocomplete", "href", "placeholder", "aria-label", "contenteditable", "role", "title"];
+pub const KEPT_ATTRS: [&str; 11] =
+    ["id", "name", "type", "autocomplete", "href", "placeholder", "aria-label", "contenteditable", "role", "title", "aria-selected"];
 
 pub fn keep_attrs<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(String, String)> {
     attrs

@@ -21,6 +21,9 @@ pub struct AxNode {
     pub child_ids: Vec<String>,
     pub backend_dom_node_id: Option<i64>,
     pub frame_id: Option<String>,
+    /// Ignored because a modal dialog is open (`ignoredReasons` names `activeModalDialog`):
+    /// Chromium then leaves the rest of the page out of the tree.
+    pub behind_modal: bool,
 }
 
 /// `AXValue`: the value is any JSON (string, number, boolean, idref list…). Its `type`
@@ -37,8 +40,8 @@ pub struct AxProperty {
 }
 
 /// AX properties the core reads; the rest are dropped while decoding.
-pub const KEPT_PROPERTIES: [&str; 12] =
-    ["checked", "pressed", "disabled", "expanded", "selected", "focused", "focusable", "required", "readonly", "level", "hasPopup", "editable"];
+pub const KEPT_PROPERTIES: [&str; 13] =
+    ["checked", "pressed", "disabled", "expanded", "selected", "focused", "focusable", "required", "readonly", "level", "hasPopup", "editable", "modal"];
 
 /// Decodes the property list element by element, keeping only `KEPT_PROPERTIES`.
 pub(super) fn read_tree(p: &mut Parser<'_>) -> Result<AxTree> {
@@ -74,6 +77,11 @@ fn read_node(p: &mut Parser<'_>) -> Result<AxNode> {
             "childIds" => n.child_ids = p.vec(|p| p.string())?,
             "backendDOMNodeId" => n.backend_dom_node_id = p.opt_i64()?,
             "frameId" => n.frame_id = p.opt_string()?,
+            "ignoredReasons" => p.array(|p| {
+                let reason = read_property(p)?;
+                n.behind_modal |= reason.name == "activeModalDialog";
+                Ok(())
+            })?,
             _ => p.skip()?,
         }
         Ok(())

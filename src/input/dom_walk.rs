@@ -16,6 +16,8 @@ pub struct DomWalk {
     pub url: String,
     pub title: String,
     pub nodes: Vec<WalkNode>,
+    /// Elements an open modal dialog makes inert (the walk does not descend into them).
+    pub behind_modal: usize,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -35,6 +37,12 @@ pub struct WalkNode {
     pub selected: Option<bool>,
     pub disabled: Option<bool>,
     pub focused: Option<bool>,
+    /// Whitespace-only text stood between this node and its previous sibling (the walk drops
+    /// such text nodes and marks the next sibling instead).
+    pub ws_before: bool,
+    /// The page handles clicks here: an `onclick` attribute, or a pointer cursor that starts
+    /// at this element (its parent's cursor is not a pointer).
+    pub clickable: bool,
     /// Label text of form controls (`control.labels`), joined.
     pub label: Option<String>,
     /// On `<iframe>`/`<frame>` elements: the one-time tag this element's window was sent by
@@ -72,6 +80,7 @@ pub(super) fn read_walk(p: &mut Parser<'_>) -> Result<DomWalk> {
             "url" => w.url = p.string()?,
             "title" => w.title = p.string()?,
             "nodes" => w.nodes = p.vec(read_node)?,
+            "behindModal" => w.behind_modal = p.opt_i64()?.and_then(|n| usize::try_from(n).ok()).unwrap_or(0),
             _ => p.skip()?,
         }
         Ok(())
@@ -104,6 +113,8 @@ fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
             "selected" => n.selected = p.opt_bool()?,
             "disabled" => n.disabled = p.opt_bool()?,
             "focused" => n.focused = p.opt_bool()?,
+            "ws" => n.ws_before = p.opt_bool()?.unwrap_or(false),
+            "clickable" => n.clickable = p.opt_bool()?.unwrap_or(false),
             "label" => n.label = p.opt_string()?,
             "frameTag" => n.frame_tag = p.opt_string()?,
             _ => p.skip()?,

@@ -1,0 +1,106 @@
+//! How a link's URL is shown to the model: same-origin links as paths, tracking parameters
+//! dropped, secret parameters redacted, the length capped. Hrefs are a large share of a
+//! real page's state; every character here is paid on every read.
+//!
+//! Owns: the shown form of an `href`. Must never: show a secret parameter's value, a
+//! `javascript:` / `data:` / `vbscript:` URL, or more than `HREF_CHARS` characters.
+
+use crate::budget::HREF_CHARS;
+use crate::redact;
+use crate::text::capped;
+
+/// Query parameters that only track the click (dropped with their value).
+const TRACKING: [&str; 16] = [
+    "fbclid", "gclid", "gbraid", "wbraid", "dclid", "msclkid", "mc_cid", "mc_eid", "_ga", "_gl", "yclid",
+    "igshid", "ref_src", "__twitter_impression", "_hsenc", "_hsmi",
+];
+
+/// The href as a line shows it, or `None` when it must not be shown (script and data URLs).
+pub fn display(href: &str, page_url: &str) -> Option<String> {
+    let h = href.trim();
+    let lower = h.get(..11.min(h.len())).unwrap_or("").to_ascii_lowercase();
+    if h.is_empty() || ["javascript:", "data:", "vbscript:"].iter().any(|p| lower.starts_with(p)) {
+        return None;
+    }
+    let origin = origin_of(page_url);
+    let local = match origin {
+        Some(o) if h.len() > o.len() && h[..o.len()].eq_ignore_ascii_case(o) && h[o.len()..].starts_with(['/', '?', '#']) => &h[o.len()..],
+        Some(o) if h.eq_ignore_ascii_case(o) => "/",
+        _ => h,
+    };
+    Some(capped(&redact::url(&without_tracking(local)), HREF_CHARS))
+}
+
+/// `scheme://host[:port]` of an http(s) URL.
+fn origin_of(url: &str) -> Option<&str> {
+    let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://"))?;
+    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    Some(&url[..url.len() - rest.len() + host_end])
+}
+
+/// The URL without tracking query parameters (`utm_*`, click ids); the rest kept in order.
+fn without_tracking(u: &str) -> String {
+    let Some(q) = u.find('?') else { return u.to_string() };
+    let (base, rest) = u.split_at(q);
+    let (query, fragment) = match rest[1..].find('#') {
+        Some(f) => (&rest[1..1 + f], &rest[1 + f..]),
+        None => (&rest[1..], ""),
+    };
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|p| {
+            let name = p.split('=').next().unwrap_or("").to_ascii_lowercase();
+            !p.is_empty() && !name.starts_with("utm_") && !TRACKING.contains(&name.as_str())
+        })
+        .collect();
+    let mut out = base.to_string();
+    if !kept.is_empty() {
+        out.push('?');
+        out.push_str(&kept.join("&"));
+    }
+    out.push_str(fragment);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::display;
+
+    fn check(href: &str, expect: Option<&str>) {
+        assert_eq!(display(href, "https://news.example/world/today?x=1").as_deref(), expect, "{href}");
+    }
+
+    #[test]
+    fn same_origin_links_show_as_paths() {
+        check("https://news.example/story/1", Some("/story/1"));
+        check("https://news.example", Some("/"));
+        check("https://news.example.evil/x", Some("https://news.example.evil/x"));
+        check("/relative?page=2", Some("/relative?page=2"));
+    }
+
+    #[test]
+    fn tracking_parameters_are_dropped() {
+        check("/a?utm_source=x&id=7&fbclid=Z", Some("/a?id=7"));
+        check("https://other.example/p?utm_medium=m#top", Some("https://other.example/p#top"));
+    }
+
+    #[test]
+    fn secret_parameters_are_redacted() {
+        check("https://other.example/reset?token=abc123&q=1", Some("https://other.example/reset?token=[redacted]&q=1"));
+        check("/cb#access_token=zz", Some("/cb#access_token=[redacted]"));
+    }
+
+    #[test]
+    fn script_and_data_urls_are_never_shown() {
+        check("javascript:void(0)", None);
+        check(" JavaScript:alert(1)", None);
+        check("data:text/html;base64,AAAA", None);
+        check("", None);
+    }
+
+    #[test]
+    fn long_hrefs_are_capped() {
+        let long = format!("/{}", "a".repeat(400));
+        assert_eq!(display(&long, "").unwrap().chars().count(), crate::budget::HREF_CHARS);
+    }
+}

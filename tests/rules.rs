@@ -1,0 +1,360 @@
+//! One rule per case: literal HTML → the exact state, for both sources. Each case's HTML is
+//! rendered in real Chromium by `./build.sh capture-rules` (www-tests/capture-rules.mjs,
+//! the extension's own capture code and DOM walk) into tests/captures/rules.json.gz; the
+//! native suite renders both observations and compares whole states (`expect_test`;
+//! `UPDATE_EXPECT=1 cargo test --test rules` rewrites expectations, to be read before
+//! committing). A case whose HTML changed since the capture fails until it is re-captured.
+//!
+//! `rule(name, html, expect)`: both sources must give `expect`.
+//! `rule2(name, html, ax, dom)`: where the sources legitimately differ.
+//! `scoped(name, selector, html, expect)`: a selector-narrowed read (both sources).
+
+mod common;
+use common::*;
+use expect_test::{expect, Expect};
+use pcc::Collector;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+struct Case {
+    html: String,
+    ax: String,
+    dom: String,
+}
+
+fn cases() -> &'static HashMap<String, Case> {
+    static CASES: OnceLock<HashMap<String, Case>> = OnceLock::new();
+    CASES.get_or_init(|| {
+        let all = capture("rules");
+        let v: serde_json::Value = serde_json::from_str(&all).expect("rules capture is JSON");
+        v.as_object()
+            .expect("an object of cases")
+            .iter()
+            .map(|(k, c)| {
+                (k.clone(), Case { html: c["html"].as_str().unwrap_or("").to_string(), ax: c["ax"].to_string(), dom: c["dom"].to_string() })
+            })
+            .collect()
+    })
+}
+
+fn case(name: &str, html: &str) -> &'static Case {
+    let c = cases().get(name).unwrap_or_else(|| panic!("case {name} not captured: run ./build.sh capture-rules"));
+    assert_eq!(c.html, html, "case {name} changed since its capture: run ./build.sh capture-rules");
+    c
+}
+
+/// The state (or the error code) of one observation.
+fn render(obs: &str) -> String {
+    let mut c = Collector::new("t");
+    match c.snapshot(obs, &opts(None, None)) {
+        Ok(r) => r.state.unwrap_or_default(),
+        Err(e) => format!("error {}", e.code.as_str()),
+    }
+}
+
+/// `RULES_SHOW=1 cargo test --test rules -- --nocapture` prints both renders of each case.
+fn show(name: &str, ax: &str, dom: &str) {
+    if std::env::var_os("RULES_SHOW").is_some() {
+        println!("== {name} (ax)\n{ax}\n== {name} (dom)\n{dom}\n");
+    }
+}
+
+fn rule(name: &str, html: &str, expect: Expect) {
+    let c = case(name, html);
+    let (ax, dom) = (render(&c.ax), render(&c.dom));
+    show(name, &ax, &dom);
+    expect.assert_eq(&ax);
+    assert_eq!(dom, ax, "case {name}: the DOM source differs from the AX source");
+}
+
+fn rule2(name: &str, html: &str, ax: Expect, dom: Expect) {
+    let c = case(name, html);
+    show(name, &render(&c.ax), &render(&c.dom));
+    ax.assert_eq(&render(&c.ax));
+    dom.assert_eq(&render(&c.dom));
+}
+
+fn scoped(name: &str, _selector: &str, html: &str, expect: Expect) {
+    rule(name, html, expect)
+}
+
+// ── 1. Inline text is joined the way it renders ─────────────────────────────────────────
+
+#[test]
+fn inline_spans_add_no_spaces() {
+    rule(
+        "inline_spans",
+        r#"<p>Enter "<span>Dannie</span>" here. Price: $<span>12</span>.99 and <i>it</i>alic.</p>"#,
+        expect![[r#"- paragraph: Enter "Dannie" here. Price: $12.99 and italic."#]]
+    );
+}
+
+#[test]
+fn block_boundaries_separate_text() {
+    rule("block_boundaries", r#"<div><div>First block</div><div>Second block</div><span>inline</span><span>run</span></div>"#, expect!["- text: First block Second block inlinerun"]);
+}
+
+#[test]
+fn link_names_join_inline_parts() {
+    rule("link_inline_name", r#"<a href="/x">Read <b>more</b>!</a> <button>Sa<i>ve</i></button>"#, expect![[r#"
+        - link "Read more!" [href=/x] [ref=e1]
+        - button "Save" [ref=e2]"#]]);
+}
+
+// ── 2. Containers keep their name ───────────────────────────────────────────────────────
+
+#[test]
+fn heading_named_by_its_link_keeps_its_name() {
+    rule("heading_link", r#"<h2><a href="/story">Storm hits coast</a></h2><p>Body text.</p>"#, expect![[r#"
+        - heading "Storm hits coast" [level=2]
+          - link [href=/story] [ref=e1]
+        - paragraph: Body text."#]]);
+}
+
+#[test]
+fn heading_with_text_and_link_keeps_its_name() {
+    rule("heading_text_link", r#"<h3>Breaking: <a href="/s">Storm</a></h3>"#, expect![[r#"
+        - heading "Breaking: Storm" [level=3]
+          - link "Storm" [href=/s] [ref=e1]"#]]);
+}
+
+// ── 3. Chromium-internal roles never leak ───────────────────────────────────────────────
+
+#[test]
+fn layout_tables_fold_away() {
+    rule(
+        "layout_table",
+        r#"<table><tr><td>Left cell</td><td><a href="/a">A link</a></td></tr></table>"#,
+        expect![[r#"
+            - text: Left cell
+            - link "A link" [href=/a] [ref=e1]"#]]
+    );
+}
+
+#[test]
+fn data_tables_keep_rows_and_selection() {
+    rule(
+        "data_table",
+        r#"<table><thead><tr><th>Name</th><th>Qty</th></tr></thead><tbody><tr aria-selected="true"><td>Ada</td><td>3</td></tr><tr><td>Bob</td><td>5</td></tr></tbody></table>"#,
+        expect![[r#"
+            - table
+              - row
+                - columnheader "Name"
+                - columnheader "Qty"
+              - row [selected]
+                - cell "Ada"
+                - cell "3"
+              - row
+                - cell "Bob"
+                - cell "5""#]]
+    );
+}
+
+#[test]
+fn date_and_time_inputs_have_aria_roles() {
+    rule(
+        "date_time_inputs",
+        r#"<label>Day <input type="date" value="2013-07-07"></label><label>At <input type="time" value="10:30"></label><label>Colour <input type="color" value='#ff0000'></label>"#,
+        expect![[r##"
+            - textbox "Day" value="2013-07-07" [type=date] [ref=e1]
+            - textbox "At" value="10:30" [type=time] [ref=e2]
+            - textbox "Colour" value="#ff0000" [type=color] [ref=e3]"##]]
+    );
+}
+
+// ── 4. Landmarks and list items ─────────────────────────────────────────────────────────
+
+#[test]
+fn unnamed_landmarks_keep_their_boundaries() {
+    rule(
+        "landmarks",
+        r#"<header><a href="/">Home</a></header><main><article><h1>Title</h1><p>Para.</p></article><form><input aria-label="Q"></form></main><footer><a href="/about">About</a></footer>"#,
+        expect![[r#"
+            - banner
+              - link "Home" [href=/] [ref=e1]
+            - main
+              - article
+                - heading "Title" [level=1]
+                - paragraph: Para.
+              - form
+                - textbox "Q" [ref=e2]
+            - contentinfo
+              - link "About" [href=/about] [ref=e3]"#]]
+    );
+}
+
+#[test]
+fn list_items_with_several_lines_keep_their_boundary() {
+    rule(
+        "list_items",
+        r#"<ul><li><a href="/1">One story</a> by Ann</li><li><a href="/2">Two story</a> by Bob</li><li>Plain item</li></ul>"#,
+        expect![[r#"
+            - listitem
+              - link "One story" [href=/1] [ref=e1]
+              - text: by Ann
+            - listitem
+              - link "Two story" [href=/2] [ref=e2]
+              - text: by Bob
+            - listitem: Plain item"#]]
+    );
+}
+
+// ── 5. Named generics and abbreviations ────────────────────────────────────────────────
+
+#[test]
+fn named_generics_keep_their_name() {
+    rule(
+        "named_generics",
+        r#"<div title="Element title">Inside</div><div aria-label="Rating: 4 of 5" role="img">★★★★☆</div><div aria-label="Rating: 3 of 5">★★★☆☆</div><p>The <abbr title="World Health Organization">WHO</abbr> said.</p>"#,
+        expect![[r#"
+            - generic "Element title"
+              - text: Inside
+            - img "Rating: 4 of 5"
+            - generic "Rating: 3 of 5"
+              - text: ★★★☆☆
+            - paragraph: The WHO (World Health Organization) said."#]]
+    );
+}
+
+// ── 6. Anything a user can click gets a ref ─────────────────────────────────────────────
+
+#[test]
+fn clickable_items_get_refs() {
+    rule2(
+        "clickable_items",
+        r#"<ul><li onclick="1">Apple</li><li style="cursor:pointer">Banana</li></ul><table><tr><td onclick="1">Cell action</td></tr></table>"#,
+        expect![[r#"
+            - listitem "Apple" [ref=e1]
+            - listitem "Banana" [ref=e2]
+            - clickable "Cell action" [ref=e3]"#]], expect![[r#"
+            - listitem "Apple" [ref=e1]
+            - listitem "Banana" [ref=e2]
+            - clickable "Cell action" [ref=e3]"#]]
+    );
+}
+
+// ── 7. Inline SVG ───────────────────────────────────────────────────────────────────────
+
+#[test]
+fn inline_svg_keeps_links_and_text() {
+    rule(
+        "inline_svg",
+        r#"<svg width="200" height="60"><a href="/chart"><text x="5" y="20">Open chart</text></a><text x="5" y="50">Axis label</text></svg>"#,
+        expect![[r#"
+            - link "Open chart" [href=/chart] [ref=e1]
+            - text: Axis label"#]]
+    );
+}
+
+// ── 8. Noise ────────────────────────────────────────────────────────────────────────────
+
+#[test]
+fn bullets_and_duplicate_nameless_links_are_noise() {
+    rule(
+        "noise",
+        r#"<div><a href="/s1"><img src="x.png" alt=""></a><a href="/s1">Story one</a> <span>•</span> <a href="/s2">Story two</a></div>"#,
+        expect![[r#"
+            - link "Story one" [href=/s1] [ref=e1]
+            - link "Story two" [href=/s2] [ref=e2]"#]]
+    );
+}
+
+#[test]
+fn hrefs_are_short_and_redacted() {
+    rule(
+        "hrefs",
+        r#"<a href="/path/page?utm_source=x&amp;id=7">Same origin</a><a href="https://other.example/a?token=abc123&amp;q=1">Other</a><a href="https://other.example/reset?api_key=K&amp;fbclid=Z">Key</a>"#,
+        expect![[r#"
+            - link "Same origin" [href=/path/page?id=7] [ref=e1]
+            - link "Other" [href=https://other.example/a?token=[redacted]&q=1] [ref=e2]
+            - link "Key" [href=https://other.example/reset?api_key=[redacted]] [ref=e3]"#]]
+    );
+}
+
+// ── 9. A modal dialog says what it hides ────────────────────────────────────────────────
+
+#[test]
+fn modal_dialog_says_what_is_behind_it() {
+    rule2(
+        "modal",
+        r#"<p>Background text</p><button>Behind</button><dialog aria-label="Confirm"><p>Sure?</p><button>OK</button></dialog><script>document.querySelector('dialog').showModal()</script>"#,
+        expect![[r#"
+            - dialog "Confirm"
+              - paragraph: Sure?
+              - button "OK" [focused] [ref=e1]
+            - note: a modal dialog is open; 2 elements behind it are not shown"#]], expect![[r#"
+            - dialog "Confirm"
+              - paragraph: Sure?
+              - button "OK" [focused] [ref=e1]
+            - note: a modal dialog is open; 3 elements behind it are not shown"#]]
+    );
+}
+
+// ── 10. A selector never answers with the whole page ────────────────────────────────────
+
+#[test]
+fn selector_on_a_pruned_element_scopes_to_its_content() {
+    scoped("scope_pruned", "#wrap", r#"<p>Outside</p><span id="wrap"><span>Inner <a href="/in">link</a></span></span>"#, expect![[r#"
+        - text: Inner
+        - link "link" [href=/in] [ref=e1]"#]]);
+}
+
+#[test]
+fn selector_on_an_element_without_content_is_not_found() {
+    scoped("scope_hidden", "#gone", r#"<p>Outside</p><div id="gone" aria-hidden="true"><p>Hidden</p></div>"#, expect!["error BROWSER_SELECTOR_NOT_FOUND"]);
+}
+
+// ── 11. Typed text in editable elements ─────────────────────────────────────────────────
+
+#[test]
+fn structure_names_come_from_legend_and_caption() {
+    rule(
+        "fieldset_dl",
+        r#"<fieldset><legend>Shipping</legend><label>Street <input></label></fieldset><dl><dt>Term</dt><dd>Meaning</dd></dl><table><caption>Prices</caption><tr><th>Item</th></tr><tr><td>Tea</td></tr></table>"#,
+        expect![[r#"
+            - group "Shipping"
+              - textbox "Street" [ref=e1]
+            - term "Term"
+            - text: Meaning
+            - table "Prices"
+              - row
+                - columnheader "Item"
+              - row
+                - cell "Tea""#]],
+    );
+}
+
+#[test]
+fn aria_states_and_invalid_roles() {
+    rule(
+        "aria_states",
+        r#"<div role="checkbox" aria-checked="true" tabindex="0">Agree</div><div role="button" aria-pressed="true" tabindex="0">Bold</div><div role="btn">Not a role</div><select size="3" aria-label="Pick"><option>A</option><option>B</option></select>"#,
+        expect![[r#"
+            - checkbox "Agree" [checked] [ref=e1]
+            - button "Bold" [pressed] [ref=e2]
+            - text: Not a role
+            - listbox "Pick" [ref=e3]
+              - option "A" [ref=e4]
+              - option "B" [ref=e5]"#]],
+    );
+}
+
+#[test]
+fn line_breaks_separate_text() {
+    rule("line_breaks", r#"<p>Line one<br>Line two</p><p><span>12</span> <span>items</span></p>"#, expect![[r#"
+        - paragraph: Line one Line two
+        - paragraph: 12 items"#]]);
+}
+
+#[test]
+fn editable_elements_show_typed_text_only_as_a_value() {
+    rule(
+        "editables",
+        r#"<p contenteditable="true">typed in p</p><article contenteditable="true">typed in article</article><table><tr><td contenteditable="true">typed in td</td></tr></table><div contenteditable="true" aria-label="Access token">tok-SECRET-1</div>"#,
+        expect![[r#"
+            - textbox value="typed in p" [contenteditable] [ref=e1]
+            - textbox value="typed in article" [contenteditable] [ref=e2]
+            - textbox value="typed in td" [contenteditable] [ref=e3]
+            - textbox "Access token" [contenteditable] [ref=e4]"#]]
+    );
+}
