@@ -245,6 +245,8 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
         }
         node.clickable = f.clickable;
         node.block = f.block;
+        node.space_before |= f.ws_before;
+        node.space_after |= f.ws_after;
         // Text inside a form control is its value: it only leaves through the redacted value
         // (added to, never replacing, the editable-text rule above).
         node.hidden |= (f.in_field && role::is_text(&node.role))

@@ -516,7 +516,9 @@ fn merge_children(view: &mut View, i: usize) -> Vec<usize> {
     out
 }
 
-/// Text with no letter or digit, a few characters long: bullets, pipes, dots, arrows.
+/// Text made only of a few bullets, pipes, dots, dashes or arrows. (A fixed set, not
+/// `char::is_alphanumeric`: its Unicode tables cost the wasm module ~20 KB.)
 fn is_separator_text(t: &str) -> bool {
-    !t.is_empty() && t.chars().count() <= 3 && !t.chars().any(char::is_alphanumeric)
+    const SEPARATORS: &str = "•·∙◦▪●|¦/\\-–—‐›»«‹<>→←↑↓⟩⟨:;,.…*~+=_#";
+    !t.is_empty() && t.chars().count() <= 3 && t.chars().all(|c| c == ' ' || SEPARATORS.contains(c))
 }

@@ -27,7 +27,8 @@ export async function openUserTab(b, server, path) {
   return { page, tabId: await b.tabIdOf(page) };
 }
 
-export async function launch() {
+/** `offline`: every request but to the local test servers fails at once (real pages' ads, fonts, trackers). */
+export async function launch({ offline = false } = {}) {
   if (!fs.existsSync(path.join(extensionDir, 'wasm', 'pcc_bg.wasm'))) throw new Error('run ./build.sh build first');
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-profile-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -40,6 +41,7 @@ export async function launch() {
       `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`,
     ],
   });
+  if (offline) await context.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/])[a-z]+:\/\//, (r) => r.abort());
   let [worker] = context.serviceWorkers();
   if (!worker) worker = await context.waitForEvent('serviceworker', { timeout: 15000 });
   await worker.evaluate(() => new Promise((r) => { const t = () => (globalThis.pcc ? r() : setTimeout(t, 20)); t(); }));

@@ -24,6 +24,8 @@ pub struct NodeSnapshot {
     pub node_name: Vec<i64>,
     pub backend_node_id: Vec<i64>,
     pub attributes: Vec<Vec<i64>>,
+    /// String index of each node's value (text nodes: their text; -1 for none).
+    pub node_value: Vec<i64>,
     pub is_clickable: RareBool,
 }
 
@@ -74,6 +76,7 @@ fn read_document(p: &mut Parser<'_>) -> Result<DocumentSnapshot> {
                     "nodeName" => n.node_name = ints(p)?,
                     "backendNodeId" => n.backend_node_id = ints(p)?,
                     "attributes" => n.attributes = p.vec(ints)?,
+                    "nodeValue" => n.node_value = ints(p)?,
                     "isClickable" => p.object(|p, k| {
                         match k {
                             "index" => n.is_clickable.index = ints(p)?,

@@ -256,6 +256,7 @@ impl<'a> Parser<'a> {
     }
 
     fn number_text(&mut self) -> Result<&'a str> {
+        // The characters a number may use; `number()` then checks the JSON grammar.
         self.peek();
         let start = self.pos;
         let b = self.bytes();
@@ -278,7 +279,7 @@ impl<'a> Parser<'a> {
             return Ok(0.0);
         }
         let t = self.number_text()?;
-        t.parse::<f64>().map_err(|_| self.fail("bad number"))
+        number(t).ok_or_else(|| self.fail("bad number"))
     }
 
     /// An integer (an integral float is accepted); `null` reads as 0.
@@ -290,8 +291,8 @@ impl<'a> Parser<'a> {
         if let Ok(v) = t.parse::<i64>() {
             return Ok(v);
         }
-        match t.parse::<f64>() {
-            Ok(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Ok(f as i64),
+        match number(t) {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Ok(f as i64),
             _ => Err(self.fail("expected an integer")),
         }
     }
@@ -377,7 +378,7 @@ impl<'a> Parser<'a> {
                 let t = self.number_text()?;
                 match t.parse::<i64>() {
                     Ok(i) => Value::from(i),
-                    Err(_) => t.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number).ok_or_else(|| self.fail("bad number"))?,
+                    Err(_) => number(t).and_then(serde_json::Number::from_f64).map(Value::Number).ok_or_else(|| self.fail("bad number"))?,
                 }
             }
             None => return Err(self.fail("unexpected end")),
@@ -425,5 +426,81 @@ mod tests {
         }
         assert!(parse("\"a\"", "t", |p| p.i64()).is_err());
         assert_eq!(parse("4.0", "t", |p| p.i64()).unwrap(), 4);
+    }
+}
+
+/// A JSON number (`-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?`; `007`, `1-2`, `.5` are not),
+/// computed by hand: `str::parse::<f64>` brings ~10 KB of correctly-rounded decimal
+/// conversion into the wasm module, and CDP numbers (coordinates, sizes, opacities) need no
+/// last-bit rounding. Integers have their own exact path (`i64`).
+pub fn number(t: &str) -> Option<f64> {
+    let b = t.as_bytes();
+    let mut i = 0;
+    let neg = b.first() == Some(&b'-');
+    if neg {
+        i += 1;
+    }
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    let int_start = i;
+    let int_len = digits(&mut i);
+    if int_len == 0 || (int_len > 1 && b[int_start] == b'0') {
+        return None;
+    }
+    let mut mantissa = 0f64;
+    let mut scale = 0i32;
+    for &c in &b[int_start..i] {
+        mantissa = mantissa * 10.0 + f64::from(c - b'0');
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let frac_start = i;
+        if digits(&mut i) == 0 {
+            return None;
+        }
+        for &c in &b[frac_start..i] {
+            if mantissa < 1e17 {
+                mantissa = mantissa * 10.0 + f64::from(c - b'0');
+                scale -= 1;
+            }
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        let exp_neg = b.get(i) == Some(&b'-');
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        let exp_start = i;
+        if digits(&mut i) == 0 {
+            return None;
+        }
+        let exp: i32 = t[exp_start..i].bytes().take(6).fold(0, |e, c| e * 10 + i32::from(c - b'0'));
+        scale = scale.saturating_add(if exp_neg { -exp } else { exp });
+    }
+    if i != b.len() {
+        return None;
+    }
+    let v = if scale < 0 { mantissa / 10f64.powi(-scale) } else { mantissa * 10f64.powi(scale) };
+    Some(if neg { -v } else { v })
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::number;
+
+    #[test]
+    fn json_numbers_and_only_those() {
+        for (t, v) in [("0", 0.0), ("-12", -12.0), ("1.5", 1.5), ("0.25", 0.25), ("1e3", 1000.0), ("2.5E-2", 0.025), ("-0.0", 0.0), ("123456.789", 123456.789)] {
+            assert!((number(t).unwrap() - v).abs() <= v.abs() * 1e-15, "{t}");
+        }
+        for t in ["007", "1-2", ".5", "1.", "-", "1e", "+1", "1.2.3", "", "0x10"] {
+            assert_eq!(number(t), None, "{t}");
+        }
     }
 }

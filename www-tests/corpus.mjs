@@ -1,0 +1,206 @@
+// Corpus-wide checks of the state on real captured pages (Mozilla Readability's test pages,
+// Apache-2.0): each page is served offline, opened in an agent tab of headless Chromium
+// with the extension, read through `browser_snapshot` (AX and DOM sources), and checked
+// against the page itself. The fast subset in www-tests/corpus/ runs in `./build.sh test`
+// (corpus.test.mjs); `./build.sh corpus` runs every page of ../shared/corpus/readability/.
+//
+//   node www-tests/corpus.mjs [DIR]      report + exit 1 on any violation
+import fs from 'node:fs';
+import path from 'node:path';
+import http from 'node:http';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const subsetDir = path.join(here, 'corpus');
+export const fullDir = process.env.PCC_CORPUS || path.join(here, '..', '..', 'shared', 'corpus', 'readability');
+
+/** The pages of a corpus directory (those with a source.html). */
+export function pagesOf(dir) {
+  return fs.readdirSync(dir).filter((d) => fs.existsSync(path.join(dir, d, 'source.html'))).sort();
+}
+
+/** Serves `<dir>/<page>/source.html` at `/<page>/`; every other path is a 404. */
+export async function corpusServer(dir) {
+  const server = http.createServer((req, res) => {
+    const name = decodeURIComponent(new URL(req.url, 'http://x').pathname).split('/').filter(Boolean)[0] || '';
+    const file = path.join(dir, name, 'source.html');
+    if (!/^[\w.-]+$/.test(name) || !fs.existsSync(file)) { res.writeHead(404); res.end(); return; }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  return { url: (p) => `http://127.0.0.1:${port}/${p}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+// The roles a state may show: WAI-ARIA 1.2 (and `mark`), plus our `text`, `iframe`,
+// `clickable` and `note` lines. Anything else is a leaked internal name.
+const ARIA = new Set(`alert alertdialog application article banner blockquote button caption cell checkbox code
+  columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed
+  figure form generic grid gridcell group heading img insertion link list listbox listitem log main mark marquee
+  math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph
+  presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator
+  slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer
+  toolbar tooltip tree treegrid treeitem text iframe clickable`.split(/\s+/).filter(Boolean));
+
+const fold = (s) => s.replace(/\s+/g, ' ').trim();
+
+/** The role token and the quoted name / inline text of one state line. */
+function parseLine(line) {
+  const m = line.match(/^\s*- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/);
+  if (!m) return null;
+  const [, role, name, rest] = m;
+  const inline = rest.match(/^(?: \[[^\]]*\])*: (.*)$/)?.[1] ?? (role === 'text' || role === 'note' ? null : null);
+  const text = role === 'text' ? line.replace(/^\s*- text: /, '') : inline;
+  return { role, name: name?.replace(/\\"/g, '"'), text, ref: /\[ref=/.test(line) };
+}
+
+/** Page facts the checks compare against (read in the page, after load). */
+async function pageFacts(page) {
+  return page.evaluate(() => {
+    const fold = (s) => (s || '').replace(/\s+/g, ' ').trim();
+    const headings = [...document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')];
+    const visible = (el) => {
+      const r = el.getBoundingClientRect();
+      const cs = getComputedStyle(el);
+      return r.width > 0 && r.height > 0 && cs.visibility === 'visible' && Number(cs.opacity) > 0;
+    };
+    // Clickable elements a user can reach in the viewport: an onclick handler or a pointer
+    // cursor that starts there, visible, on top at their centre, with a text to find them by.
+    const clickables = [];
+    for (const el of document.body ? document.body.querySelectorAll('*') : []) {
+      const cs = getComputedStyle(el);
+      const starts = el.hasAttribute('onclick') || (cs.cursor === 'pointer' && (!el.parentElement || getComputedStyle(el.parentElement).cursor !== 'pointer'));
+      if (!starts || !visible(el) || el.closest('[aria-hidden=true],[inert]')) continue;
+      const r = el.getBoundingClientRect();
+      const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
+      if (cx < 0 || cy < 0 || cx >= innerWidth || cy >= innerHeight) continue;
+      const top = document.elementFromPoint(cx, cy);
+      if (!top || !(el === top || el.contains(top))) continue;
+      if (el.matches('label') || el.closest('label')) continue; // its control has the ref
+      const text = fold(el.getAttribute('aria-label') || el.innerText || el.getAttribute('title') || '');
+      if (text) clickables.push(text.slice(0, 40));
+    }
+    const ids = [...document.querySelectorAll('body [id]')].map((e) => e.id).filter((id) => /^[A-Za-z][\w-]*$/.test(id));
+    return {
+      text: fold(document.body?.innerText),
+      emptyHeadings: headings.filter((h) => !fold(h.innerText || h.textContent) && !h.querySelector('img[alt]:not([alt=""])')).length,
+      clickables,
+      // A spread of ids for the selector check (first, middle, last few).
+      ids: [...new Set([...ids.slice(0, 3), ...ids.slice(Math.floor(ids.length / 2), Math.floor(ids.length / 2) + 3), ...ids.slice(-3)])],
+    };
+  });
+}
+
+/** Checks one state against the page; returns counts and violations. */
+export function checkState(state, facts) {
+  const out = { lines: 0, namelessHeadings: 0, internalRoles: [], splitRuns: [], extraTexts: 0, cheapNotes: 0, notes: 0 };
+  const nospace = facts.text.replace(/ /g, '');
+  for (const line of state.split('\n')) {
+    const p = parseLine(line);
+    if (!p) continue;
+    out.lines++;
+    if (p.role === 'heading' && !p.name) out.namelessHeadings++;
+    if (!ARIA.has(p.role) && p.role !== 'note') out.internalRoles.push(line.trim().slice(0, 80));
+    if (p.role === 'note') {
+      out.notes++;
+      // A note on one elided item costs about what the item would.
+      if (/note: 1 more [a-z ]+( in |$)/.test(line) && !/\(\d+ nodes\)/.test(line)) out.cheapNotes++;
+    }
+    if (p.text && (p.role === 'text' || p.role === 'paragraph')) {
+      const t = fold(p.text.replace(/…$/, ''));
+      if (t.length < 4 || facts.text.includes(t)) continue;
+      // The same characters with other spacing: a run split (or joined) wrongly.
+      if (nospace.includes(t.replace(/ /g, ''))) out.splitRuns.push(t.slice(0, 100));
+      else out.extraTexts++;
+    }
+  }
+  return out;
+}
+
+/** Reads one corpus page through the extension and checks it. */
+export async function checkPage(b, url, { selectors = true } = {}) {
+  const [page, opened] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url })]);
+  if (opened.error) throw new Error(`${opened.error.code}: ${opened.error.message}`);
+  const tabId = opened.tab.id;
+  await page.waitForLoadState('load').catch(() => {});
+  await page.waitForTimeout(150);
+  const facts = await pageFacts(page);
+  const result = { url, sources: {}, missingRefs: [], widenedSelectors: [] };
+  for (const source of ['chromium_ax', 'dom']) {
+    const r = await b.call('browser_snapshot', { tabId, source });
+    if (r.error) throw new Error(`${source} ${url}: ${r.error.code} ${r.error.message}`);
+    const c = checkState(r.snapshot.state, facts);
+    c.emptyHeadingsInPage = facts.emptyHeadings;
+    c.chars = r.snapshot.charCount;
+    result.sources[source] = c;
+    if (source === 'chromium_ax') {
+      // Every clickable a user can reach in the viewport carries a ref (found by its text).
+      const refLines = r.snapshot.state.split('\n').filter((l) => /\[ref=/.test(l)).map(fold).join('\n');
+      for (const t of facts.clickables) if (!refLines.includes(t.slice(0, 25))) result.missingRefs.push(t);
+    }
+  }
+  if (selectors) {
+    const full = (await b.call('browser_snapshot', { tabId })).snapshot.state;
+    for (const id of facts.ids) {
+      const r = await b.call('browser_snapshot', { tabId, selector: `#${id}` });
+      if (r.error) {
+        if (r.error.code !== 'BROWSER_SELECTOR_NOT_FOUND') result.widenedSelectors.push(`#${id}: ${r.error.code}`);
+        continue;
+      }
+      const inside = await page.evaluate((id) => (document.getElementById(id)?.textContent || '').replace(/\s+/g, ''), id);
+      // A scoped answer holds only what is inside the element: its page text lines must be.
+      const outside = r.snapshot.state.split('\n').map(parseLine).filter((p) => p && p.role === 'text' && p.text)
+        .map((p) => p.text.replace(/…$/, '').replace(/\s+/g, '')).filter((t) => t.length >= 4 && !inside.includes(t));
+      if (outside.length && r.snapshot.state === full) result.widenedSelectors.push(`#${id}: the whole page`);
+      else if (outside.length) result.widenedSelectors.push(`#${id}: ${outside[0].slice(0, 40)}`);
+    }
+  }
+  await b.call('browser_tab_close', { tabId });
+  return result;
+}
+
+/** The violations of one page result (the corpus contract). */
+export function violations(r) {
+  const v = [];
+  for (const [source, c] of Object.entries(r.sources)) {
+    if (c.namelessHeadings > c.emptyHeadingsInPage) v.push(`${source}: ${c.namelessHeadings} nameless headings (${c.emptyHeadingsInPage} empty in the page)`);
+    if (c.internalRoles.length) v.push(`${source}: internal roles ${c.internalRoles.slice(0, 3).join(' | ')}`);
+    if (c.splitRuns.length) v.push(`${source}: runs with other spacing than the page: ${c.splitRuns.slice(0, 3).join(' | ')}`);
+  }
+  if (r.missingRefs.length) v.push(`clickables without a ref: ${r.missingRefs.slice(0, 5).join(' | ')}`);
+  if (r.widenedSelectors.length) v.push(`selectors answered outside their element: ${r.widenedSelectors.slice(0, 3).join(' | ')}`);
+  return v;
+}
+
+async function main() {
+  const { launch } = await import('./harness.mjs');
+  const dir = process.argv[2] || fullDir;
+  if (!fs.existsSync(dir)) { console.error(`no corpus at ${dir} (set PCC_CORPUS)`); process.exit(2); }
+  const server = await corpusServer(dir);
+  const b = await launch({ offline: true });
+  const totals = { pages: 0, bad: 0 };
+  const sum = { chromium_ax: {}, dom: {} };
+  try {
+    for (const name of pagesOf(dir)) {
+      let r;
+      try { r = await checkPage(b, server.url(name)); } catch (e) { console.log(`${name}: ERROR ${e.message}`); totals.bad++; continue; }
+      totals.pages++;
+      for (const [s, c] of Object.entries(r.sources)) {
+        for (const k of ['lines', 'namelessHeadings', 'notes', 'cheapNotes', 'extraTexts', 'chars']) sum[s][k] = (sum[s][k] || 0) + c[k];
+        for (const k of ['internalRoles', 'splitRuns']) sum[s][k] = (sum[s][k] || 0) + c[k].length;
+      }
+      sum.missingRefs = (sum.missingRefs || 0) + r.missingRefs.length;
+      sum.widened = (sum.widened || 0) + r.widenedSelectors.length;
+      const v = violations(r);
+      if (v.length) { totals.bad++; console.log(`${name}:\n  ${v.join('\n  ')}`); }
+    }
+  } finally {
+    await b.close();
+    await server.close();
+  }
+  console.log(JSON.stringify({ ...totals, ...sum }, null, 1));
+  if (totals.bad) process.exit(1);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();
