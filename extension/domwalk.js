@@ -41,6 +41,8 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
       const t = node.data;
       if (!t.trim()) {
         if (t) wsBefore.add(parent);
+        // Whitespace that ends an element (`<strong> </strong>`) is a space after it.
+        if (t && !node.nextSibling && parent >= 0) nodes[parent].wsEnd = true;
         continue;
       }
       const entry = { parent, tag: '#text', text: t.length > TEXT_CAP ? t.slice(0, TEXT_CAP) : t };

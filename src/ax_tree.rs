@@ -247,6 +247,7 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
         node.block = f.block;
         node.space_before |= f.ws_before;
         node.space_after |= f.ws_after;
+        node.flow = Some(f.flow);
         // Text inside a form control is its value: it only leaves through the redacted value
         // (added to, never replacing, the editable-text rule above).
         node.hidden |= (f.in_field && role::is_text(&node.role))

@@ -337,7 +337,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     Node {
         block: w.display.as_deref().map(crate::layout::breaks_flow).unwrap_or(false),
         space_before: edge_before || w.ws_before,
-        space_after: edge_after,
+        space_after: edge_after || w.ws_end,
         name,
         // Only fields have a value worth showing (a checkbox's "on" is not one).
         value: if editable_root {

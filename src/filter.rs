@@ -48,6 +48,8 @@ pub struct VNode {
     pub space_after: bool,
     /// Its box breaks the inline flow.
     pub block: bool,
+    /// The block box its text flows in, when known (see `tree::Node::flow`).
+    pub flow: Option<u64>,
     pub children: Vec<usize>,
 }
 
@@ -300,6 +302,7 @@ fn group_node(frame: usize) -> VNode {
         space_before: false,
         space_after: false,
         block: false,
+        flow: None,
         children: Vec::new(),
     }
 }
@@ -333,6 +336,7 @@ fn element_node(tree: &Tree, ti: usize) -> VNode {
         space_before: n.space_before || n.block || separator,
         space_after: n.space_after || n.block || separator,
         block: n.block,
+        flow: n.flow,
         children: Vec::new(),
     }
 }
@@ -488,7 +492,7 @@ fn merge_children(view: &mut View, i: usize) -> Vec<usize> {
         child.space_before |= before || std::mem::take(&mut pending_space);
         child.space_after |= after;
         if child.kind == Kind::Text {
-            let (extra, space, after) = (child.name.clone(), child.space_before, child.space_after);
+            let (extra, space, after, flow) = (child.name.clone(), child.space_before, child.space_after, child.flow);
             if extra.is_empty() {
                 // A separator (whitespace, a line break): a space between its neighbours.
                 match out.last().copied().filter(|&p| view.nodes[p].kind == Kind::Text) {
@@ -500,13 +504,15 @@ fn merge_children(view: &mut View, i: usize) -> Vec<usize> {
             if let Some(&prev) = out.last() {
                 if view.nodes[prev].kind == Kind::Text {
                     let p = &mut view.nodes[prev];
+                    let other_box = matches!((p.flow, flow), (Some(a), Some(b)) if a != b);
                     if p.name.chars().count() < 1_000 {
-                        if space || p.space_after {
+                        if space || p.space_after || other_box {
                             p.name.push(' ');
                         }
                         p.name.push_str(&extra);
                     }
                     p.space_after = after;
+                    p.flow = flow;
                     continue;
                 }
             }

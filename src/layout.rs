@@ -79,6 +79,9 @@ pub struct Facts<'a> {
     /// where the space between two runs is found.
     pub ws_before: bool,
     pub ws_after: bool,
+    /// The box its text flows in (document, nearest block-level ancestor): text runs of
+    /// two different boxes render apart even when Chromium's AX tree puts them side by side.
+    pub flow: u64,
     pub is_element: bool,
     pub doc: usize,
     pub index: usize,
@@ -174,20 +177,8 @@ impl<'a> Layout<'a> {
         let pointer = |ni: usize| style(ni, S_CURSOR) == Some("pointer");
         // Rendered whitespace-only text nodes mark their siblings (parents precede children,
         // so a node's previous sibling is the last child seen of its parent).
-        let rendered_space = |ni: usize| {
-            d.nodes.node_type.get(ni) == Some(&3)
-                && bounds[ni].is_some()
-                && d.nodes.node_value.get(ni).and_then(|&v| snap.string(v)).map(|t| !t.is_empty() && t.chars().all(char::is_whitespace)).unwrap_or(false)
-        };
-        let (mut ws_before, mut ws_after) = (vec![false; n], vec![false; n]);
-        let mut last_child: HashMap<usize, usize> = HashMap::default();
-        for ni in 0..n {
-            let Some(p) = usize::try_from(doc.parent[ni]).ok().filter(|&p| p < ni) else { continue };
-            if let Some(prev) = last_child.insert(p, ni) {
-                ws_after[prev] |= rendered_space(ni);
-                ws_before[ni] |= rendered_space(prev);
-            }
-        }
+        let display = |ni: usize| style(ni, S_DISPLAY);
+        let flow = crate::flow::Flow::new(snap, d, &doc.parent, &|ni| bounds[ni].is_some(), &display);
         for ni in 0..n {
             let node_type = d.nodes.node_type.get(ni).copied().unwrap_or(0);
             let Some(&backend) = d.nodes.backend_node_id.get(ni) else { continue };
@@ -202,8 +193,9 @@ impl<'a> Layout<'a> {
                         || (pointer(ni) && !usize::try_from(doc.parent[ni]).ok().filter(|&p| p < n).map(pointer).unwrap_or(false))),
                 block: node_type == 1 && style(ni, S_DISPLAY).map(breaks_flow).unwrap_or(false),
                 is_element: node_type == 1,
-                ws_before: ws_before[ni],
-                ws_after: ws_after[ni],
+                ws_before: flow.space_before[ni],
+                ws_after: flow.space_after[ni],
+                flow: (doc_index as u64) << 32 | flow.block[ni] as u64,
                 snap,
                 tag: d.nodes.node_name[ni],
                 attrs: d.nodes.attributes.get(ni).map(Vec::as_slice).unwrap_or(&[]),

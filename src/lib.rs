@@ -9,6 +9,7 @@ pub mod text;
 
 mod ax_tree;
 mod dom_tree;
+mod flow;
 mod href;
 mod layout;
 mod role;

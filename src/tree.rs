@@ -75,6 +75,9 @@ pub struct Node {
     /// previous sibling (DOM walk): text joins across it with one space, else with none.
     pub space_before: bool,
     pub space_after: bool,
+    /// The block box its text flows in (AX source, from the DOM snapshot): runs of two
+    /// boxes join with a space whatever the AX tree's shape.
+    pub flow: Option<u64>,
     pub frame: usize,
     pub target: Target,
     pub children: Vec<usize>,

@@ -15,7 +15,12 @@ use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(start)]
 pub fn start() {
-    console_error_panic_hook::set_once();
+    // A panic is a bug (malformed input is an `Error`): report it in one line, without
+    // `console_error_panic_hook`'s formatting of the whole panic info (~4 KB of wasm).
+    std::panic::set_hook(Box::new(|info| {
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        web_sys::console::error_1(&JsValue::from_str(&format!("pcc: internal error{at}")));
+    }));
 }
 
 /// Results cross as JSON text parsed by the engine: one `serde_json` serializer serves

@@ -40,6 +40,8 @@ pub struct WalkNode {
     /// Whitespace-only text stood between this node and its previous sibling (the walk drops
     /// such text nodes and marks the next sibling instead).
     pub ws_before: bool,
+    /// Whitespace-only text ended this element (a space follows its content).
+    pub ws_end: bool,
     /// The page handles clicks here: an `onclick` attribute, or a pointer cursor that starts
     /// at this element (its parent's cursor is not a pointer).
     pub clickable: bool,
@@ -114,6 +116,7 @@ fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
             "disabled" => n.disabled = p.opt_bool()?,
             "focused" => n.focused = p.opt_bool()?,
             "ws" => n.ws_before = p.opt_bool()?.unwrap_or(false),
+            "wsEnd" => n.ws_end = p.opt_bool()?.unwrap_or(false),
             "clickable" => n.clickable = p.opt_bool()?.unwrap_or(false),
             "label" => n.label = p.opt_string()?,
             "frameTag" => n.frame_tag = p.opt_string()?,
