@@ -274,6 +274,15 @@ fn drop_link_twins(view: &mut View, tree: &Tree) {
         .map(|i| (i, view.nodes[i].src.and_then(|s| tree.nodes[s].attr("href"))))
         .collect();
     for (k, &(i, href)) in links.iter().enumerate() {
+        // A link that repeats the one before it (name and target: a card's image link and
+        // title link, both named) is said once.
+        let repeats = k.checked_sub(1).map(|j| links[j]).is_some_and(|(o, h)| h == href && view.nodes[o].name == view.nodes[i].name && view.nodes[o].kind == Kind::Element);
+        if repeats && !view.nodes[i].name.is_empty() {
+            let v = &mut view.nodes[i];
+            v.kind = Kind::Group;
+            v.children.clear();
+            continue;
+        }
         if named(view, i) || view.nodes[i].inline_text.is_some() || href.is_none() {
             continue;
         }
@@ -348,13 +357,15 @@ fn name_may_hold_value(name: &str, n: &Node) -> bool {
     masked || repeats
 }
 
-/// A clickable wrapper worth a ref: a small subtree without a control of its own.
+/// A clickable wrapper worth a ref: a small subtree without a named control of its own
+/// (`<div onclick><button></button><span>MENÚ</span></div>` is the menu button a user sees).
 fn is_small_leafish(tree: &Tree, ti: usize) -> bool {
     let mut stack: Vec<usize> = tree.nodes[ti].children.clone();
     let mut seen = 0;
     while let Some(i) = stack.pop() {
         seen += 1;
-        if seen > CLICKABLE_MAX_SUBTREE || role::is_actionable(&tree.nodes[i].role) {
+        let n = &tree.nodes[i];
+        if seen > CLICKABLE_MAX_SUBTREE || (role::is_actionable(&n.role) && !n.name.trim().is_empty()) {
             return false;
         }
         stack.extend(tree.nodes[i].children.iter().copied());
@@ -406,6 +417,13 @@ fn normalize(view: &mut View) {
                 }
             }
             kept.push(c);
+        }
+        let node = &view.nodes[i];
+        if node.kind == Kind::Element && node.actionable && node.name.is_empty() && !node.sensitive && kept.iter().any(|&c| view.nodes[c].kind == Kind::Text) {
+            // A control without a name of its own is named by the text it holds.
+            let (texts, rest): (Vec<usize>, Vec<usize>) = kept.iter().partition(|&&c| view.nodes[c].kind == Kind::Text);
+            view.nodes[i].name = texts.iter().map(|&c| view.nodes[c].name.as_str()).collect::<Vec<_>>().join(" ");
+            kept = rest;
         }
         let node = &view.nodes[i];
         if node.kind == Kind::Element && node.role == "generic" && !node.actionable && !node.block && kept.len() == 1 && view.nodes[kept[0]].kind == Kind::Text {

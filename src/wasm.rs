@@ -172,8 +172,15 @@ pub fn project_evaluate(json: &str, fields: &str) -> Result<JsValue, JsValue> {
 /// The source-side limits (`{evalDepth, walkMaxNodes, …}`) the extension bounds raw data with.
 #[wasm_bindgen]
 pub fn limits() -> Result<JsValue, JsValue> {
-    let map: serde_json::Map<String, serde_json::Value> = crate::budget::SOURCE_LIMITS.iter().map(|(k, v)| (k.to_string(), (*v).into())).collect();
-    to_js(&map)
+    // Serialized as a map straight from the table (collecting a `serde_json::Map` pulls a
+    // BTreeMap bulk build and a stable sort, ~10 KB, into the module).
+    struct Limits;
+    impl Serialize for Limits {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_map(crate::budget::SOURCE_LIMITS.iter().map(|(k, v)| (k, v)))
+        }
+    }
+    to_js(&Limits)
 }
 
 /// Light tab descriptors from the JSON of a `chrome.tabs.query` result (`browser_tabs`).

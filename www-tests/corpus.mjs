@@ -78,8 +78,9 @@ async function pageFacts(page) {
       const top = document.elementFromPoint(cx, cy);
       if (!top || !(el === top || el.contains(top))) continue;
       if (el.matches('label') || el.closest('label')) continue; // its control has the ref
-      const text = fold(el.getAttribute('aria-label') || el.innerText || el.getAttribute('title') || '');
-      if (text) clickables.push(text.slice(0, 40));
+      // Any of the texts a name may come from (the check accepts a ref line with one).
+      const texts = [el.innerText, el.getAttribute('aria-label'), el.querySelector('img[alt]')?.alt, el.getAttribute('title')].map(fold).filter(Boolean).map((t) => t.slice(0, 25));
+      if (texts.length) clickables.push(texts);
     }
     const ids = [...document.querySelectorAll('body [id]')].map((e) => e.id).filter((id) => /^[A-Za-z][\w-]*$/.test(id));
     return {
@@ -135,9 +136,11 @@ export async function checkPage(b, url, { selectors = true } = {}) {
     c.chars = r.snapshot.charCount;
     result.sources[source] = c;
     if (source === 'chromium_ax') {
-      // Every clickable a user can reach in the viewport carries a ref (found by its text).
-      const refLines = r.snapshot.state.split('\n').filter((l) => /\[ref=/.test(l)).map(fold).join('\n');
-      for (const t of facts.clickables) if (!refLines.includes(t.slice(0, 25))) result.missingRefs.push(t);
+      // Every clickable a user can reach in the viewport carries a ref (found by its text, on
+      // the ref's line or its parent's: a heading names the link it holds).
+      const lines = r.snapshot.state.split('\n');
+      const refLines = lines.map((l, i) => (/\[ref=/.test(l) ? fold(`${lines[i - 1] || ''} ${l}`) : '')).join('\n');
+      for (const texts of facts.clickables) if (!texts.some((t) => refLines.includes(t))) result.missingRefs.push(texts[0]);
     }
   }
   if (selectors) {
@@ -149,9 +152,10 @@ export async function checkPage(b, url, { selectors = true } = {}) {
         continue;
       }
       const inside = await page.evaluate((id) => (document.getElementById(id)?.textContent || '').replace(/\s+/g, ''), id);
-      // A scoped answer holds only what is inside the element: its page text lines must be.
+      // A scoped answer holds only what is inside the element: its page text lines must be
+      // (by their first characters: a line may carry a title beside its text, or skip math).
       const outside = r.snapshot.state.split('\n').map(parseLine).filter((p) => p && p.role === 'text' && p.text)
-        .map((p) => p.text.replace(/…$/, '').replace(/\s+/g, '')).filter((t) => t.length >= 4 && !inside.includes(t));
+        .map((p) => p.text.replace(/\s+/g, '').slice(0, 12)).filter((t) => t.length >= 6 && !inside.includes(t));
       if (outside.length && r.snapshot.state === full) result.widenedSelectors.push(`#${id}: the whole page`);
       else if (outside.length) result.widenedSelectors.push(`#${id}: ${outside[0].slice(0, 40)}`);
     }
