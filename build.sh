@@ -6,6 +6,7 @@
 #   ./build.sh test           native tests, wasm boundary tests in headless Chrome, e2e suite
 #   ./build.sh demo [URL|FILE] snapshot a page through the real extension in headless Chromium
 #   ./build.sh bench          ours vs Playwright's AI snapshot → bench/results.json, bench/report.html
+#   ./build.sh corpus [DIR]   fidelity checks on every real page of ../shared/corpus/readability/
 #   ./build.sh bridge [ARGS]  build and run the local Bridge (target/debug/pcc bridge)
 #   ./build.sh fuzz [CASES]   long property-test run over mutated captures (default 20000 cases)
 #   ./build.sh capture        re-capture tests/captures/*.json from the test pages (and the rules)
@@ -129,6 +130,7 @@ case "$cmd" in
   capture) setup; node www-tests/capture-fixtures.mjs "$@"; node www-tests/capture-rules.mjs ;;
   capture-rules) setup; node www-tests/capture-rules.mjs ;;
   bench) setup; build; node bench/bench.mjs "$@" ;;
+  corpus) setup; build; node www-tests/corpus.mjs "$@" ;;
   fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz --test fuzz_tools -- --nocapture ;;
   *) sed -n '2,12p' "$0"; exit 2 ;;
 esac

@@ -10,7 +10,18 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
   const ATTRS = ['id', 'name', 'type', 'role', 'href', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-hidden',
     'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
     'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'class', 'src', 'aria-checked',
-    'aria-pressed', 'size', 'headers', 'scope', 'abbr', 'summary'];
+    'aria-pressed', 'size', 'headers', 'scope', 'abbr', 'summary', 'open', 'readonly', 'required', 'aria-readonly',
+    'aria-required', 'min', 'max'];
+  // A label's text as a name: without the text of the controls inside it (a textarea's
+  // content, a select's options).
+  const labelText = (l) => {
+    let t = '';
+    const w = document.createTreeWalker(l, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n && t.length < TEXT_CAP; n = w.nextNode()) {
+      if (!n.parentElement.closest('textarea, select, input, button')) t += n.data;
+    }
+    return t;
+  };
   const TEXT_CAP = textCap;
   const nodes = [];
   const elements = [];
@@ -79,7 +90,7 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
       const t = globalThis.__pccPosted.map.get(node);
       if (t) entry.frameTag = t;
     }
-    if (node.labels && node.labels.length) entry.label = [...node.labels].map((l) => l.textContent).join(' ').slice(0, TEXT_CAP);
+    if (node.labels && node.labels.length) entry.label = [...node.labels].map(labelText).join(' ').slice(0, TEXT_CAP);
     if (node === scope) scopeIndex = i;
     nodes.push(entry);
     elements[i] = node;

@@ -57,6 +57,10 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
         if matches!(w.display.as_deref(), Some("none")) || (tag == "input" && w.attrs.get("type").map(|t| t.eq_ignore_ascii_case("hidden")).unwrap_or(false)) {
             continue;
         }
+        let closed_details = usize::try_from(w.parent).ok().and_then(|p| walk.nodes.get(p)).is_some_and(|p| p.tag == "details" && !p.attrs.contains_key("open"));
+        if closed_details && tag != "summary" {
+            continue; // a closed <details> renders only its summary
+        }
         let aria_hidden = aria_hidden_above || w.attrs.get("aria-hidden").map(|v| v == "true").unwrap_or(false) || w.attrs.contains_key("inert") || w.attrs.contains_key("hidden");
         if aria_hidden {
             continue;
@@ -169,6 +173,11 @@ fn is_editable_attr(w: &WalkNode) -> bool {
 }
 
 impl Gather<'_> {
+    /// Whether the parent of `i` is a `tag` element carrying attribute `attr`.
+    fn parent_has(&self, i: usize, tag: &str, attr: &str) -> bool {
+        usize::try_from(self.walk.nodes[i].parent).ok().and_then(|p| self.walk.nodes.get(p)).is_some_and(|p| p.tag == tag && p.attrs.contains_key(attr))
+    }
+
     /// The text of the first child element of `from` with tag `tag`.
     fn child_text(&self, from: usize, tag: &str) -> Option<String> {
         self.children[from].iter().find(|&&c| self.walk.nodes[c].tag == tag).map(|&c| self.text(c))
@@ -296,18 +305,24 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         let labelled = attr("aria-labelledby").map(|ids_attr| {
             ids_attr.split_whitespace().filter_map(|id| ids.get(id)).map(|&i| g.text(i)).collect::<Vec<_>>().join(" ")
         });
-        let from_content = role::owns_descendant_text(&role) && !matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "listbox" | "slider" | "spinbutton" | "label");
+        let from_content = role::owns_descendant_text(&role) && !matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "listbox" | "slider" | "spinbutton" | "label" | "caption");
         let candidates = [
             labelled.filter(|s| !s.trim().is_empty()),
             attr("aria-label").map(str::to_string),
             w.label.clone(),
             (w.tag == "img").then(|| attr("alt").map(str::to_string)).flatten(),
             (w.tag == "input" && matches!(attr("type"), Some("submit" | "button" | "reset"))).then(|| attr("value").map(str::to_string)).flatten(),
+            (w.tag == "input" && attr("type") == Some("image")).then(|| attr("alt").map(str::to_string)).flatten(),
+            // The default labels of submit and reset buttons (Chromium's, in English).
+            (w.tag == "input").then(|| match attr("type") {
+                Some("submit") => Some("Submit".to_string()),
+                Some("reset") => Some("Reset".to_string()),
+                _ => None,
+            }).flatten(),
             from_content.then(|| g.text(wi)),
             // A fieldset is named by its legend, a figure by its caption, a table by its caption.
             match w.tag.as_str() {
                 "fieldset" => g.child_text(wi, "legend"),
-                "figure" => g.child_text(wi, "figcaption"),
                 "table" => g.child_text(wi, "caption"),
                 _ => None,
             },
@@ -323,7 +338,10 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         checked: if checkable { w.checked.map(|c| c.to_string()).or_else(|| aria_state("aria-checked")) } else { None },
         pressed: aria_state("aria-pressed").filter(|v| v != "false" && role == "button"),
         disabled: w.disabled.unwrap_or(false) || attr("aria-disabled") == Some("true"),
-        expanded: attr("aria-expanded").and_then(|v| v.parse().ok()),
+        // A <summary> says whether its <details> is open.
+        expanded: attr("aria-expanded").and_then(|v| v.parse().ok()).or_else(|| (w.tag == "summary").then(|| g.parent_has(wi, "details", "open"))),
+        required: attr("required").is_some() || attr("aria-required") == Some("true"),
+        readonly: attr("readonly").is_some() || attr("aria-readonly") == Some("true"),
         selected: w.selected.unwrap_or(false) || attr("aria-selected") == Some("true"),
         focused: w.focused.unwrap_or(false),
         focusable: matches!(w.tag.as_str(), "a" | "button" | "input" | "select" | "textarea") || attr("tabindex").is_some(),
@@ -340,7 +358,9 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         space_after: edge_after || w.ws_end,
         name,
         // Only fields have a value worth showing (a checkbox's "on" is not one).
-        value: if editable_root {
+        value: if matches!(role.as_str(), "meter" | "progressbar") {
+            attr("value").map(|v| capped(v, KEEP_CHARS))
+        } else if editable_root {
             Some(g.text(wi)).filter(|v| !v.is_empty()).map(|v| capped(&v, KEEP_CHARS))
         } else {
             w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, KEEP_CHARS)).filter(|_| matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider"))

@@ -231,11 +231,13 @@ fn push_line(r: &mut Rendered, body: &str, depth: usize, ref_label: Option<&str>
 }
 
 fn flush(r: &mut Rendered, om: &Omitted, depth: usize, container: Option<&VNode>) {
-    if om.units == 0 {
+    // A note must save more than it costs: one left-out line or two say less than the note
+    // would (the closing line still counts them).
+    if om.units == 0 || (om.units == 1 && om.nodes <= 2) {
         return;
     }
     let what = match (&om.role, om.mixed) {
-        (Some(role), false) if role != "item" => if om.units == 1 { role.clone() } else { role::plural(role) },
+        (Some(role), false) if role != "item" => if om.units == 1 { role::display(role).to_string() } else { role::plural(role::display(role)) },
         _ => if om.units == 1 { "item".into() } else { "items".into() },
     };
     let mut line = format!("note: {} more {}", om.units, what);

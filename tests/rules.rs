@@ -358,3 +358,84 @@ fn editable_elements_show_typed_text_only_as_a_value() {
             - textbox "Access token" [contenteditable] [ref=e4]"#]]
     );
 }
+
+// ── 12. The DOM-walk source against Chromium, on a WPT-style name/role sample ───────────
+//
+// Small cases in the spirit of WPT accname / html-aam: the DOM source's (role, name,
+// states) per line against the AX source's. Printed with `RULES_SHOW=1`; the test holds
+// the agreement at or above what the closing note of issue 13 reports.
+
+fn sample(name: &'static str, html: &'static str) -> (&'static str, &'static str) {
+    (name, html)
+}
+
+fn samples() -> Vec<(&'static str, &'static str)> {
+    vec![
+        sample("s_button_label", r#"<button aria-label="Close dialog">X</button>"#),
+        sample("s_labelledby", r#"<span id="a">Billing</span><span id="b">name</span><input aria-labelledby="a b">"#),
+        sample("s_label_for", r#"<label for="e">E-mail</label><input id="e" type="email">"#),
+        sample("s_label_wrap", r#"<label>Amount <input type="number"> euros</label>"#),
+        sample("s_placeholder", r#"<input placeholder="Search the site">"#),
+        sample("s_title", r#"<input title="Zip code">"#),
+        sample("s_img_alt", r#"<img src="data:," alt="Company logo" width="10" height="10">"#),
+        sample("s_link_img", r#"<a href="/home"><img src="data:," alt="Home" width="10" height="10"></a>"#),
+        sample("s_hidden_child", r#"<button>Save <span aria-hidden="true">★</span></button><button>Send<span style="display:none"> now</span></button>"#),
+        sample("s_sr_only", r#"<h2>Results <span style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">for shoes</span></h2>"#),
+        sample("s_submit", r#"<input type="submit" value="Place order"><input type="reset"><input type="image" alt="Go" src="data:,">"#),
+        sample("s_role_button", r#"<div role="button" tabindex="0" aria-label="Dismiss">×</div><span role="link" tabindex="0">More news</span>"#),
+        sample("s_mixed", r#"<div role="checkbox" aria-checked="mixed" tabindex="0">All</div><div role="button" aria-pressed="false" tabindex="0">Mute</div>"#),
+        sample("s_tabs", r#"<div role="tablist" aria-label="Sections"><div role="tab" aria-selected="true" tabindex="0">One</div><div role="tab" aria-selected="false" tabindex="-1">Two</div></div>"#),
+        sample("s_nav_region", r#"<nav aria-label="Main"><a href="/a">A</a></nav><section aria-labelledby="h"><h2 id="h">News</h2><p>Text.</p></section>"#),
+        sample("s_range", r#"<label>Volume <input type="range" min="0" max="10" value="3"></label>"#),
+        sample("s_meter", r#"<label for="m">Disk</label><meter id="m" value="0.6">60%</meter><label>Load <progress value="30" max="100"></progress></label>"#),
+        sample("s_details", r#"<details><summary>More options</summary><p>Hidden</p></details>"#),
+        sample("s_textarea", r#"<label>Comment <textarea>Nice</textarea></label>"#),
+        sample("s_select_label", r#"<label>Size <select><option>S</option><option selected>M</option></select></label>"#),
+        sample("s_menu", r#"<ul role="menu" aria-label="File"><li role="menuitem" tabindex="-1">Open</li><li role="menuitem" tabindex="-1">Close</li></ul>"#),
+        sample("s_role_fallback", r#"<div role="btn button" tabindex="0">Fallback</div>"#),
+        sample("s_figure", r#"<figure><img src="data:," alt="Chart" width="10" height="10"><figcaption>Sales by month</figcaption></figure>"#),
+        sample("s_checkbox_label", r#"<input type="checkbox" id="c" checked><label for="c">Subscribe</label>"#),
+        sample("s_radio_group", r#"<div role="radiogroup" aria-label="Plan"><label><input type="radio" name="p" checked> Free</label><label><input type="radio" name="p"> Pro</label></div>"#),
+        sample("s_link_title", r#"<a href="/x" title="Settings"><svg width="10" height="10"></svg></a>"#),
+        sample("s_heading_levels", r#"<h1>One</h1><div role="heading" aria-level="3">Three</div>"#),
+        sample("s_search", r#"<form role="search"><input type="search" aria-label="Query"><button>Go</button></form>"#),
+        sample("s_disabled", r#"<button disabled>Off</button><input aria-label="Locked" readonly value="v"><input aria-label="Need" required>"#),
+        sample("s_expanded", r#"<button aria-expanded="false" aria-haspopup="menu">Account</button>"#),
+    ]
+}
+
+/// (role, name, states) of each line, indentation and refs aside.
+fn line_keys(state: &str) -> Vec<String> {
+    state
+        .lines()
+        .map(|l| l.trim_start().trim_start_matches("- ").split(" [ref=").next().unwrap_or("").to_string())
+        .filter(|l| !l.is_empty() && !l.starts_with("note:"))
+        .collect()
+}
+
+#[test]
+fn dom_source_names_and_roles_agree_with_chromium_on_the_sample() {
+    let (mut lines, mut same_role, mut same_line) = (0, 0, 0);
+    for (name, html) in samples() {
+        let c = case(name, html);
+        let (ax, dom) = (render(&c.ax), render(&c.dom));
+        show(name, &ax, &dom);
+        let (ax, mut dom) = (line_keys(&ax), line_keys(&dom));
+        lines += ax.len();
+        for l in &ax {
+            let role = l.split([' ', ':']).next().unwrap_or("");
+            if let Some(k) = dom.iter().position(|d| d == l) {
+                same_line += 1;
+                same_role += 1;
+                dom.remove(k);
+            } else if let Some(k) = dom.iter().position(|d| d.split([' ', ':']).next() == Some(role)) {
+                same_role += 1;
+                dom.remove(k);
+            }
+        }
+    }
+    let (roles, full) = (same_role * 100 / lines.max(1), same_line * 100 / lines.max(1));
+    println!("DOM source vs Chromium AX on {} sample lines: roles {roles}%, role+name+states {full}%", lines);
+    // Measured when this sample was written: before 92% / 76%, after 100% / 98%.
+    assert!(roles >= 98 && full >= 95, "roles {roles}%, full lines {full}%");
+}

@@ -79,7 +79,7 @@ async function pageFacts(page) {
       if (!top || !(el === top || el.contains(top))) continue;
       if (el.matches('label') || el.closest('label')) continue; // its control has the ref
       // Any of the texts a name may come from (the check accepts a ref line with one).
-      const texts = [el.innerText, el.getAttribute('aria-label'), el.querySelector('img[alt]')?.alt, el.getAttribute('title')].map(fold).filter(Boolean).map((t) => t.slice(0, 25));
+      const texts = [el.innerText, el.getAttribute('aria-label'), el.querySelector('img[alt]')?.alt, el.querySelector('img[title]')?.title, el.getAttribute('title')].map(fold).filter(Boolean).map((t) => t.slice(0, 25));
       if (texts.length) clickables.push(texts);
     }
     const ids = [...document.querySelectorAll('body [id]')].map((e) => e.id).filter((id) => /^[A-Za-z][\w-]*$/.test(id));
@@ -153,9 +153,10 @@ export async function checkPage(b, url, { selectors = true } = {}) {
       }
       const inside = await page.evaluate((id) => (document.getElementById(id)?.textContent || '').replace(/\s+/g, ''), id);
       // A scoped answer holds only what is inside the element: its page text lines must be
-      // (by their first characters: a line may carry a title beside its text, or skip math).
+      // (by their first characters, titles in parentheses aside: a line may carry a title
+      // beside its text, or leave out math the page hides from readers).
       const outside = r.snapshot.state.split('\n').map(parseLine).filter((p) => p && p.role === 'text' && p.text)
-        .map((p) => p.text.replace(/\s+/g, '').slice(0, 12)).filter((t) => t.length >= 6 && !inside.includes(t));
+        .map((p) => p.text.replace(/\([^)]*\)/g, '').replace(/\s+/g, '').slice(0, 8)).filter((t) => t.length >= 6 && !inside.includes(t));
       if (outside.length && r.snapshot.state === full) result.widenedSelectors.push(`#${id}: the whole page`);
       else if (outside.length) result.widenedSelectors.push(`#${id}: ${outside[0].slice(0, 40)}`);
     }

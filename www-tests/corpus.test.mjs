@@ -1,0 +1,22 @@
+// The corpus contract on the vendored subset of real pages (www-tests/corpus/): no nameless
+// heading whose page text exists, no Chromium-internal role name, no text run spaced other
+// than the page renders it, a ref on every clickable a user can reach in the viewport, and
+// no selector answered with content outside its element. `./build.sh corpus` runs the same
+// checks over every page of ../shared/corpus/readability/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch } from './harness.mjs';
+import { checkPage, corpusServer, pagesOf, subsetDir, violations } from './corpus.mjs';
+
+let b, server;
+before(async () => { server = await corpusServer(subsetDir); b = await launch({ offline: true }); });
+after(async () => { await b?.close(); await server?.close(); });
+
+for (const name of pagesOf(subsetDir)) {
+  test(`corpus ${name}: the state is faithful to the page`, async () => {
+    const r = await checkPage(b, server.url(name));
+    assert.deepEqual(violations(r), [], JSON.stringify(r.sources, null, 1).slice(0, 2000));
+    // Both sources read the page (a real state, not a stub).
+    for (const c of Object.values(r.sources)) assert.ok(c.lines >= 5, `${name}: ${c.lines} lines`);
+  });
+}
