@@ -10,10 +10,10 @@ import { captureObservation } from './capture.js';
 import { sessions } from './debugger.js';
 import { resolveTab, assertReadable, handleOf } from './handles.js';
 import { act, isConnected } from './actions.js';
-import { domWalk, domAct } from './domwalk.js';
+import { domAct } from './domwalk.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { assertMayAct, markOwned, ownerOf, release } from './ownership.js';
-import { domCua, extractContent, stableRead, isNavigationError } from './reads.js';
+import { domCua, extractContent, stableRead, isNavigationError, walkFrames } from './reads.js';
 import { evaluateIn } from './evaluate.js';
 import { journal } from './journal.js';
 import { status, doctor, recordEvent } from './status.js';
@@ -46,22 +46,15 @@ async function captureAx(tab) {
   return { all, obs, captureMs: performance.now() - t0 };
 }
 
+/** The DOM-walk observation of every frame: frame 0 as `domWalk`, child frames as `domFrames`. */
 async function captureDom(tab, selector) {
   const t0 = performance.now();
-  let res;
-  try {
-    const { limits } = await ready;
-    [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: domWalk, args: [selector || null, limits.walkMaxNodes, limits.walkTextChars, null, { id: crypto.randomUUID(), kept: limits.walksKept }] });
-  } catch (e) {
-    fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, 120)}`);
-  }
-  const r = res?.result;
-  if (!r) fail('BROWSER_SCRIPT_FAILED', 'the page returned nothing');
-  if (r.badSelector) fail('INVALID_REQUEST', `invalid selector ${JSON.stringify(selector).slice(0, 80)}`, 'pass a CSS selector');
-  if (r.notFound) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, 80)}`);
-  const obs = { url: r.url, title: r.title, viewport: r.viewport, frames: [], snapshots: [], domWalk: r.walk };
-  if (r.scopeIndex !== undefined) obs.scope = { walkIndex: r.scopeIndex };
-  return { obs, captureMs: performance.now() - t0, documentId: r.documentId };
+  const { limits } = await ready;
+  const { page, main } = await walkFrames(tab, selector || null, true, limits.walkTextChars, { id: crypto.randomUUID(), kept: limits.walksKept });
+  const domFrames = page.frames.filter((f) => f.frameId !== 0);
+  const obs = { url: main.url, title: main.title, viewport: main.viewport, frames: [], snapshots: [], domWalk: main.walk, domFrames };
+  if (main.scopeIndex !== undefined) obs.scope = { walkIndex: main.scopeIndex };
+  return { obs, captureMs: performance.now() - t0, documentId: main.documentId };
 }
 
 async function scopeOf(main, selector) {
@@ -362,7 +355,9 @@ async function browserAction(action, params) {
   let target = collector.resolve(params.snapshotId, params.ref, handle);
   let rebound = false;
   if (target.walkIndex !== undefined) {
-    const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: domAct, args: [target.walkId ?? null, target.walkIndex, action, params.text ?? params.value ?? params.key ?? ''] });
+    // A DOM-source ref acts in the frame it was walked in (the walk id is per read).
+    const frameIds = [Number(target.frameId) || 0];
+    const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds }, func: domAct, args: [target.walkId ?? null, target.walkIndex, action, params.text ?? params.value ?? params.key ?? ''] });
     if (res?.result?.stale) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
     if (res?.result?.noOption) fail('INVALID_REQUEST', 'no such option', 'use an option value or label shown in the snapshot');
     return { ok: true, action, ref: params.ref, tab: tabInfo(tab, handle) };

@@ -40,13 +40,14 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
   // An open modal dialog makes the rest of the page inert: it is walked as such.
   let modal = null;
   try { modal = document.querySelector(':modal'); } catch { /* :modal unsupported */ }
-  const stack = [[document.documentElement, -1]];
+  const NAMED_BY_CONTENT = /^(a|button|label|summary|h[1-6]|option|legend|caption|th|td|li)$/;
+  const stack = [[document.documentElement, -1, false]];
   // Whitespace-only text is not kept: the next sibling says `ws: true` instead (parents
   // whose next child is preceded by whitespace).
   const wsBefore = new Set();
   const cursors = [];
   while (stack.length && nodes.length < maxNodes) {
-    const [node, parent] = stack.pop();
+    const [node, parent, inName] = stack.pop();
     const i = nodes.length;
     if (node.nodeType === Node.TEXT_NODE) {
       const t = node.data;
@@ -96,7 +97,16 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
     elements[i] = node;
     if (behind || /^(script|style|template|noscript)$/.test(tag)) continue; // inert, or text that is not page content
     const kids = [...(node.shadowRoot ? node.shadowRoot.childNodes : []), ...node.childNodes];
-    for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], i]);
+    // Inside what takes its name from its content, CSS-generated text (::before / ::after)
+    // is part of the name, as Chromium computes it; elsewhere it is not read (cost).
+    const named = inName || NAMED_BY_CONTENT.test(tag) || node.hasAttribute('role');
+    if (named) {
+      for (const [pseudo, key] of [['::before', 'before'], ['::after', 'after']]) {
+        const c = getComputedStyle(node, pseudo).content;
+        if (c && c[0] === '"' && c.length > 2) entry[key] = c.slice(1, -1).replace(/\\"/g, '"').slice(0, 200);
+      }
+    }
+    for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], i, named]);
   }
   if (keep) {
     const walks = (globalThis.__pccWalks ??= new Map());

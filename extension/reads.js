@@ -102,8 +102,11 @@ function walkError(r, selector) {
   if (r?.notFound) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, 80)}`);
 }
 
-/** The walks of every frame of the tab (frame 0 first), as the core's PageWalk. */
-async function walkFrames(tab, selector, allFrames, textCap) {
+/**
+ * The walks of every frame of the tab (frame 0 first), as the core's PageWalk. With `keep`
+ * (`{id, kept}`), every frame keeps the walked elements under that id for DOM-source refs.
+ */
+export async function walkFrames(tab, selector, allFrames, textCap, keep = null) {
   const { limits } = await ready;
   const target = { tabId: tab.id, allFrames };
   let results;
@@ -119,7 +122,7 @@ async function walkFrames(tab, selector, allFrames, textCap) {
         await new Promise((r) => setTimeout(r, 30)); // cross-process messages are async
       }
     }
-    results = await chrome.scripting.executeScript({ target, func: domWalk, args: [selector, limits.walkMaxNodes, textCap, round] });
+    results = await chrome.scripting.executeScript({ target, func: domWalk, args: [selector, limits.walkMaxNodes, textCap, round, keep] });
   } catch (e) {
     if (isNavigationError(e)) throw e;
     fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, 120)}`);
@@ -132,14 +135,14 @@ async function walkFrames(tab, selector, allFrames, textCap) {
     .map((r) => ({ frameId: r.frameId, tag: r.result.frameTag || '', url: r.result.url, viewport: r.result.viewport, nodes: r.result.walk.nodes }));
   const page = { url: main.url, title: main.title, frames };
   if (main.scopeIndex !== undefined) page.scopeIndex = main.scopeIndex;
-  return page;
+  return { page, main };
 }
 
 export async function domCua(tab, params) {
   const selector = selectorOf(params);
   const opts = { maxChars: params.maxChars, maxNodes: params.maxNodes };
   return stableRead(tab.id, async (t) => {
-    const page = await walkFrames(t, selector, true, (await ready).limits.walkTextChars);
+    const { page } = await walkFrames(t, selector, true, (await ready).limits.walkTextChars);
     return visibleDom(JSON.stringify(page), opts);
   });
 }
@@ -149,7 +152,7 @@ export async function extractContent(tab, params) {
   if (params.format !== undefined && !['markdown', 'text'].includes(params.format)) fail('INVALID_REQUEST', 'format is "markdown" or "text"');
   const opts = { maxChars: params.maxChars, format: params.format };
   return stableRead(tab.id, async (t) => {
-    const page = await walkFrames(t, selector, false, (await ready).limits.walkExtractTextChars);
+    const { page } = await walkFrames(t, selector, false, (await ready).limits.walkExtractTextChars);
     return extract(JSON.stringify(page), opts);
   });
 }

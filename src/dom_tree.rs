@@ -18,19 +18,6 @@ const KEEP_CHARS: usize = NODE_TEXT_CHARS * 2;
 const NAME_GATHER_CHARS: usize = 1_000;
 
 pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
-    let n = walk.nodes.len();
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut roots = Vec::new();
-    let mut repaired = 0;
-    for (i, w) in walk.nodes.iter().enumerate() {
-        match usize::try_from(w.parent).ok() {
-            // Parents precede children in a walk; anything else is a malformed link.
-            Some(p) if p < i => children[p].push(i),
-            Some(_) => repaired += 1,
-            None => roots.push(i),
-        }
-    }
-    let ids: HashMap<&str, usize> = walk.nodes.iter().enumerate().filter_map(|(i, w)| w.attrs.get("id").map(|id| (id.as_str(), i))).collect();
     let viewport = Rect { x: 0.0, y: 0.0, w: obs.viewport.width.max(0.0), h: obs.viewport.height.max(0.0) };
     let mut tree = Tree {
         nodes: vec![Node { role: "document".into(), ..Node::default() }],
@@ -38,44 +25,40 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
         frames: vec![Frame { frame_id: String::new(), session: String::new(), url: walk.url.clone(), is_main: true }],
         source: Source::Dom,
         scope: None,
-        repaired,
+        repaired: 0,
         unverified_frames: 0,
         viewport,
         behind_modal: walk.behind_modal,
     };
-    let gather = Gather { walk, children: &children, context: context(walk) };
-    // Walk index → tree index (usize::MAX: not in the tree).
-    let mut map = vec![usize::MAX; n];
-    // (walk index, parent tree index, depth, inherited aria-hidden)
-    let mut stack: Vec<(usize, usize, usize, bool)> = roots.iter().rev().map(|&r| (r, 0, 0, false)).collect();
-    while let Some((wi, parent, depth, aria_hidden_above)) = stack.pop() {
-        let w = &walk.nodes[wi];
-        let tag = w.tag.as_str();
-        if matches!(tag, "script" | "style" | "template" | "noscript" | "head" | "meta" | "link" | "title") {
+    let map = add_walk(&mut tree, &walk.nodes, 0, 0, (0.0, 0.0));
+    // Child frames (walked in every frame, `domFrames`), each shown only under the one
+    // <iframe> element its window received the one-time tag of (a verified relation).
+    let mut placed = vec![false; obs.dom_frames.len()];
+    let mut k = 0;
+    while k < tree.nodes.len() {
+        let (is_frame, tag, bounds) = {
+            let n = &tree.nodes[k];
+            (n.role == "iframe", n.frame_tag.clone(), n.bounds)
+        };
+        k += 1;
+        if !is_frame || tree.frames.len() > crate::budget::CUA_FRAME_DEPTH * 16 {
             continue;
         }
-        if matches!(w.display.as_deref(), Some("none")) || (tag == "input" && w.attrs.get("type").map(|t| t.eq_ignore_ascii_case("hidden")).unwrap_or(false)) {
-            continue;
-        }
-        let closed_details = usize::try_from(w.parent).ok().and_then(|p| walk.nodes.get(p)).is_some_and(|p| p.tag == "details" && !p.attrs.contains_key("open"));
-        if closed_details && tag != "summary" {
-            continue; // a closed <details> renders only its summary
-        }
-        let aria_hidden = aria_hidden_above || w.attrs.get("aria-hidden").map(|v| v == "true").unwrap_or(false) || w.attrs.contains_key("inert") || w.attrs.contains_key("hidden");
-        if aria_hidden {
-            continue;
-        }
-        let node = translate(w, wi, &gather, &ids, viewport);
-        let ti = tree.nodes.len();
-        map[wi] = ti;
-        tree.nodes.push(node);
-        tree.nodes[parent].children.push(ti);
-        if depth >= MAX_TREE_DEPTH {
-            tree.repaired += 1;
-            continue;
-        }
-        for &c in children[wi].iter().rev() {
-            stack.push((c, ti, depth + 1, aria_hidden));
+        let owner = k - 1;
+        let matching: Vec<usize> = obs.dom_frames.iter().enumerate().filter(|(_, f)| !f.tag.is_empty() && Some(&f.tag) == tag.as_ref()).map(|(i, _)| i).collect();
+        match (matching.as_slice(), bounds) {
+            ([one], Some(b)) if !placed[*one] && !tree.nodes[owner].hidden => {
+                placed[*one] = true;
+                let f = &obs.dom_frames[*one];
+                let child = tree.frames.len();
+                tree.frames.push(Frame { frame_id: f.frame_id.to_string(), session: String::new(), url: f.url.clone(), is_main: false });
+                add_walk(&mut tree, &f.nodes, child, owner, (b.x, b.y));
+            }
+            _ if tree.nodes[owner].in_viewport && !tree.nodes[owner].hidden && !obs.dom_frames.is_empty() => {
+                tree.unverified_frames += 1;
+                tree.nodes[owner].warning = Some("iframe not expanded: frame not verified".into());
+            }
+            _ => {}
         }
     }
     if let Some(scope) = obs.scope.as_ref().and_then(|s| s.walk_index).and_then(|i| usize::try_from(i).ok()) {
@@ -93,7 +76,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
                     }
                     false
                 };
-                let walk_of = |n: &Node| n.target.walk_index.and_then(|w| usize::try_from(w).ok()).filter(|&w| w < walk.nodes.len());
+                let walk_of = |n: &Node| n.target.walk_index.and_then(|w| usize::try_from(w).ok()).filter(|&w| w < walk.nodes.len() && n.frame == 0);
                 tree.topmost(|n| walk_of(n).map(inside).unwrap_or(false))
             }
         });
@@ -101,8 +84,61 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
     tree
 }
 
+fn add_walk(tree: &mut Tree, nodes: &[WalkNode], fi: usize, attach_to: usize, (ox, oy): (f64, f64)) -> Vec<usize> {
+    let n = nodes.len();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for (i, w) in nodes.iter().enumerate() {
+        match usize::try_from(w.parent).ok() {
+            // Parents precede children in a walk; anything else is a malformed link.
+            Some(p) if p < i => children[p].push(i),
+            Some(_) => tree.repaired += 1,
+            None => roots.push(i),
+        }
+    }
+    let ids: HashMap<&str, usize> = nodes.iter().enumerate().filter_map(|(i, w)| w.attrs.get("id").map(|id| (id.as_str(), i))).collect();
+    let gather = Gather { nodes, children: &children, context: context(nodes) };
+    let viewport = tree.viewport;
+    // Walk index → tree index (usize::MAX: not in the tree).
+    let mut map = vec![usize::MAX; n];
+    // (walk index, parent tree index, depth, inherited aria-hidden)
+    let mut stack: Vec<(usize, usize, usize, bool)> = roots.iter().rev().map(|&r| (r, attach_to, 0, false)).collect();
+    while let Some((wi, parent, depth, aria_hidden_above)) = stack.pop() {
+        let w = &nodes[wi];
+        let tag = w.tag.as_str();
+        if matches!(tag, "script" | "style" | "template" | "noscript" | "head" | "meta" | "link" | "title") {
+            continue;
+        }
+        if matches!(w.display.as_deref(), Some("none")) || (tag == "input" && w.attrs.get("type").map(|t| t.eq_ignore_ascii_case("hidden")).unwrap_or(false)) {
+            continue;
+        }
+        let closed_details = usize::try_from(w.parent).ok().and_then(|p| nodes.get(p)).is_some_and(|p| p.tag == "details" && !p.attrs.contains_key("open"));
+        if closed_details && tag != "summary" {
+            continue; // a closed <details> renders only its summary
+        }
+        let aria_hidden = aria_hidden_above || w.attrs.get("aria-hidden").map(|v| v == "true").unwrap_or(false) || w.attrs.contains_key("inert") || w.attrs.contains_key("hidden");
+        if aria_hidden {
+            continue;
+        }
+        let mut node = translate(w, wi, &gather, &ids, viewport, (ox, oy));
+        node.frame = fi;
+        let ti = tree.nodes.len();
+        map[wi] = ti;
+        tree.nodes.push(node);
+        tree.nodes[parent].children.push(ti);
+        if depth >= MAX_TREE_DEPTH {
+            tree.repaired += 1;
+            continue;
+        }
+        for &c in children[wi].iter().rev() {
+            stack.push((c, ti, depth + 1, aria_hidden));
+        }
+    }
+    map
+}
+
 struct Gather<'a> {
-    walk: &'a DomWalk,
+    nodes: &'a [WalkNode],
     children: &'a [Vec<usize>],
     context: Vec<Context>,
 }
@@ -122,21 +158,21 @@ struct Context {
 }
 
 /// One forward pass (parents precede children): the context of every walk node.
-fn context(walk: &DomWalk) -> Vec<Context> {
-    let n = walk.nodes.len();
-    let parent = |i: usize| usize::try_from(walk.nodes[i].parent).ok().filter(|&p| p < i);
+fn context(nodes: &[WalkNode]) -> Vec<Context> {
+    let n = nodes.len();
+    let parent = |i: usize| usize::try_from(nodes[i].parent).ok().filter(|&p| p < i);
     // The nearest enclosing table of each node, and which tables read as data.
     let mut table_of = vec![usize::MAX; n];
     let mut data = vec![false; n];
     let mut rows = vec![0usize; n];
     for i in 0..n {
         let Some(p) = parent(i) else { continue };
-        table_of[i] = if walk.nodes[p].tag == "table" { p } else { table_of[p] };
+        table_of[i] = if nodes[p].tag == "table" { p } else { table_of[p] };
         let t = table_of[i];
         if t == usize::MAX {
             continue;
         }
-        let w = &walk.nodes[i];
+        let w = &nodes[i];
         match w.tag.as_str() {
             "th" | "thead" | "tfoot" | "caption" | "col" | "colgroup" => data[t] = true,
             "tr" => rows[t] += 1,
@@ -146,7 +182,7 @@ fn context(walk: &DomWalk) -> Vec<Context> {
             data[t] = true;
         }
     }
-    for (i, w) in walk.nodes.iter().enumerate() {
+    for (i, w) in nodes.iter().enumerate() {
         if w.tag == "table" && (w.attrs.contains_key("role") || w.attrs.contains_key("summary") || rows[i] >= 20) {
             data[i] = true;
         }
@@ -154,7 +190,7 @@ fn context(walk: &DomWalk) -> Vec<Context> {
     let mut out = vec![Context::default(); n];
     for i in 0..n {
         let Some(p) = parent(i) else { continue };
-        let pw = &walk.nodes[p];
+        let pw = &nodes[p];
         out[i] = Context {
             layout_table: table_of[i] != usize::MAX && !data[table_of[i]],
             sectioned: out[p].sectioned || matches!(pw.tag.as_str(), "article" | "aside" | "main" | "nav" | "section"),
@@ -162,7 +198,7 @@ fn context(walk: &DomWalk) -> Vec<Context> {
             layout_self: false,
         };
     }
-    for (i, w) in walk.nodes.iter().enumerate() {
+    for (i, w) in nodes.iter().enumerate() {
         out[i].layout_self = w.tag == "table" && !data[i];
     }
     out
@@ -175,12 +211,12 @@ fn is_editable_attr(w: &WalkNode) -> bool {
 impl Gather<'_> {
     /// Whether the parent of `i` is a `tag` element carrying attribute `attr`.
     fn parent_has(&self, i: usize, tag: &str, attr: &str) -> bool {
-        usize::try_from(self.walk.nodes[i].parent).ok().and_then(|p| self.walk.nodes.get(p)).is_some_and(|p| p.tag == tag && p.attrs.contains_key(attr))
+        usize::try_from(self.nodes[i].parent).ok().and_then(|p| self.nodes.get(p)).is_some_and(|p| p.tag == tag && p.attrs.contains_key(attr))
     }
 
     /// The text of the first child element of `from` with tag `tag`.
     fn child_text(&self, from: usize, tag: &str) -> Option<String> {
-        self.children[from].iter().find(|&&c| self.walk.nodes[c].tag == tag).map(|&c| self.text(c))
+        self.children[from].iter().find(|&&c| self.nodes[c].tag == tag).map(|&c| self.text(c))
     }
 
     /// Visible text of a subtree, bounded, skipping hidden and non-rendered parts, joined
@@ -194,9 +230,12 @@ impl Gather<'_> {
             if out.len() > NAME_GATHER_CHARS {
                 break;
             }
-            let w = &self.walk.nodes[i];
+            let w = &self.nodes[i];
             let boundary = w.tag == "br" || w.display.as_deref().map(crate::layout::breaks_flow).unwrap_or(false);
             if after {
+                if let Some(a) = &w.after {
+                    out.push_str(a);
+                }
                 if boundary {
                     out.push(' ');
                 }
@@ -207,6 +246,9 @@ impl Gather<'_> {
             }
             if w.ws_before || boundary {
                 out.push(' ');
+            }
+            if let Some(b) = &w.before {
+                out.push_str(b);
             }
             if let Some(t) = &w.text {
                 out.push_str(crate::text::byte_prefix(t, NAME_GATHER_CHARS));
@@ -287,7 +329,7 @@ fn implicit_role(w: &WalkNode, cx: Context) -> &'static str {
     }
 }
 
-fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, viewport: Rect) -> Node {
+fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, viewport: Rect, (ox, oy): (f64, f64)) -> Node {
     // The first ARIA role of the attribute's list wins; an unknown token (`role="btn"`) is skipped.
     let cx = g.context[wi];
     let explicit = w.attrs.get("role").and_then(|r| r.split_whitespace().map(|t| t.to_ascii_lowercase()).find(|t| role::is_aria(t)));
@@ -349,7 +391,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         haspopup: attr("aria-haspopup").filter(|v| *v != "false").map(str::to_string),
         ..States::default()
     };
-    let bounds = w.rect.as_deref().and_then(Rect::from_slice);
+    let bounds = w.rect.as_deref().and_then(Rect::from_slice).map(|b| b.offset(ox, oy));
     let in_viewport = bounds.map(|b| b.intersect(&viewport).is_some()).unwrap_or(false);
     let (edge_before, edge_after) = w.text.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
     Node {
@@ -368,6 +410,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         clickable: w.clickable,
         states,
         tag: w.tag.clone(),
+        frame_tag: w.frame_tag.clone().filter(|t| !t.is_empty()),
         attrs: keep_attrs(w.attrs.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
         hidden: matches!(w.visibility.as_deref(), Some("hidden" | "collapse")) || (w.opacity == Some(0.0) && !role::is_actionable(&role)),
         bounds,

@@ -81,6 +81,9 @@ pub struct Node {
     pub frame: usize,
     pub target: Target,
     pub children: Vec<usize>,
+    /// DOM source, on `<iframe>` elements: the one-time tag its window was sent (the child
+    /// frame that received it belongs here).
+    pub frame_tag: Option<String>,
     /// A warning line to show in place of this node's missing content (unexpandable iframe).
     pub warning: Option<String>,
 }

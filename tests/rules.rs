@@ -400,6 +400,7 @@ fn samples() -> Vec<(&'static str, &'static str)> {
         sample("s_heading_levels", r#"<h1>One</h1><div role="heading" aria-level="3">Three</div>"#),
         sample("s_search", r#"<form role="search"><input type="search" aria-label="Query"><button>Go</button></form>"#),
         sample("s_disabled", r#"<button disabled>Off</button><input aria-label="Locked" readonly value="v"><input aria-label="Need" required>"#),
+        sample("s_pseudo", r#"<style>.h::before{content:"Home"} .x::after{content:" now"}</style><a class="h" href="/"></a><button class="x">Buy</button>"#),
         sample("s_expanded", r#"<button aria-expanded="false" aria-haspopup="menu">Account</button>"#),
     ]
 }

@@ -156,9 +156,9 @@ export async function checkPage(b, url, { selectors = true } = {}) {
       // (by their first characters, titles in parentheses aside: a line may carry a title
       // beside its text, or leave out math the page hides from readers).
       const outside = r.snapshot.state.split('\n').map(parseLine).filter((p) => p && p.role === 'text' && p.text)
-        .map((p) => p.text.replace(/\([^)]*\)/g, '').replace(/\s+/g, '').slice(0, 8)).filter((t) => t.length >= 6 && !inside.includes(t));
-      if (outside.length && r.snapshot.state === full) result.widenedSelectors.push(`#${id}: the whole page`);
-      else if (outside.length) result.widenedSelectors.push(`#${id}: ${outside[0].slice(0, 40)}`);
+        .map((p) => [p.text, p.text.replace(/\([^)]*\)/g, '')].map((t) => t.replace(/\s+/g, '').replace(/^[^\p{L}\p{N}]+/u, '').slice(0, 8)))
+        .filter((ts) => ts[0].length >= 6 && !ts.some((t) => inside.includes(t))).map((ts) => ts[0]);
+      if (outside.length) result.widenedSelectors.push(`#${id}: ${r.snapshot.state === full ? '(the whole page) ' : ''}${outside[0].slice(0, 40)}`);
     }
   }
   await b.call('browser_tab_close', { tabId });

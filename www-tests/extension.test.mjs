@@ -184,6 +184,32 @@ test('same-origin and cross-origin iframes are expanded within the iframe budget
   await page.close();
 });
 
+test('the DOM source expands verified iframes (same- and cross-origin) and acts in them', async () => {
+  const xo = `${server.crossOrigin}/child.html`;
+  const { page, tabId } = await open(`frames.html?xo=${encodeURIComponent(xo)}`);
+  let childFrame;
+  for (let i = 0; i < 100 && !childFrame; i++) {
+    childFrame = page.frames().find((f) => f.url().startsWith(server.crossOrigin));
+    if (!childFrame) await page.waitForTimeout(50);
+  }
+  await childFrame.waitForSelector('#many li:nth-child(120)');
+  const { snapshot: s } = await snap(tabId, { source: 'dom' });
+  assert.equal(s.source, 'dom');
+  assert.match(s.state, /iframe "Same origin"\n {2}- heading "Inner heading"/, s.state);
+  assert.match(s.state, /iframe "Cross origin"\n {2}- heading "Cross child"/, s.state);
+  assert.ok(!s.state.includes('Hidden frame button'));
+  for (const secret of ['frame-SECRET-1', 'frame-SECRET-2']) assert.ok(!JSON.stringify(s).includes(secret), secret);
+  // Refs inside each frame act in that frame, on that element.
+  const res = await b.call('browser_click', { tabId, snapshotId: s.snapshotId, ref: refOf(s.state, 'button "Child button"') });
+  assert.ok(res.ok, JSON.stringify(res));
+  assert.equal(await childFrame.textContent('button'), 'Child clicked');
+  const inner = await b.call('browser_click', { tabId, snapshotId: s.snapshotId, ref: refOf(s.state, 'button "Inner button"') });
+  assert.ok(inner.ok, JSON.stringify(inner));
+  const main = await b.call('browser_click', { tabId, snapshotId: s.snapshotId, ref: refOf(s.state, 'button "Main button"') });
+  assert.ok(main.ok, JSON.stringify(main));
+  await page.close();
+});
+
 test('a page with a strict CSP: AX snapshot and the DOM fallback both work', async () => {
   const { page, tabId } = await open('strict-csp.html');
   const ax = await snap(tabId);

@@ -45,6 +45,10 @@ pub struct WalkNode {
     /// The page handles clicks here: an `onclick` attribute, or a pointer cursor that starts
     /// at this element (its parent's cursor is not a pointer).
     pub clickable: bool,
+    /// CSS-generated text (`::before` / `::after` content strings) of elements whose name
+    /// may come from their content.
+    pub before: Option<String>,
+    pub after: Option<String>,
     /// Label text of form controls (`control.labels`), joined.
     pub label: Option<String>,
     /// On `<iframe>`/`<frame>` elements: the one-time tag this element's window was sent by
@@ -119,6 +123,8 @@ fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
             "wsEnd" => n.ws_end = p.opt_bool()?.unwrap_or(false),
             "clickable" => n.clickable = p.opt_bool()?.unwrap_or(false),
             "label" => n.label = p.opt_string()?,
+            "before" => n.before = p.opt_string()?,
+            "after" => n.after = p.opt_string()?,
             "frameTag" => n.frame_tag = p.opt_string()?,
             _ => p.skip()?,
         }
@@ -132,6 +138,23 @@ fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
     Ok(n)
 }
 
+/// One frame's walk: `{frameId, tag, url, viewport, nodes}`.
+pub(super) fn read_frame(p: &mut Parser<'_>) -> Result<FrameWalk> {
+    let mut f = FrameWalk::default();
+    p.object(|p, k| {
+        match k {
+            "frameId" => f.frame_id = p.i64()?,
+            "tag" => f.tag = p.string()?,
+            "url" => f.url = p.string()?,
+            "viewport" => f.viewport = super::observation::read_viewport(p)?,
+            "nodes" => f.nodes = p.vec(read_node)?,
+            _ => p.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(f)
+}
+
 pub(super) fn read_page(p: &mut Parser<'_>) -> Result<PageWalk> {
     let mut w = PageWalk::default();
     p.object(|p, k| {
@@ -139,21 +162,7 @@ pub(super) fn read_page(p: &mut Parser<'_>) -> Result<PageWalk> {
             "url" => w.url = p.string()?,
             "title" => w.title = p.string()?,
             "scopeIndex" => w.scope_index = p.opt_i64()?,
-            "frames" => w.frames = p.vec(|p| {
-                let mut f = FrameWalk::default();
-                p.object(|p, k| {
-                    match k {
-                        "frameId" => f.frame_id = p.i64()?,
-                        "tag" => f.tag = p.string()?,
-                        "url" => f.url = p.string()?,
-                        "viewport" => f.viewport = super::observation::read_viewport(p)?,
-                        "nodes" => f.nodes = p.vec(read_node)?,
-                        _ => p.skip()?,
-                    }
-                    Ok(())
-                })?;
-                Ok(f)
-            })?,
+            "frames" => w.frames = p.vec(read_frame)?,
             _ => p.skip()?,
         }
         Ok(())

@@ -15,6 +15,8 @@ pub struct Observation {
     pub snapshots: Vec<SessionSnapshot>,
     /// Present when the AX domain was unavailable and a content script walked the DOM.
     pub dom_walk: Option<DomWalk>,
+    /// DOM source: the walks of the child frames (frame tags verify where each belongs).
+    pub dom_frames: Vec<super::FrameWalk>,
     /// Narrow the state to this element's subtree (a `selector` resolved by the extension).
     pub scope: Option<Scope>,
 }
@@ -75,6 +77,7 @@ pub(super) fn read_observation(p: &mut Parser<'_>) -> Result<Observation> {
                 Ok(s)
             })?,
             "domWalk" => o.dom_walk = if p.null() { None } else { Some(super::dom_walk::read_walk(p)?) },
+            "domFrames" => o.dom_frames = p.vec(super::dom_walk::read_frame)?,
             "scope" => o.scope = if p.null() { None } else {
                 let mut s = Scope::default();
                 p.object(|p, k| {
