@@ -102,27 +102,46 @@ function walkError(r, selector) {
   if (r?.notFound) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, 80)}`);
 }
 
+/** How long a child frame may take to answer a walk before it is left out (ms). */
+const FRAME_ANSWER_MS = 1500;
+
+/**
+ * Runs `func` in frame 0 (errors propagate) and, with `allFrames`, in every other frame of
+ * the tab, each raced against FRAME_ANSWER_MS: a frame that never answers (a
+ * `javascript:` URL frame, a failed ad frame) is left out instead of holding the read.
+ */
+async function inFrames(tabId, allFrames, func, args) {
+  const main = chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func, args });
+  if (!allFrames) return (await main).map((r) => ({ ...r, frameId: 0 }));
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
+  const child = (frameId) => Promise.race([
+    chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func, args }).then((r) => (r[0] ? { ...r[0], frameId } : null), () => null),
+    new Promise((res) => setTimeout(() => res(null), FRAME_ANSWER_MS)),
+  ]);
+  const [first, ...rest] = await Promise.all([main, ...frames.filter((f) => f.frameId !== 0).map((f) => child(f.frameId))]);
+  return [...first.map((r) => ({ ...r, frameId: 0 })), ...rest.filter(Boolean)];
+}
+
 /**
  * The walks of every frame of the tab (frame 0 first), as the core's PageWalk. With `keep`
  * (`{id, kept}`), every frame keeps the walked elements under that id for DOM-source refs.
  */
 export async function walkFrames(tab, selector, allFrames, textCap, keep = null) {
   const { limits } = await ready;
-  const target = { tabId: tab.id, allFrames };
   let results;
   try {
     let round = null;
     if (allFrames) {
       // Verify parent-frame relations: each parent posts a one-time tag to each child
       // window; a child shown under an element must report that element's tag.
-      const armed = await chrome.scripting.executeScript({ target, func: frameArm });
+      const armed = await inFrames(tab.id, true, frameArm, []);
       if (armed.some((r) => r.result > 0)) {
         round = crypto.randomUUID();
-        await chrome.scripting.executeScript({ target, func: framePost, args: [round] });
+        await inFrames(tab.id, true, framePost, [round]);
         await new Promise((r) => setTimeout(r, 30)); // cross-process messages are async
       }
     }
-    results = await chrome.scripting.executeScript({ target, func: domWalk, args: [selector, limits.walkMaxNodes, textCap, round, keep] });
+    results = await inFrames(tab.id, allFrames, domWalk, [selector, limits.walkMaxNodes, textCap, round, keep]);
   } catch (e) {
     if (isNavigationError(e)) throw e;
     fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, 120)}`);

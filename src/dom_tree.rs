@@ -389,7 +389,6 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         focusable: matches!(w.tag.as_str(), "a" | "button" | "input" | "select" | "textarea") || attr("tabindex").is_some(),
         level: attr("aria-level").and_then(|l| l.parse().ok()).or(heading_level),
         haspopup: attr("aria-haspopup").filter(|v| *v != "false").map(str::to_string),
-        ..States::default()
     };
     let bounds = w.rect.as_deref().and_then(Rect::from_slice).map(|b| b.offset(ox, oy));
     let in_viewport = bounds.map(|b| b.intersect(&viewport).is_some()).unwrap_or(false);

@@ -52,7 +52,8 @@ pub fn model_title(title: &str) -> String {
     if is_data_url(title) {
         return model_url(title);
     }
-    capped(title, NODE_TEXT_CHARS)
+    // An untitled page is titled with its URL: its secret parameters are redacted too.
+    capped(&crate::redact::url(title), NODE_TEXT_CHARS)
 }
 
 /// A `chrome.tabs.Tab` (read field by field: unknown and mistyped fields are ignored).
@@ -103,6 +104,18 @@ mod tests {
         assert_eq!(list.tabs[1].url, "data:text/html…");
         assert_eq!(list.tabs[1].title, "data:text/html…", "Chrome titles an untitled page with its URL");
         assert!(!wire.contains("\"active\":false"), "empty optional fields are not sent");
+    }
+
+    #[test]
+    fn secret_url_parameters_never_reach_the_model() {
+        let json = r#"[{"id":1,"title":"https://shop.test/pay?cvc=737&step=2","url":"https://shop.test/pay?cvc=737&step=2","windowId":3},
+                       {"id":2,"title":"Signed in","url":"https://app.test/cb#id_token=eyJhbGci&state=x","windowId":3},
+                       {"id":3,"title":"Reset","url":"https://app.test/reset?access_token=T0K3N","windowId":3}]"#;
+        let wire = serde_json::to_string(&project_tabs(json).unwrap()).unwrap();
+        for secret in ["737", "eyJhbGci", "T0K3N"] {
+            assert!(!wire.contains(secret), "{secret} in {wire}");
+        }
+        assert!(wire.contains("cvc=[redacted]&step=2"), "{wire}");
     }
 
     #[test]

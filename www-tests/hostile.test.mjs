@@ -142,3 +142,14 @@ test('a browser page and a crashed tab: stable codes, and the extension keeps se
   await closeTab(b, page, tabId);
   await stillServing();
 });
+
+test('frames that never answer a script (javascript: URL, blank, unreachable ad frames) hold no read', async () => {
+  const { page, tabId } = await openTab(b, server, 'js-iframe.html');
+  for (const [method, params] of [['browser_dom_cua', {}], ['browser_snapshot', { source: 'dom' }], ['browser_extract', {}]]) {
+    const r = await b.call(method, { tabId, ...params });
+    assert.ok(!r.error, `${method}: ${JSON.stringify(r.error)}`);
+    const text = r.state ?? r.snapshot?.state ?? r.content;
+    assert.match(text, /Frames that never answer/, `${method}: ${text}`);
+  }
+  await closeTab(b, page, tabId);
+});
