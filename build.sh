@@ -93,6 +93,16 @@ check_wasm_size() {
   log "wasm size check: $size ≤ 300,000 bytes"
 }
 
+# A second build with nothing changed must compile nothing (the extension and host builds
+# once shared a target directory and invalidated each other: every demo rebuilt twice).
+check_no_rebuild() {
+  if build 2>&1 | grep -q "Compiling"; then
+    log "FAIL: a build with no change recompiled the crate"
+    return 1
+  fi
+  log "no-change build: nothing recompiled"
+}
+
 test_native() {
   log "cargo test (native core on checked-in captures; the Bridge)"
   cargo test --workspace --all-targets
@@ -121,7 +131,7 @@ shift || true
 case "$cmd" in
   setup) setup ;;
   build) setup; build ;;
-  test) setup; build; check_wasm_size; test_native; test_wasm; build_bridge; test_e2e ;;
+  test) setup; build; check_wasm_size; check_no_rebuild; test_native; test_wasm; build_bridge; test_e2e ;;
   test-native) test_native ;;
   test-wasm) setup; test_wasm ;;
   test-e2e) setup; build; build_bridge; test_e2e ;;
