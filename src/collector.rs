@@ -121,15 +121,41 @@ impl Collector {
         self.ax_counter += 1;
         let snapshot_id = format!("ax-{}-{}", self.runtime, self.ax_counter);
 
-        let base = self.revisions.base(&key, &opts.tab, &url).filter(|b| {
-            !opts.disable_diffing
-                && !entries.temporary
-                && !entries.unverified_frame
-                && !b.entries.temporary
-                && opts.base_snapshot_id.as_deref().map(|id| id == b.snapshot_id).unwrap_or(true)
-        });
+        // Why a read that could have been a diff is `full` (absent on a first read).
+        let mut full_reason = None;
+        let base = match self.revisions.latest(&key) {
+            None => None,
+            Some(_) if opts.disable_diffing => {
+                full_reason = Some("disableDiffing");
+                None
+            }
+            Some(_) => match self.revisions.base(&key, &opts.tab, &url) {
+                None => {
+                    full_reason = Some("navigation");
+                    None
+                }
+                Some(b) if opts.base_snapshot_id.as_deref().is_some_and(|id| id != b.snapshot_id) => {
+                    full_reason = Some("base-mismatch");
+                    None
+                }
+                Some(b) if entries.temporary || b.entries.temporary => {
+                    full_reason = Some("unprovable-identity");
+                    None
+                }
+                Some(b) => Some(b),
+            },
+        };
         let base_nodes = base.map(|b| b.node_count).unwrap_or(0);
-        let proposal = base.and_then(|b| self.diff_against(b, &entries, &out, &tree, budget));
+        let proposal = match base {
+            Some(b) => match self.diff_against(b, &entries, &out, &tree, budget) {
+                Ok(p) => Some(p),
+                Err(reason) => {
+                    full_reason = Some(reason);
+                    None
+                }
+            },
+            None => None,
+        };
         let (result, refs, listed) = match proposal {
             Some((mut result, refs)) => {
                 result.snapshot_id = snapshot_id.clone();
@@ -142,6 +168,7 @@ impl Collector {
                 // Full: fresh labels, continuing the runtime's counter (never reusing one).
                 let mut result = out.result.clone();
                 result.snapshot_id = snapshot_id.clone();
+                result.full_reason = full_reason;
                 let mut by_view: Vec<Option<&diff::Key>> = vec![None; out.view.nodes.len()];
                 for k in &entries.order {
                     by_view[entries.map[k].view_index] = Some(k);
@@ -163,7 +190,7 @@ impl Collector {
         Ok(result)
     }
 
-    /// A `diff` or `unchanged` result against `base`, or `None` when the rules say `full`.
+    /// A `diff` or `unchanged` result against `base`, or the reason the rules say `full`.
     fn diff_against(
         &self,
         base: &Revision,
@@ -171,7 +198,7 @@ impl Collector {
         out: &Output,
         tree: &Tree,
         budget: Budget,
-    ) -> Option<(SnapshotResult, HashMap<diff::Key, (String, RefTarget)>)> {
+    ) -> std::result::Result<(SnapshotResult, HashMap<diff::Key, (String, RefTarget)>), &'static str> {
         let changes = diff::changes(&base.entries, entries);
         let mut refs: HashMap<diff::Key, (String, RefTarget)> =
             base.refs.iter().filter(|(k, _)| entries.map.contains_key(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
@@ -187,13 +214,14 @@ impl Collector {
             ref_count: refs.len(),
             total_nodes: out.result.total_nodes,
             omitted_nodes: 0,
+            full_reason: None,
         };
         if changes.is_empty() {
-            return Some((result, refs));
+            return Ok((result, refs));
         }
         let size = base.entries.order.len().max(entries.order.len()).max(1);
         if changes.len() * DIFF_MAX_CHANGED_DEN > size * DIFF_MAX_CHANGED_NUM {
-            return None;
+            return Err("mass-change");
         }
         let mut next = self.ax_refs;
         let mut state = String::new();
@@ -238,7 +266,7 @@ impl Collector {
         }
         let chars = crate::text::char_len(&state);
         if chars >= out.result.char_count {
-            return None; // the diff is not shorter than the full state
+            return Err("diff-not-shorter");
         }
         result.mode = "diff";
         result.char_count = chars;
@@ -247,7 +275,7 @@ impl Collector {
         result.truncated = omitted > 0;
         result.omitted_nodes = omitted;
         result.ref_count = refs.len();
-        Some((result, refs))
+        Ok((result, refs))
     }
 }
 

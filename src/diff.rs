@@ -16,8 +16,10 @@ use rustc_hash::FxHashMap as HashMap;
 pub struct Key {
     pub frame_id: String,
     pub backend: i64,
-    /// 0 for the node itself, 1 for the warning line attached to it.
-    pub sub: u8,
+    /// 0 for the node itself, 1 for the warning line attached to it, 2 + n for the n-th
+    /// line without an identity of its own under it (text from `::before`, a list marker,
+    /// a second line on one DOM node). Such keys never carry a ref.
+    pub sub: u32,
 }
 
 /// What a revision remembers of one view node.
@@ -34,14 +36,16 @@ pub struct Entry {
 pub struct Entries {
     pub order: Vec<Key>,
     pub map: HashMap<Key, Entry>,
-    /// Some node had no backend identity: its key would be temporary, so no diff.
+    /// An actionable node had no backend identity (or shared one): a ref could not be
+    /// carried over provably, so no diff.
     pub temporary: bool,
-    /// An iframe's relation to its parent could not be verified.
-    pub unverified_frame: bool,
 }
 
 pub fn entries(view: &View, tree: &Tree) -> Entries {
-    let mut e = Entries { order: Vec::new(), map: HashMap::default(), temporary: false, unverified_frame: tree.unverified_frames > 0 };
+    let mut e = Entries { order: Vec::new(), map: HashMap::default(), temporary: false };
+    // Lines without an identity of their own, numbered under their anchor, in document order.
+    // (Counted per anchor's view index; the last slot is the document's.)
+    let mut derived = vec![0u32; view.nodes.len() + 1];
     let parents = view.parents();
     let key_of = |vi: usize| -> Option<Key> {
         let v = &view.nodes[vi];
@@ -62,19 +66,38 @@ pub fn entries(view: &View, tree: &Tree) -> Entries {
             p = parents[p];
         }
         let parent = if p == usize::MAX { None } else { last_key[p].clone() };
-        let key = if v.kind == Kind::Warning {
+        let own = if v.kind == Kind::Warning {
             parent.clone().map(|k| Key { sub: 1, ..k })
         } else {
             key_of(vi)
         };
-        let Some(key) = key else {
-            e.temporary = true;
-            continue;
+        let key = match own {
+            Some(k) if !e.map.contains_key(&k) => k,
+            other => {
+                // No identity of its own, or a second line on one DOM node. Text and other
+                // lines without refs are keyed by their anchor (own node or nearest keyed
+                // ancestor) and their ordinal under it; a line with a ref never is.
+                // A top-level line hangs on its frame's document.
+                let doc_key = || v.src.map(|s| Key { frame_id: tree.frames.get(tree.nodes[s].frame).map(|f| f.frame_id.clone()).unwrap_or_default(), backend: i64::MIN, sub: 0 });
+                let anchor = match other {
+                    Some(k) => e.map.get(&k).map(|en| (Key { sub: 0, ..k.clone() }, en.view_index)),
+                    None => match &parent {
+                        Some(pk) => Some((Key { sub: 0, ..pk.clone() }, p)),
+                        None => doc_key().map(|k| (k, view.nodes.len())),
+                    },
+                };
+                match anchor {
+                    Some((base, slot)) if !(v.actionable && v.kind == Kind::Element) => {
+                        derived[slot] += 1;
+                        Key { sub: 1 + derived[slot], ..base }
+                    }
+                    _ => {
+                        e.temporary = true;
+                        continue;
+                    }
+                }
+            }
         };
-        if e.map.contains_key(&key) {
-            e.temporary = true; // two view nodes on one DOM node: identity is not provable
-            continue;
-        }
         last_key[vi] = Some(key.clone());
         e.order.push(key.clone());
         e.map.insert(key, Entry { body: body(v, tree), parent, actionable: v.actionable && v.kind == Kind::Element, view_index: vi });

@@ -45,6 +45,11 @@ impl Store {
             .filter(|r| r.tab.tab_fence == tab.tab_fence && r.tab.incarnation == tab.incarnation && r.url == url)
     }
 
+    /// The latest revision under `key`, whatever document it was of.
+    pub fn latest(&self, key: &RevisionKey) -> Option<&Revision> {
+        self.revisions.iter().find(|(k, _)| k == key).map(|(_, r)| r)
+    }
+
     pub fn put(&mut self, key: RevisionKey, rev: Revision) {
         self.revisions.retain(|(k, _)| *k != key);
         self.revisions.push((key, rev));

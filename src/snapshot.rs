@@ -38,6 +38,10 @@ pub struct SnapshotResult {
     pub total_nodes: usize,
     #[serde(skip_serializing_if = "is_zero")]
     pub omitted_nodes: usize,
+    /// Why an AX read that could have been a diff is `full`: `navigation`, `base-mismatch`,
+    /// `mass-change`, `diff-not-shorter`, `unprovable-identity`, `disableDiffing`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub full_reason: Option<&'static str>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -93,6 +97,7 @@ pub fn snapshot(tree: &Tree, budget: Budget, labels: RefLabels) -> Result<Output
         ref_count: refs.len(),
         total_nodes: sel.total,
         omitted_nodes: sel.omitted_elements + sel.omitted_text,
+        full_reason: None,
     };
     Ok(Output { result, refs, ref_nodes, view })
 }

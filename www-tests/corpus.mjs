@@ -143,6 +143,14 @@ export async function checkPage(b, url, { selectors = true } = {}) {
       for (const texts of facts.clickables) if (!texts.some((t) => refLines.includes(t))) result.missingRefs.push(texts[0]);
     }
   }
+  // Revisions on a real page: a second AX read of the unchanged page, then one added button.
+  const session = `corpus-${tabId}`;
+  await b.call('browser_accessibility_snapshot', { tabId, sessionId: session });
+  const again = await b.call('browser_accessibility_snapshot', { tabId, sessionId: session });
+  await page.evaluate(() => { const x = document.createElement('button'); x.textContent = 'Added by the corpus check'; document.body.appendChild(x); });
+  const changed = await b.call('browser_accessibility_snapshot', { tabId, sessionId: session });
+  result.revisions = { second: again.mode, secondReason: again.fullReason, change: changed.mode, changeChars: changed.charCount, changeReason: changed.fullReason };
+  await b.call('browser_dispose_session', { sessionId: session });
   if (selectors) {
     const full = (await b.call('browser_snapshot', { tabId })).snapshot.state;
     for (const id of facts.ids) {
@@ -196,6 +204,10 @@ async function main() {
         for (const k of ['internalRoles', 'splitRuns']) sum[s][k] = (sum[s][k] || 0) + c[k].length;
       }
       sum.missingRefs = (sum.missingRefs || 0) + r.missingRefs.length;
+      const rv = r.revisions;
+      sum.unchangedSecondReads = (sum.unchangedSecondReads || 0) + (rv.second === 'unchanged' ? 1 : 0);
+      sum.smallDiffs = (sum.smallDiffs || 0) + (rv.change === 'diff' && rv.changeChars <= 200 ? 1 : 0);
+      if (rv.second !== 'unchanged' || rv.change !== 'diff') console.log(`${name}: revisions ${JSON.stringify(rv)}`);
       sum.widened = (sum.widened || 0) + r.widenedSelectors.length;
       const v = violations(r);
       if (v.length) { totals.bad++; console.log(`${name}:\n  ${v.join('\n  ')}`); }
