@@ -58,7 +58,7 @@ bindgen() {
     log "wasm-bindgen --target $target + wasm-opt -Oz → $out/"
     wasm-bindgen --target "$target" --out-dir "$out" --out-name "$stem" "$wasm"
     # binaryen from npm (v132): Debian's wasm-opt 108 corrupts reference-typed tables.
-    www-tests/node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers "$out/${stem}_bg.wasm" -o "$out/${stem}_bg.wasm.opt"
+    www-tests/node_modules/.bin/wasm-opt -Oz --converge --strip-debug --strip-producers "$out/${stem}_bg.wasm" -o "$out/${stem}_bg.wasm.opt"
     mv "$out/${stem}_bg.wasm.opt" "$out/${stem}_bg.wasm"
   fi
 }

@@ -13,7 +13,7 @@ import { act, isConnected } from './actions.js';
 import { domAct } from './domwalk.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { assertMayAct, markOwned, ownerOf, release } from './ownership.js';
-import { domCua, extractContent, stableRead, isNavigationError, walkFrames } from './reads.js';
+import { domCua, extractContent, stableRead, isNavigationError, walkFrames, selectorOf } from './reads.js';
 import { evaluateIn } from './evaluate.js';
 import { journal } from './journal.js';
 import { status, doctor, recordEvent } from './status.js';
@@ -86,7 +86,7 @@ function optionalInt(params, key) {
 async function observe(tab, params) {
   const forceDom = params.source === 'dom';
   if (params.source !== undefined && !['dom', 'chromium_ax'].includes(params.source)) fail('INVALID_REQUEST', 'source is "chromium_ax" or "dom"');
-  if (params.selector !== undefined && (typeof params.selector !== 'string' || !params.selector)) fail('INVALID_REQUEST', 'selector must be a non-empty string');
+  selectorOf(params);
   if (!forceDom) {
     try {
       const { all, obs, captureMs } = await captureAx(tab);
@@ -256,6 +256,7 @@ async function browserWaitFor(params) {
   if ((text === undefined && selector === undefined) || (text !== undefined && typeof text !== 'string') || (selector !== undefined && typeof selector !== 'string')) {
     fail('INVALID_REQUEST', 'wait_for needs text or selector (strings)');
   }
+  if (selector !== undefined) selectorOf(params);
   const timeout = timeoutOf(params);
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);

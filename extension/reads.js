@@ -91,10 +91,25 @@ async function settle(tabId) {
   }
 }
 
-function selectorOf(params) {
+/**
+ * A tool's `selector`, checked. A selector may not test an element's `value` attribute
+ * (`input[value^="s3"]`): matched or not, one prefix at a time, it would read a prefilled
+ * secret that no result ever shows. Attribute names are compared after CSS unescaping.
+ */
+export function selectorOf(params) {
   const s = params.selector;
   if (s !== undefined && (typeof s !== 'string' || !s)) fail('INVALID_REQUEST', 'selector must be a non-empty string');
+  if (s && testsValue(s)) fail('INVALID_REQUEST', 'a selector may not test the value attribute', 'select by id, name, role or text instead');
   return s || null;
+}
+
+const unescapeCss = (t) => t.replace(/\\([0-9a-fA-F]{1,6})\s?|\\(.)/g, (_, hex, ch) => (hex ? String.fromCodePoint(parseInt(hex, 16) || 0xfffd) : ch));
+function testsValue(selector) {
+  for (const m of selector.matchAll(/\[\s*((?:\\[0-9a-fA-F]{1,6}\s?|\\.|[^\s\]=~|^$*\\])+)\s*[~|^$*]?=/g)) {
+    const name = unescapeCss(m[1]).toLowerCase().replace(/^.*\|/, '');
+    if (name === 'value') return true;
+  }
+  return false;
 }
 
 function walkError(r, selector) {

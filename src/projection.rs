@@ -80,6 +80,7 @@ const REVISION: Fields = &[
     ("totalNodes", Scalar),
     ("omittedNodes", Scalar),
     ("truncated", Scalar),
+    ("fullReason", Scalar),
 ];
 const EXTRACT: Fields = &[
     ("title", Text(NODE_TEXT_CHARS)),

@@ -8,11 +8,21 @@ use crate::tree::Node;
 
 /// Words that mark a field as holding a secret, matched on word-ish boundaries in the
 /// field's name, id, autocomplete, aria-label, placeholder and accessible name.
-const SECRET_WORDS: [&str; 23] = [
+const SECRET_WORDS: [&str; 44] = [
     "password", "passwd", "passcode", "pwd", "token", "secret", "credential", "otp", "totp",
     "one-time", "onetime", "2fa", "mfa", "pin", "cvc", "cvv", "csc", "card", "ccnum",
     "apikey", "api-key", "api_key", "key",
+    // Wallets, recovery and identity numbers.
+    "passphrase", "mnemonic", "seed-phrase", "recovery-phrase", "recovery-code", "recovery-key",
+    "private-key", "privatekey", "iban", "ssn", "social-security", "security-answer",
+    "account-number", "routing-number",
+    // The corpus's other languages (ASCII forms).
+    "passwort", "kennwort", "senha", "wachtwoord", "motdepasse", "mot-de-passe", "contrasena",
 ];
+
+/// Secret words in scripts the word splitter does not handle (matched as written).
+const SECRET_WORDS_NON_ASCII: [&str; 10] =
+    ["contraseña", "Contraseña", "密码", "密碼", "パスワード", "비밀번호", "пароль", "Пароль", "口令", "暗証番号"];
 
 /// `autocomplete` tokens that always mean a secret.
 const SECRET_AUTOCOMPLETE: [&str; 7] =
@@ -42,6 +52,9 @@ pub fn is_sensitive_by<'a>(attr: impl Fn(&str) -> Option<&'a str>, name: &str) -
 
 /// Word match on normalized text: `api_token`, `apiToken`, `API token`, `x-api-key` all match.
 pub fn has_secret_word(s: &str) -> bool {
+    if !s.is_ascii() && SECRET_WORDS_NON_ASCII.iter().any(|w| s.contains(w)) {
+        return true;
+    }
     let normalized = split_camel(s);
     let words: Vec<&str> = normalized.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
     let joined = words.join("-");
@@ -124,6 +137,18 @@ mod tests {
         assert!(is_sensitive(&field(&[], "Verification code (OTP)")));
         assert!(is_sensitive(&field(&[("name", "key")], "")));
         assert!(is_sensitive(&field(&[], "License key")));
+    }
+
+    #[test]
+    fn wallet_recovery_identity_and_other_languages_are_secret_words() {
+        for label in ["Passphrase", "Recovery phrase", "Seed phrase", "Mnemonic", "Private key", "IBAN", "SSN",
+            "Social security number", "Security answer", "Account number", "Routing number", "Mot de passe",
+            "Passwort", "Kennwort", "Senha", "Contraseña", "密码", "パスワード", "Пароль"] {
+            assert!(is_sensitive(&field(&[], label)), "{label}");
+        }
+        for label in ["Recovery email", "Account name", "Security settings", "Seed catalogue", "Passage"] {
+            assert!(!is_sensitive(&field(&[], label)), "{label}");
+        }
     }
 
     #[test]

@@ -118,3 +118,19 @@ test('no tool, mode or host shows a secret of the page, its iframes or the user'
   console.log(`leak sweep: ${checked.length} results checked, none shows a secret`);
   await b.call('browser_tab_close', { tabId });
 });
+
+test('a selector cannot test a value: no prefix oracle on a prefilled secret', async () => {
+  const { page, tabId } = await openTab(b, server, 'secrets.html');
+  const prefix = (await page.evaluate(() => document.querySelector('input[type=password]').value)).slice(0, 6);
+  for (const selector of [`input[value^="${prefix}"]`, `input[ value *= "${prefix}" i]`, `[v\\61lue^="${prefix}"]`, `form :has(> input[value$="x"])`]) {
+    for (const [method, params] of [['browser_snapshot', { selector }], ['browser_dom_cua', { selector }], ['browser_extract', { selector }], ['browser_wait_for', { selector, timeout: 200 }],
+      ['browser_accessibility_snapshot', { selector, disableDiffing: true }]]) {
+      const r = await b.call(method, { tabId, ...params });
+      assert.equal(r.error?.code, 'INVALID_REQUEST', `${method} ${selector}: ${JSON.stringify(r).slice(0, 200)}`);
+    }
+  }
+  // Other attribute selectors still work.
+  const ok = await b.call('browser_snapshot', { tabId, selector: 'input[type="password"]' });
+  assert.ok(!ok.error, JSON.stringify(ok.error));
+  await page.close();
+});
