@@ -146,10 +146,10 @@ test('navigation and reload invalidate refs', async () => {
   await page.close();
 });
 
-test('same-origin and cross-origin iframes are expanded within the iframe budget', async () => {
+/** frames.html with its cross-origin (out-of-process) child loaded; returns the child frame too. */
+async function openFramesPage() {
   const xo = `${server.crossOrigin}/child.html`;
   const { page, tabId } = await open(`frames.html?xo=${encodeURIComponent(xo)}`);
-  // Wait until the out-of-process child has loaded its content.
   let childFrame;
   for (let i = 0; i < 100 && !childFrame; i++) {
     childFrame = page.frames().find((f) => f.url().startsWith(server.crossOrigin));
@@ -157,6 +157,11 @@ test('same-origin and cross-origin iframes are expanded within the iframe budget
   }
   assert.ok(childFrame, 'the cross-origin frame loaded');
   await childFrame.waitForSelector('#many li:nth-child(120)');
+  return { page, tabId, childFrame };
+}
+
+test('same-origin and cross-origin iframes are expanded within the iframe budget', async () => {
+  const { page, tabId, childFrame } = await openFramesPage();
   const r = await snap(tabId);
   const s = r.snapshot;
   assert.match(s.state, /iframe "Same origin"\n {2}- heading "Inner heading"/);
@@ -185,14 +190,7 @@ test('same-origin and cross-origin iframes are expanded within the iframe budget
 });
 
 test('the DOM source expands verified iframes (same- and cross-origin) and acts in them', async () => {
-  const xo = `${server.crossOrigin}/child.html`;
-  const { page, tabId } = await open(`frames.html?xo=${encodeURIComponent(xo)}`);
-  let childFrame;
-  for (let i = 0; i < 100 && !childFrame; i++) {
-    childFrame = page.frames().find((f) => f.url().startsWith(server.crossOrigin));
-    if (!childFrame) await page.waitForTimeout(50);
-  }
-  await childFrame.waitForSelector('#many li:nth-child(120)');
+  const { page, tabId, childFrame } = await openFramesPage();
   const { snapshot: s } = await snap(tabId, { source: 'dom' });
   assert.equal(s.source, 'dom');
   assert.match(s.state, /iframe "Same origin"\n {2}- heading "Inner heading"/, s.state);
