@@ -221,7 +221,9 @@ fn own_text(view: &WalkView<'_>, i: usize) -> String {
 fn sensitive(view: &WalkView<'_>, i: usize) -> bool {
     let n = &view.nodes[i];
     let attrs: Vec<(String, String)> = n.attrs.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-    let node = Node { name: n.label.clone().unwrap_or_default(), attrs, ..Node::default() };
+    // A field named only by its `title` is judged by that name too.
+    let name = n.label.clone().or_else(|| n.attrs.get("title").cloned()).unwrap_or_default();
+    let node = Node { name, attrs, ..Node::default() };
     redact::is_sensitive(&node)
 }
 

@@ -16,12 +16,21 @@ pub struct WalkView<'a> {
     pub roots: Vec<usize>,
     /// Not rendered: the node or an ancestor is `display: none`, invisible or transparent.
     pub hidden: Vec<bool>,
-    /// Inside a form field (`input`, `textarea`, `select`): its text is the field's value.
+    /// Inside a form field (`input`, `textarea`, `select`, a sensitive rich-text editor): its
+    /// text is the field's value.
     pub in_field: Vec<bool>,
 }
 
 /// Tags whose content is never page content.
 const NON_CONTENT: [&str; 5] = ["script", "style", "template", "noscript", "head"];
+
+/// A rich-text editor (`contenteditable`) that is sensitive by its attributes or by the name
+/// `aria-label` / `title` / its label give it: its text is a secret field's value.
+fn secret_editor(n: &WalkNode) -> bool {
+    let editable = n.attrs.get("contenteditable").is_some_and(|v| !v.eq_ignore_ascii_case("false"));
+    let name = n.label.as_deref().or(n.attrs.get("aria-label").map(String::as_str)).or(n.attrs.get("title").map(String::as_str)).unwrap_or("");
+    editable && crate::redact::is_sensitive_by(|k| n.attrs.get(k).map(String::as_str), name)
+}
 
 impl<'a> WalkView<'a> {
     pub fn new(nodes: &'a [WalkNode]) -> WalkView<'a> {
@@ -46,7 +55,7 @@ impl<'a> WalkView<'a> {
                     // `visibility` is inherited and already computed per element; display
                     // and opacity hide the whole subtree.
                     hidden[i] = own_hidden || hidden[p];
-                    in_field[i] = in_field[p] || matches!(nodes[p].tag.as_str(), "input" | "textarea" | "select");
+                    in_field[i] = in_field[p] || matches!(nodes[p].tag.as_str(), "input" | "textarea" | "select") || secret_editor(&nodes[p]);
                 }
                 None => {
                     roots.push(i);

@@ -14,7 +14,7 @@ use pcc::Code;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-const SECRETS: [&str; 5] = ["FZ-password-1", "FZ-hidden-2", "FZ-token-3", "FZ-otp-4", "FZ-card-5"];
+const SECRETS: [&str; 7] = ["FZ-password-1", "FZ-hidden-2", "FZ-token-3", "FZ-otp-4", "FZ-card-5", "FZ-editor-6", "FZ-editor-7"];
 
 /// A page walk with a form of secret fields, visible content, a nav and an iframe.
 fn walk() -> Value {
@@ -45,6 +45,13 @@ fn walk() -> Value {
         f["value"] = SECRETS[i].into();
         nodes.push(f);
     }
+    // Rich-text editors holding secrets, named by aria-label and by title only.
+    for (i, attrs) in [json!({"contenteditable": "true", "aria-label": "Access token"}), json!({"contenteditable": "", "title": "Credit card number"})].into_iter().enumerate() {
+        nodes.push(n(5, "div", attrs));
+        let e = nodes.len() as i64 - 1;
+        nodes.push(n(e, "p", json!({})));
+        nodes.push(t(e + 1, SECRETS[5 + i]));
+    }
     nodes.push(n(10, "button", json!({"type": "submit"})));
     let b = nodes.len() as i64 - 1;
     nodes.push(t(b, "Save"));
@@ -61,6 +68,17 @@ enum WalkMutation {
     Rect(usize, u8),
     Duplicate(usize),
     DropField(usize, u8),
+}
+
+#[test]
+fn sensitive_editors_never_reach_extract_or_dom_cua() {
+    let page = pcc::input::decode_page_walk(&walk().to_string()).unwrap();
+    for format in [Format::Markdown, Format::Text] {
+        let ex = extract(&page, format, pcc::extract::budget(None));
+        assert!(ex.content.contains("Ordinary readable paragraph"), "{}", ex.content);
+        no_secret(&serde_json::to_string(&ex).unwrap()).unwrap();
+    }
+    no_secret(&serde_json::to_string(&visible_dom(&page, Budget::clamped(None, None))).unwrap()).unwrap();
 }
 
 fn walk_mutation() -> impl Strategy<Value = WalkMutation> {
