@@ -11,7 +11,6 @@ use crate::input::{FrameWalk, PageWalk};
 use crate::layout::Rect;
 use crate::redact;
 use crate::text::capped;
-use crate::tree::Node;
 use crate::walk_view::WalkView;
 use serde::Serialize;
 
@@ -219,12 +218,7 @@ fn own_text(view: &WalkView<'_>, i: usize) -> String {
 }
 
 fn sensitive(view: &WalkView<'_>, i: usize) -> bool {
-    let n = &view.nodes[i];
-    let attrs: Vec<(String, String)> = n.attrs.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-    // A field named only by its `title` is judged by that name too.
-    let name = n.label.clone().or_else(|| n.attrs.get("title").cloned()).unwrap_or_default();
-    let node = Node { name, attrs, ..Node::default() };
-    redact::is_sensitive(&node)
+    crate::walk_view::is_sensitive(&view.nodes[i])
 }
 
 fn line(view: &WalkView<'_>, i: usize, text: &str, rect: Rect) -> String {

@@ -24,12 +24,17 @@ pub struct WalkView<'a> {
 /// Tags whose content is never page content.
 const NON_CONTENT: [&str; 5] = ["script", "style", "template", "noscript", "head"];
 
-/// A rich-text editor (`contenteditable`) that is sensitive by its attributes or by the name
-/// `aria-label` / `title` / its label give it: its text is a secret field's value.
+/// A rich-text editor (`contenteditable`) that is sensitive: its text is a secret field's value.
 fn secret_editor(n: &WalkNode) -> bool {
-    let editable = n.attrs.get("contenteditable").is_some_and(|v| !v.eq_ignore_ascii_case("false"));
-    let name = n.label.as_deref().or(n.attrs.get("aria-label").map(String::as_str)).or(n.attrs.get("title").map(String::as_str)).unwrap_or("");
-    editable && crate::redact::is_sensitive_by(|k| n.attrs.get(k).map(String::as_str), name)
+    n.attrs.get("contenteditable").is_some_and(|v| !v.eq_ignore_ascii_case("false")) && is_sensitive(n)
+}
+
+/// Whether a walked field's value is sensitive: by its attributes, or by the name its label
+/// (else its `title`) gives it (`aria-label` is one of the attributes).
+pub fn is_sensitive(n: &WalkNode) -> bool {
+    let attrs: Vec<(String, String)> = n.attrs.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let name = n.label.clone().or_else(|| n.attrs.get("title").cloned()).unwrap_or_default();
+    crate::redact::is_sensitive(&crate::tree::Node { name, attrs, ..crate::tree::Node::default() })
 }
 
 impl<'a> WalkView<'a> {
