@@ -381,7 +381,12 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         pressed: aria_state("aria-pressed").filter(|v| v != "false" && role == "button"),
         disabled: w.disabled.unwrap_or(false) || attr("aria-disabled") == Some("true"),
         // A <summary> says whether its <details> is open.
-        expanded: attr("aria-expanded").and_then(|v| v.parse().ok()).or_else(|| (w.tag == "summary").then(|| g.parent_has(wi, "details", "open"))),
+        expanded: attr("aria-expanded").and_then(|v| v.parse().ok()).or_else(|| match w.tag.as_str() {
+            "summary" => Some(g.parent_has(wi, "details", "open")),
+            // A drop-down <select> is collapsed whenever a page can be read.
+            "select" if role == "combobox" => Some(false),
+            _ => None,
+        }),
         required: attr("required").is_some() || attr("aria-required") == Some("true"),
         readonly: attr("readonly").is_some() || attr("aria-readonly") == Some("true"),
         selected: w.selected.unwrap_or(false) || attr("aria-selected") == Some("true"),

@@ -437,6 +437,6 @@ fn dom_source_names_and_roles_agree_with_chromium_on_the_sample() {
     }
     let (roles, full) = (same_role * 100 / lines.max(1), same_line * 100 / lines.max(1));
     println!("DOM source vs Chromium AX on {} sample lines: roles {roles}%, role+name+states {full}%", lines);
-    // Measured when this sample was written: before 92% / 76%, after 100% / 98%.
-    assert!(roles >= 98 && full >= 95, "roles {roles}%, full lines {full}%");
+    // Measured when this sample was written: before 92% / 76%, after 100% / 100%.
+    assert!(roles >= 98 && full >= 98, "roles {roles}%, full lines {full}%");
 }
