@@ -44,6 +44,8 @@ pub const MAX_TREE_DEPTH: usize = 512;
 pub const CUA_TEXT_CHARS: usize = 160;
 pub const CUA_ATTR_CHARS: usize = 80;
 pub const CUA_FRAME_DEPTH: usize = 4;
+/// Child frames a DOM-source snapshot expands (each under its verified `<iframe>`).
+pub const DOM_FRAMES: usize = 64;
 /// `browser_extract`: default characters, and the hard cap a caller may raise it to.
 pub const EXTRACT_DEFAULT_CHARS: usize = 12_000;
 pub const EXTRACT_MAX_CHARS: usize = 100_000;

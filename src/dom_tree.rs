@@ -41,7 +41,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
             (n.role == "iframe", n.frame_tag.clone(), n.bounds)
         };
         k += 1;
-        if !is_frame || tree.frames.len() > crate::budget::CUA_FRAME_DEPTH * 16 {
+        if !is_frame || tree.frames.len() > crate::budget::DOM_FRAMES {
             continue;
         }
         let owner = k - 1;
