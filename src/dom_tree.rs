@@ -194,7 +194,7 @@ fn context(nodes: &[WalkNode]) -> Vec<Context> {
         out[i] = Context {
             layout_table: table_of[i] != usize::MAX && !data[table_of[i]],
             sectioned: out[p].sectioned || matches!(pw.tag.as_str(), "article" | "aside" | "main" | "nav" | "section"),
-            editable: out[p].editable || is_editable_attr(pw),
+            editable: out[p].editable || crate::walk_view::is_editable(pw),
             layout_self: false,
         };
     }
@@ -204,9 +204,6 @@ fn context(nodes: &[WalkNode]) -> Vec<Context> {
     out
 }
 
-fn is_editable_attr(w: &WalkNode) -> bool {
-    w.attrs.get("contenteditable").map(|v| !v.eq_ignore_ascii_case("false")).unwrap_or(false)
-}
 
 impl Gather<'_> {
     /// Whether the parent of `i` is a `tag` element carrying attribute `attr`.
@@ -334,7 +331,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     let cx = g.context[wi];
     let explicit = w.attrs.get("role").and_then(|r| r.split_whitespace().map(|t| t.to_ascii_lowercase()).find(|t| role::is_aria(t)));
     let mut role = explicit.unwrap_or_else(|| implicit_role(w, cx).to_string());
-    let editable_root = is_editable_attr(w) && !cx.editable && !matches!(w.tag.as_str(), "input" | "textarea");
+    let editable_root = crate::walk_view::is_editable(w) && !cx.editable && !matches!(w.tag.as_str(), "input" | "textarea");
     if editable_root && !matches!(role.as_str(), "searchbox" | "combobox" | "spinbutton") {
         // The root of a contenteditable region (a div, a <p>, a <td>) is a text box to the
         // user, whose text is its value.

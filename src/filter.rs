@@ -443,11 +443,6 @@ fn normalize(view: &mut View) {
         if node.kind == Kind::Element && !kept.is_empty() && kept.iter().all(|&c| view.nodes[c].kind == Kind::Text) {
             let text = kept.iter().map(|&c| view.nodes[c].name.as_str()).collect::<Vec<_>>().join(" ");
             let node = &mut view.nodes[i];
-            if node.name.is_empty() && node.actionable && !node.sensitive {
-                // A clickable wrapper around text is named by that text.
-                node.name = text;
-                continue;
-            }
             if node.name.is_empty() {
                 node.inline_text = Some(text);
                 continue;

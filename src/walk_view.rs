@@ -26,7 +26,12 @@ const NON_CONTENT: [&str; 5] = ["script", "style", "template", "noscript", "head
 
 /// A rich-text editor (`contenteditable`) that is sensitive: its text is a secret field's value.
 fn secret_editor(n: &WalkNode) -> bool {
-    n.attrs.get("contenteditable").is_some_and(|v| !v.eq_ignore_ascii_case("false")) && is_sensitive(n)
+    is_editable(n) && is_sensitive(n)
+}
+
+/// Whether the element carries `contenteditable` (any value but `false`).
+pub fn is_editable(n: &WalkNode) -> bool {
+    n.attrs.get("contenteditable").is_some_and(|v| !v.eq_ignore_ascii_case("false"))
 }
 
 /// Whether a walked field's value is sensitive: by its attributes, or by the name its label

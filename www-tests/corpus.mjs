@@ -50,7 +50,7 @@ function parseLine(line) {
   const m = line.match(/^\s*- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/);
   if (!m) return null;
   const [, role, name, rest] = m;
-  const inline = rest.match(/^(?: \[[^\]]*\])*: (.*)$/)?.[1] ?? (role === 'text' || role === 'note' ? null : null);
+  const inline = rest.match(/^(?: \[[^\]]*\])*: (.*)$/)?.[1] ?? null;
   const text = role === 'text' ? line.replace(/^\s*- text: /, '') : inline;
   return { role, name: name?.replace(/\\"/g, '"'), text, ref: /\[ref=/.test(line) };
 }
