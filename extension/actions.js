@@ -79,15 +79,55 @@ async function frameOffset(all, session) {
   return [dx, dy];
 }
 
-async function clickPoint(all, session, backendNodeId) {
-  await session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {});
+/** The node's visible box center in its own document's viewport, or null without a box. */
+async function boxCenter(session, backendNodeId) {
   const { quads } = await session.send('DOM.getContentQuads', { backendNodeId }).catch(() => ({ quads: [] }));
   const q = (quads || []).find((q) => Math.abs((q[4] - q[0]) * (q[5] - q[1])) > 0.5) || quads?.[0];
-  if (!q) fail('BROWSER_ELEMENT_OBSCURED', 'the element has no visible box to act on', 'it may be hidden or collapsed; take a new snapshot');
-  const x = (q[0] + q[2] + q[4] + q[6]) / 4;
-  const y = (q[1] + q[3] + q[5] + q[7]) / 4;
-  // What would receive a click at that point, within the node's own document?
+  return q ? [(q[0] + q[2] + q[4] + q[6]) / 4, (q[1] + q[3] + q[5] + q[7]) / 4] : null;
+}
+
+const same = (a, b) => a && b && Math.abs(a[0] - b[0]) < 0.5 && Math.abs(a[1] - b[1]) < 0.5;
+
+/**
+ * Brings the node into view instantly (a page's `scroll-behavior: smooth` would otherwise
+ * animate the scroll while we measure) and waits until its box stops moving (a scroll or
+ * transition the page runs itself). Returns the stable center.
+ */
+async function stableCenter(session, backendNodeId, center) {
+  await callOn(session, backendNodeId, `function (center) {
+    const r = this.getBoundingClientRect();
+    const inside = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+    if (center || !inside) this.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  }`, [center]).catch(() => session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {}));
+  let last = await boxCenter(session, backendNodeId);
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 30));
+    const now = await boxCenter(session, backendNodeId);
+    if (same(now, last)) return now;
+    last = now;
+  }
+  fail('BROWSER_ELEMENT_OBSCURED', 'the element kept moving (a scroll or animation did not stop)', 'wait for the page to settle, then take a new snapshot');
+}
+
+async function clickPoint(all, session, backendNodeId) {
+  try {
+    return await checkedPoint(all, session, backendNodeId, false);
+  } catch (e) {
+    // Covered where it is (a sticky header over a row at the viewport's edge): once more
+    // from the middle of the viewport.
+    if (e.code !== 'BROWSER_ELEMENT_OBSCURED') throw e;
+    return checkedPoint(all, session, backendNodeId, true);
+  }
+}
+
+async function checkedPoint(all, session, backendNodeId, centered) {
+  const center = await stableCenter(session, backendNodeId, centered);
+  if (!center) fail('BROWSER_ELEMENT_OBSCURED', 'the element has no visible box to act on', 'it may be hidden or collapsed; take a new snapshot');
+  const [x, y] = center;
+  // What would receive a click at that point, within the node's own document? A point
+  // outside the viewport receives nothing and is a failure, never "not covered".
   const hit = await callOn(session, backendNodeId, `function (x, y) {
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return 'offscreen';
     let e = document.elementFromPoint(x, y);
     while (e && e.shadowRoot) { const inner = e.shadowRoot.elementFromPoint(x, y); if (!inner || inner === e) break; e = inner; }
     if (!e) return 'none';
@@ -95,9 +135,12 @@ async function clickPoint(all, session, backendNodeId) {
     const lbl = this.labels && [...this.labels].some((l) => l === e || l.contains(e));
     return lbl ? 'self' : (e.localName + (e.id ? '#' + e.id : ''));
   }`, [x, y]);
+  if (hit === 'offscreen') fail('BROWSER_ELEMENT_OBSCURED', 'the element is outside the viewport and could not be scrolled into it', 'scroll its container, then take a new snapshot');
   if (hit !== 'self' && hit !== 'none') {
     fail('BROWSER_ELEMENT_OBSCURED', `another element (${String(hit).slice(0, 40)}) covers the target`);
   }
+  // Nothing may have moved between the check and the click.
+  if (!same(await boxCenter(session, backendNodeId), center)) fail('BROWSER_ELEMENT_OBSCURED', 'the element moved while it was checked', 'take a new snapshot and try again');
   const [dx, dy] = await frameOffset(all, session);
   return [x + dx, y + dy];
 }

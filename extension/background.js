@@ -16,6 +16,7 @@ import { assertMayAct, markOwned, ownerOf, release } from './ownership.js';
 import { domCua, extractContent, stableRead, isNavigationError, walkFrames, selectorOf } from './reads.js';
 import { evaluateIn } from './evaluate.js';
 import { journal } from './journal.js';
+import { settle } from './settle.js';
 import { status, doctor, recordEvent } from './status.js';
 import { startBridge, configureBridge, bridgeState } from './bridge.js';
 
@@ -361,7 +362,7 @@ async function browserAction(action, params) {
     const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds }, func: domAct, args: [target.walkId ?? null, target.walkIndex, action, params.text ?? params.value ?? params.key ?? ''] });
     if (res?.result?.stale) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
     if (res?.result?.noOption) fail('INVALID_REQUEST', 'no such option', 'use an option value or label shown in the snapshot');
-    return { ok: true, action, ref: params.ref, tab: tabInfo(tab, handle) };
+    return outcome(tab, handle, all?.[0], { ok: true, action, ref: params.ref });
   }
   if (!all) fail('BROWSER_PAGE_UNAVAILABLE', 'the debugger is not available on this tab');
   let session = all.find((s) => s.session === target.session);
@@ -374,11 +375,22 @@ async function browserAction(action, params) {
     rebound = true;
   }
   const extra = await act(all, session, target.backendNodeId, action, params);
-  const out = { ok: true, action, ref: params.ref, ...extra, tab: tabInfo(tab, handle) };
+  const out = { ok: true, action, ref: params.ref, ...extra };
   if (rebound) out.rebound = true;
-  // Tell the caller when its refs just became invalid.
-  const after = await handleOf(tab, all[0]).catch(() => null);
+  return outcome(tab, handle, all[0], out);
+}
+
+/**
+ * An action's result, once the page settled (`settledMs`): the tab as it is now, and
+ * `navigated` when its document changed (the caller's refs just became invalid).
+ */
+async function outcome(tab, handle, mainSession, out) {
+  out.settledMs = await settle(tab.id);
+  const now = await chrome.tabs.get(tab.id).catch(() => tab);
+  // A cross-process navigation detaches the old session: ask the tab's current one.
+  const after = await handleOf(now, mainSession).catch(() => sessions(tab.id).then((a) => handleOf(now, a[0]))).catch(() => null);
   if (after && after.incarnation !== handle.incarnation) out.navigated = true;
+  out.tab = tabInfo(now, after || handle);
   return out;
 }
 
@@ -389,7 +401,7 @@ async function pressWithoutRef(params) {
   const handle = await handleOf(tab, all[0]);
   await assertMayAct(tab, params, handle);
   await act(all, all[0], undefined, 'press', params);
-  return { ok: true, action: 'press', tab: tabInfo(tab, handle) };
+  return outcome(tab, handle, all[0], { ok: true, action: 'press' });
 }
 
 const TOOLS = {

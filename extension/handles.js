@@ -32,7 +32,8 @@ export const runtimeId = crypto.randomUUID().replace(/-/g, '').slice(0, 6);
 const fences = new Map(); // tabId → fence
 let fenceCounter = 0;
 export function tabFence(tabId) {
-  if (!fences.has(tabId)) fences.set(tabId, `tab:${tabId}:${runtimeId}.${++fenceCounter}`);
+  // Unique within the runtime (the tab id is the handle's own field): a model echoes it.
+  if (!fences.has(tabId)) fences.set(tabId, `${runtimeId}.${++fenceCounter}`);
   return fences.get(tabId);
 }
 chrome.tabs.onReplaced.addListener((added, removed) => {
@@ -66,6 +67,8 @@ export function assertReadable(tab) {
   if (isCrashed(tab.id)) fail('BROWSER_PAGE_UNAVAILABLE', `tab ${tab.id} crashed`, 'reload it with browser_navigate, or open a new tab');
 }
 
+const INCARNATION_CHARS = 16;
+
 /**
  * The current handle of a tab. `incarnation` is the main frame's loaderId when the debugger
  * is available, else the content script's per-document id (`dom:…`).
@@ -79,6 +82,8 @@ export async function handleOf(tab, mainSession, domDocumentId) {
     incarnation = domDocumentId ?? await currentDocumentId(tab.id);
   }
   const h = { tabId: tab.id, browserId: await browserId(), windowId: tab.windowId, tabFence: tabFence(tab.id) };
-  if (incarnation) h.incarnation = incarnation;
+  // 16 characters of a random token (64 bits for a loaderId) tell one document of a tab from
+  // the next; the model echoes it, so it is no longer than that.
+  if (incarnation) h.incarnation = incarnation.slice(0, INCARNATION_CHARS);
   return h;
 }

@@ -6,8 +6,23 @@ import { ready } from './core.js';
 import { sessions } from './debugger.js';
 
 const journaled = new Set(); // tabIds with Runtime + Network enabled
+/** tabId → (requestId → Date.now() at start) of the page's fetch/XHR requests in flight. */
+const inflight = new Map();
+const PAGE_REQUESTS = new Set(['XHR', 'Fetch']);
 
-chrome.debugger.onDetach.addListener((source) => journaled.delete(source.tabId));
+function settled(tabId, requestId) {
+  inflight.get(tabId)?.delete(requestId);
+}
+
+/** How many of the tab's fetch/XHR requests that started at or after `since` are in flight. */
+export function requestsSince(tabId, since) {
+  let n = 0;
+  for (const t of inflight.get(tabId)?.values() ?? []) if (t >= since) n++;
+  return n;
+}
+
+chrome.debugger.onDetach.addListener((source) => { journaled.delete(source.tabId); inflight.delete(source.tabId); });
+chrome.tabs.onRemoved.addListener((tabId) => inflight.delete(tabId));
 
 function argText(a, cap) {
   if (!a) return '';
@@ -40,15 +55,22 @@ chrome.debugger.onEvent.addListener(async (source, method, params) => {
       break;
     }
     case 'Network.requestWillBeSent':
+      if (PAGE_REQUESTS.has(params.type)) {
+        if (!inflight.has(tabId)) inflight.set(tabId, new Map());
+        const m = inflight.get(tabId);
+        if (m.size < 1000) m.set(params.requestId, Date.now());
+      }
       collector.requestEvent(tabId, params.requestId, params.request?.method || '', String(params.request?.url || '').slice(0, 2000), params.type || '');
       break;
     case 'Network.responseReceived':
       collector.responseEvent(tabId, params.requestId, params.response?.status ?? 0, params.response?.mimeType || '');
       break;
     case 'Network.loadingFinished':
+      settled(tabId, params.requestId);
       collector.finishedEvent(tabId, params.requestId, params.encodedDataLength ?? -1, '');
       break;
     case 'Network.loadingFailed':
+      settled(tabId, params.requestId);
       collector.finishedEvent(tabId, params.requestId, -1, params.errorText || 'failed');
       break;
     default:

@@ -117,21 +117,19 @@ function walkError(r, selector) {
   if (r?.notFound) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, 80)}`);
 }
 
-/** How long a child frame may take to answer a walk before it is left out (ms). */
-const FRAME_ANSWER_MS = 1500;
-
 /**
  * Runs `func` in frame 0 (errors propagate) and, with `allFrames`, in every other frame of
- * the tab, each raced against FRAME_ANSWER_MS: a frame that never answers (a
+ * the tab, each raced against the core's `frameAnswerMs`: a frame that never answers (a
  * `javascript:` URL frame, a failed ad frame) is left out instead of holding the read.
  */
 async function inFrames(tabId, allFrames, func, args) {
   const main = chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func, args });
   if (!allFrames) return (await main).map((r) => ({ ...r, frameId: 0 }));
+  const { limits } = await ready;
   const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
   const child = (frameId) => Promise.race([
     chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func, args }).then((r) => (r[0] ? { ...r[0], frameId } : null), () => null),
-    new Promise((res) => setTimeout(() => res(null), FRAME_ANSWER_MS)),
+    new Promise((res) => setTimeout(() => res(null), limits.frameAnswerMs)),
   ]);
   const [first, ...rest] = await Promise.all([main, ...frames.filter((f) => f.frameId !== 0).map((f) => child(f.frameId))]);
   return [...first.map((r) => ({ ...r, frameId: 0 })), ...rest.filter(Boolean)];

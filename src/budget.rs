@@ -78,8 +78,16 @@ pub const WALKS_KEPT: usize = 2 * REF_SNAPSHOTS_PER_TAB;
 /// `browser_status`: recent tool events kept (shown only on request).
 pub const RECENT_EVENTS: usize = 20;
 
+/// After a side effect, the page counts as settled once it has been quiet (no DOM mutation,
+/// no finite animation or transition running) this long…
+pub const SETTLE_QUIET_MS: usize = 100;
+/// …or once this much time has passed (an action never waits longer to report).
+pub const SETTLE_MAX_MS: usize = 1_000;
+/// How long a read waits for a child frame's walk before showing it as not answering.
+pub const FRAME_ANSWER_MS: usize = 1_500;
+
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 12] = [
+pub const SOURCE_LIMITS: [(&str, usize); 15] = [
     ("evalDepth", EVAL_DEPTH),
     ("evalArrayItems", EVAL_ARRAY_ITEMS),
     ("evalObjectFields", EVAL_OBJECT_FIELDS),
@@ -92,6 +100,9 @@ pub const SOURCE_LIMITS: [(&str, usize); 12] = [
     ("recentEvents", RECENT_EVENTS),
     ("walksKept", WALKS_KEPT),
     ("evalFormFields", EVAL_FORM_FIELDS),
+    ("settleQuietMs", SETTLE_QUIET_MS),
+    ("settleMaxMs", SETTLE_MAX_MS),
+    ("frameAnswerMs", FRAME_ANSWER_MS),
 ];
 
 /// The effective budget of one call.

@@ -32,6 +32,7 @@ pub mod extract;
 pub mod evaluate;
 pub mod journal;
 pub mod projection;
+pub mod model_view;
 pub mod model_text;
 
 pub mod wasm;

@@ -221,15 +221,15 @@ pub fn compact_methods() -> Vec<String> {
     crate::projection::COMPACT_METHODS.iter().map(|s| s.to_string()).collect()
 }
 
-/// A result as text: compact JSON for models (`pretty` for people), page text below it,
-/// fenced as untrusted content unless `fence: false`. Options `{pretty, fence}`.
+/// `method`'s result as text: its model view as compact JSON (`pretty` for people), page
+/// text below it, fenced as untrusted content unless `fence: false`. Options `{pretty, fence}`.
 #[cfg(feature = "host")]
 #[wasm_bindgen(js_name = modelText)]
-pub fn model_text(result: JsValue, options: JsValue) -> Result<String, JsValue> {
+pub fn model_text(method: &str, result: JsValue, options: JsValue) -> Result<String, JsValue> {
     let result = value_of(&result, "tool result")?;
     let opts = if options.is_undefined() || options.is_null() { serde_json::Value::Null } else { value_of(&options, "text options")? };
     let flag = |k: &str, default: bool| opts.get(k).and_then(serde_json::Value::as_bool).unwrap_or(default);
-    Ok(crate::model_text::model_text(&result, crate::model_text::TextOptions { pretty: flag("pretty", false), fence: flag("fence", true) }))
+    Ok(crate::model_text::model_text(method, &result, crate::model_text::TextOptions { pretty: flag("pretty", false), fence: flag("fence", true) }))
 }
 
 /// The model text of a screenshot result.

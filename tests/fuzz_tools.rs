@@ -7,7 +7,8 @@
 
 use pcc::budget::{self, Budget};
 use pcc::extract::{extract, Format};
-use pcc::model_text::{model_text, TextOptions, FENCE_CLOSE};
+use pcc::model_text::{is_own_words, model_text, TextOptions, FENCE_CLOSE};
+use pcc::model_view::view;
 use pcc::projection::{project, COMPACT_METHODS};
 use pcc::visible_dom::visible_dom;
 use pcc::Code;
@@ -207,8 +208,10 @@ proptest! {
                 let meta = serde_json::to_string(&meta).unwrap();
                 prop_assert!(!meta.contains("frameTree") && !meta.contains("timing") && !meta.contains("favIconUrl") && !meta.contains("base64,"), "{}", meta);
                 prop_assert!(wire.len() <= 4 * (budget::EXTRACT_MAX_CHARS + budget::TOTAL_CHARS) + 200_000, "{}", wire.len());
-                let text = model_text(&once, TextOptions { pretty: false, fence: true });
-                if once.get("error").is_none() {
+                let text = model_text(method, &once, TextOptions { pretty: false, fence: true });
+                let shown = view(method, &once);
+                prop_assert_eq!(&view(method, &shown), &shown);
+                if !is_own_words(&shown) {
                     prop_assert_eq!(text.to_ascii_lowercase().matches("</untrusted-page-content").count(), 1);
                     prop_assert!(text.ends_with(FENCE_CLOSE));
                 }

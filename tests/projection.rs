@@ -76,13 +76,14 @@ fn every_compact_method_is_idempotent_on_odd_input() {
 #[test]
 fn model_text_fences_the_state_and_keeps_refs_readable() {
     let c = project("browser_snapshot", &raw_snapshot("basic")).unwrap();
-    let text = model_text(&c, TextOptions { pretty: false, fence: true });
+    let text = model_text("browser_snapshot", &c, TextOptions { pretty: false, fence: true });
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], FENCE_OPEN);
     assert_eq!(*lines.last().unwrap(), FENCE_CLOSE);
     let head: Value = serde_json::from_str(lines[1]).unwrap();
-    assert!(head["snapshot"].get("state").is_none());
+    assert!(head.get("state").is_none() && head.get("snapshot").is_none());
+    assert_eq!(head["snapshotId"], c["snapshot"]["snapshotId"]);
     assert_eq!(lines[2..lines.len() - 1].join("\n"), c["snapshot"]["state"].as_str().unwrap());
-    let pretty = model_text(&c, TextOptions { pretty: true, fence: false });
+    let pretty = model_text("browser_snapshot", &c, TextOptions { pretty: true, fence: false });
     assert!(pretty.starts_with("{\n  \""), "{pretty}");
 }

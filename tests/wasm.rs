@@ -72,7 +72,7 @@ fn host_projection_is_idempotent_and_errors_are_coded() {
     assert!(!json.contains("frameTree") && !json.contains("timing") && !json.contains("favIcon"), "{json}");
     let twice = pcc::wasm::project("browser_snapshot", once).unwrap();
     assert_eq!(js_sys::JSON::stringify(&twice).unwrap().as_string().unwrap(), json);
-    let text = pcc::wasm::model_text(twice, JsValue::UNDEFINED).unwrap();
+    let text = pcc::wasm::model_text("browser_snapshot", twice, JsValue::UNDEFINED).unwrap();
     assert!(text.starts_with("<untrusted-page-content>\n") && text.contains("\n- button \"Save\" [ref=e1]\n"), "{text}");
     let e = pcc::wasm::project("browser_click", js_sys::Object::new().into()).unwrap_err();
     assert_eq!(get(&e, "code").as_string().unwrap(), "INVALID_REQUEST");

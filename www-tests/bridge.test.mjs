@@ -24,12 +24,26 @@ const request = (...a) => br.request(...a);
 const health = () => br.health();
 const token = () => br.token();
 
-/** Model text → {json, body}: the fence stripped, the first line JSON, the rest page text. */
-function parseModelText(text) {
-  const lines = text.trim().split('\n');
-  assert.equal(lines[0], FENCE_OPEN, text.slice(0, 200));
-  assert.equal(lines.at(-1), FENCE_CLOSE);
-  return { json: JSON.parse(lines[1]), body: lines.slice(2, -1).join('\n') };
+/** Model text → {json, body, head}: the fence stripped (page-derived results must have
+ * one; `fenced: false` for results in our own words), the first line JSON, the rest page
+ * text; `head` is every character that is not page state. */
+function parseModelText(text, { fenced = true } = {}) {
+  let lines = text.trim().split('\n');
+  if (fenced) {
+    assert.equal(lines[0], FENCE_OPEN, text.slice(0, 200));
+    assert.equal(lines.at(-1), FENCE_CLOSE);
+    lines = lines.slice(1, -1);
+  } else {
+    assert.ok(!text.includes(FENCE_OPEN), text.slice(0, 200));
+  }
+  const body = lines.slice(1).join('\n');
+  return { json: JSON.parse(lines[0]), body, head: text.trim().length - body.length };
+}
+
+/** Model text carries each fact once: no connection ids, no window, the handle's tab id once. */
+function assertLean(json, what) {
+  const text = JSON.stringify(json);
+  for (const k of ['connectionId', 'connectionGeneration', 'windowId', 'browserId', 'nodeCount', 'charCount']) assert.ok(!text.includes(`"${k}"`), `${what}: ${k} in ${text}`);
 }
 
 const refOf = (state, re) => state.split('\n').find((l) => re.test(l))?.match(/\[ref=(\w+)\]/)?.[1];
@@ -56,21 +70,23 @@ test('CLI: open, snapshot, click and an AX diff, compact and fenced by default',
   const snap = await cli('snapshot', '--tab', String(tabId));
   assert.equal(snap.code, 0, snap.stderr);
   const { json, body } = parseModelText(snap.stdout);
-  assert.match(json.snapshot.snapshotId, /^snapshot-/);
-  assert.equal(json.tab.handle.tabId, tabId);
-  assert.ok(json.connectionId && json.connectionGeneration, snap.stdout.slice(0, 300));
+  assert.match(json.snapshotId, /^snapshot-/);
+  assert.equal(json.tab.id, tabId);
+  assert.ok(json.tab.handle.tabFence, snap.stdout.slice(0, 300));
+  assert.ok(json.tab.handle.incarnation, snap.stdout.slice(0, 300));
+  assertLean(json, 'CLI snapshot');
   assert.match(body, /heading "Orders"/);
   const counter = refOf(body, /button "Click me"/);
   assert.ok(counter, body);
 
-  const click = await cli('click', counter, '--snapshot', json.snapshot.snapshotId, '--tab', String(tabId));
+  const click = await cli('click', counter, '--snapshot', json.snapshotId, '--tab', String(tabId));
   assert.equal(click.code, 0, click.stderr + click.stdout);
-  assert.equal(parseModelText(click.stdout).json.ok, true);
+  assert.equal(parseModelText(click.stdout, { fenced: false }).json.ok, true);
 
   const ax1 = parseModelText((await cli('ax', '--tab', String(tabId))).stdout);
   assert.equal(ax1.json.mode, 'full');
   assert.match(ax1.body, /Clicked 1 times/);
-  const again = await cli('click', counter, '--snapshot', json.snapshot.snapshotId, '--tab', String(tabId));
+  const again = await cli('click', counter, '--snapshot', json.snapshotId, '--tab', String(tabId));
   assert.equal(again.code, 0, again.stderr);
   const ax2 = parseModelText((await cli('ax', '--tab', String(tabId))).stdout);
   assert.equal(ax2.json.mode, 'diff', JSON.stringify(ax2));
@@ -81,7 +97,7 @@ test('CLI: open, snapshot, click and an AX diff, compact and fenced by default',
   assert.equal(ax3.json.mode, 'unchanged');
 
   // Scripts can rely on exit codes and stderr.
-  const stale = await cli('click', 'e999', '--snapshot', json.snapshot.snapshotId, '--tab', String(tabId));
+  const stale = await cli('click', 'e999', '--snapshot', json.snapshotId, '--tab', String(tabId));
   assert.equal(stale.code, 1);
   assert.match(stale.stderr, /^BROWSER_STALE_REF: .*\(hint: /);
   assert.equal((await cli('click')).code, 2, 'usage error');
@@ -131,7 +147,8 @@ test('raw vs compact: same model-visible fields; the JS host projection equals t
     assert.ok(c.connectionId && c.tab.id === tabId, m);
   }
   // The model text of a compact result is the same in every host.
-  assert.equal(host.modelText(compact), host.modelText(host.project('browser_snapshot', compact)));
+  assert.equal(host.modelText('browser_snapshot', compact), host.modelText('browser_snapshot', host.project('browser_snapshot', compact)));
+  assert.equal(host.modelText('browser_snapshot', raw).split('\n').slice(2).join('\n'), host.modelText('browser_snapshot', compact).split('\n').slice(2).join('\n'));
   await callBridge('browser_tab_close', { tabId });
 });
 
@@ -206,18 +223,24 @@ test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screensho
 
     const snap = await call('browser_snapshot', { tabId });
     assert.ok(!snap.isError, JSON.stringify(snap).slice(0, 300));
-    const { json, body } = parseModelText(snap.content[0].text);
+    const { json, body, head } = parseModelText(snap.content[0].text);
+    assertLean(json, 'MCP snapshot');
+    // The envelope (fence included) besides the page's own title and URL.
+    const pageWords = json.tab.title.length + json.tab.url.length;
+    assert.ok(head - pageWords <= 200, `snapshot envelope ${head - pageWords} chars: ${snap.content[0].text.slice(0, 400)}`);
     const ref = refOf(body, /button "Click me"/);
-    const clicked = await call('browser_click', { tabId, ref, snapshotId: json.snapshot.snapshotId });
+    const clicked = await call('browser_click', { tabId, ref, snapshotId: json.snapshotId });
     assert.ok(!clicked.isError, JSON.stringify(clicked));
+    const outcome = parseModelText(clicked.content[0].text, { fenced: false }).json;
+    assert.ok(clicked.content[0].text.length <= 120 && outcome.ok === true && Number.isInteger(outcome.settledMs), clicked.content[0].text);
     const ax1 = parseModelText((await call('browser_accessibility_snapshot', { tabId, sessionId: 'mcp' })).content[0].text);
     assert.equal(ax1.json.mode, 'full');
-    await call('browser_click', { tabId, ref, snapshotId: json.snapshot.snapshotId });
+    await call('browser_click', { tabId, ref, snapshotId: json.snapshotId });
     const ax2 = parseModelText((await call('browser_accessibility_snapshot', { tabId, sessionId: 'mcp' })).content[0].text);
     assert.equal(ax2.json.mode, 'diff');
     assert.match(ax2.body, /Clicked 2 times/);
 
-    const stale = await call('browser_click', { tabId, ref: 'e999', snapshotId: json.snapshot.snapshotId });
+    const stale = await call('browser_click', { tabId, ref: 'e999', snapshotId: json.snapshotId });
     assert.equal(stale.isError, true);
     assert.match(stale.content[0].text, /BROWSER_STALE_REF/);
 

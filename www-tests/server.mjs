@@ -15,8 +15,12 @@ export async function startServer(extraDir) {
     let name = decodeURIComponent(url.pathname).replace(/^\/+/, '') || 'basic.html';
     if (name === 'echo') {
       // A tiny JSON endpoint for network tests (a body the journal must never keep).
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(JSON.stringify({ body: 'response-BODY-SECRET', i: url.searchParams.get('i') }));
+      // `ms`: answer that much later (a slow autocomplete backend).
+      const ms = Math.min(Number(url.searchParams.get('ms')) || 0, 5000);
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(JSON.stringify({ body: 'response-BODY-SECRET', i: url.searchParams.get('i') }));
+      }, ms);
       return;
     }
     const root = extraDir && name.startsWith('gen/') ? extraDir : pagesDir;

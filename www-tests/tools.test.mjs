@@ -110,3 +110,19 @@ test('agent tabs: opened, acted on and closed by the agent', async () => {
   const tabs = await b.call('browser_tabs');
   assert.ok(!tabs.tabs.some((t) => t.id === tabId));
 });
+
+test('actions settle: the next read sees what the action started (animation, late DOM, a fetch), not its first frame', async () => {
+  const { page, tabId } = await open('settle.html');
+  const snap = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const refOf = (re) => snap.state.split('\n').find((l) => re.test(l))?.match(/\[ref=(\w+)\]/)?.[1];
+  // An infinite spinner is not movement: a click that changes nothing settles at once.
+  const still = await b.call('browser_hover', { tabId, ref: refOf(/button "Suggest"/), snapshotId: snap.snapshotId });
+  assert.ok(!still.error && still.settledMs < 600, JSON.stringify(still));
+  const opened = await b.call('browser_click', { tabId, ref: refOf(/button "Pick a date"/), snapshotId: snap.snapshotId });
+  assert.ok(!opened.error && Number.isInteger(opened.settledMs) && opened.settledMs <= 1500, JSON.stringify(opened));
+  assert.match((await b.call('browser_snapshot', { tabId })).snapshot.state, /button "Submit date"/);
+  const asked = await b.call('browser_click', { tabId, ref: refOf(/button "Suggest"/), snapshotId: snap.snapshotId });
+  assert.ok(!asked.error, JSON.stringify(asked));
+  assert.match((await b.call('browser_snapshot', { tabId })).snapshot.state, /link "Lisbon"/);
+  await page.close();
+});

@@ -321,7 +321,7 @@ pub fn run() -> i32 {
         let text = if cli.pretty { serde_json::to_string_pretty(&result) } else { serde_json::to_string(&result) }.unwrap_or_default();
         crate::output::Shown { text, image: None }
     } else {
-        show(&result, opts)
+        show(&method, &result, opts)
     };
     if let (Some(image), Some(path)) = (&shown.image, &screenshot_path) {
         let written = base64::engine::general_purpose::STANDARD.decode(image).map_err(|e| e.to_string()).and_then(|png| std::fs::write(path, png).map_err(|e| e.to_string()));

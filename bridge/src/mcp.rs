@@ -73,7 +73,7 @@ impl ServerHandler for Browser {
                 return Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())]).into());
             }
         };
-        let shown = show(&result, TextOptions { pretty: false, fence: true });
+        let shown = show(&name, &result, TextOptions { pretty: false, fence: true });
         let mut content = vec![ContentBlock::text(shown.text)];
         if let Some(png) = shown.image {
             content.push(ContentBlock::image(png, "image/png"));

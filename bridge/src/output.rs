@@ -12,7 +12,7 @@ pub struct Shown {
     pub image: Option<String>,
 }
 
-pub fn show(result: &Value, opts: TextOptions) -> Shown {
+pub fn show(method: &str, result: &Value, opts: TextOptions) -> Shown {
     let mut value = result.clone();
     let image = value.as_object_mut().and_then(|o| o.remove("attachment")).and_then(|a| a.get("data").and_then(Value::as_str).map(str::to_string));
     // A screenshot's model text is exactly the tool's sentence.
@@ -21,7 +21,7 @@ pub fn show(result: &Value, opts: TextOptions) -> Shown {
             return Shown { text: text.to_string(), image };
         }
     }
-    Shown { text: model_text(&value, opts), image }
+    Shown { text: model_text(method, &value, opts), image }
 }
 
 /// The tool error of a result, as `CODE: message (hint: …)`.

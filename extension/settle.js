@@ -1,0 +1,54 @@
+// Settling after a side effect: an action reports once the page is quiet, so that the next
+// read sees the menu that opened, not its animation half-way. Quiet means: a navigation the
+// action started has loaded, no DOM mutation and no finite animation or transition running
+// for `settleQuietMs`, and no fetch/XHR the page started since the action still in flight
+// (journaled tabs). Never longer than `settleMaxMs` from the action.
+//
+// Owns: the settle wait and `settledMs`. Must never: act, retry, or fail an action that
+// already ran (whatever goes wrong while waiting only ends the wait).
+import { ready } from './core.js';
+import { requestsSince } from './journal.js';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Injected: resolves with the ms waited once the document has been quiet for `quietMs`,
+ * or at `maxMs`. Infinite animations (spinners) do not count as movement. */
+function quiet(quietMs, maxMs) {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let last = t0;
+    const mo = new MutationObserver(() => { last = performance.now(); });
+    mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const moving = () => document.getAnimations().some((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime));
+    const tick = () => {
+      const now = performance.now();
+      if ((now - last >= quietMs && !moving()) || now - t0 >= maxMs) {
+        mo.disconnect();
+        resolve(Math.round(now - t0));
+      } else {
+        setTimeout(tick, 20);
+      }
+    };
+    setTimeout(tick, 20);
+  });
+}
+
+/** Waits until tab `tabId` settles after an action that ended at `since` (Date.now());
+ * resolves with the ms from `since`. */
+export async function settle(tabId, since = Date.now()) {
+  const { limits } = await ready;
+  const left = () => Math.max(0, limits.settleMaxMs - (Date.now() - since));
+  try {
+    // A navigation the action started loads first.
+    while (left() > 0 && (await chrome.tabs.get(tabId)).status === 'loading') await sleep(50);
+    while (left() > 0) {
+      const injected = chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: quiet, args: [limits.settleQuietMs, left()] });
+      await Promise.race([injected.catch(() => sleep(50)), sleep(left() + 50)]);
+      if (requestsSince(tabId, since) === 0) break;
+      while (left() > 0 && requestsSince(tabId, since) > 0) await sleep(25);
+    }
+  } catch {
+    // The tab went away or cannot be scripted: the action's outcome stands as reported.
+  }
+  return Date.now() - since;
+}
