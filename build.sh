@@ -116,6 +116,15 @@ test_wasm() {
     cargo test --target wasm32-unknown-unknown --test wasm --features host
 }
 
+# The peers the bench drives side by side (not needed by the tests): @playwright/mcp, on
+# Debian's Chromium (never a browser download).
+bench_peers() {
+  if [ ! -d bench/node_modules/@playwright/mcp ]; then
+    log "npm ci in bench/ (@playwright/mcp)"
+    (cd bench && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+  fi
+}
+
 build_bridge() {
   log "cargo build -p pcc-bridge (the Bridge, CLI and MCP server: target/debug/pcc)"
   cargo build -p pcc-bridge
@@ -139,7 +148,12 @@ case "$cmd" in
   demo) setup; build; node www-tests/demo.mjs "$@" ;;
   capture) setup; node www-tests/capture-fixtures.mjs "$@"; node www-tests/capture-rules.mjs ;;
   capture-rules) setup; node www-tests/capture-rules.mjs ;;
-  bench) setup; build; node bench/bench.mjs "$@" ;;
+  bench) setup; build; build_bridge; bench_peers
+    node bench/bench.mjs "$@"
+    log "scripted tasks over MCP: pcc mcp vs @playwright/mcp → bench/tasks.json"
+    node bench/tasks.mjs
+    log "AX repeat reads on every corpus page → bench/revisions.json"
+    node bench/revisions.mjs ;;
   corpus) setup; build; node www-tests/corpus.mjs "$@" ;;
   fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz --test fuzz_tools -- --nocapture ;;
   *) sed -n '2,12p' "$0"; exit 2 ;;

@@ -79,11 +79,19 @@ async function frameOffset(all, session) {
   return [dx, dy];
 }
 
-/** The node's visible box center in its own document's viewport, or null without a box. */
+/**
+ * The center of the node's first visible box as `[x, y, index]`, in the coordinates CDP
+ * reports for its session (the root viewport for a same-process iframe, the frame's own
+ * for an out-of-process one); `index` is the box's place among its client rects. Null
+ * without a box.
+ */
 async function boxCenter(session, backendNodeId) {
   const { quads } = await session.send('DOM.getContentQuads', { backendNodeId }).catch(() => ({ quads: [] }));
-  const q = (quads || []).find((q) => Math.abs((q[4] - q[0]) * (q[5] - q[1])) > 0.5) || quads?.[0];
-  return q ? [(q[0] + q[2] + q[4] + q[6]) / 4, (q[1] + q[3] + q[5] + q[7]) / 4] : null;
+  const all = quads || [];
+  let i = all.findIndex((q) => Math.abs((q[4] - q[0]) * (q[5] - q[1])) > 0.5);
+  if (i < 0) i = 0;
+  const q = all[i];
+  return q ? [(q[0] + q[2] + q[4] + q[6]) / 4, (q[1] + q[3] + q[5] + q[7]) / 4, i] : null;
 }
 
 const same = (a, b) => a && b && Math.abs(a[0] - b[0]) < 0.5 && Math.abs(a[1] - b[1]) < 0.5;
@@ -123,10 +131,13 @@ async function clickPoint(all, session, backendNodeId) {
 async function checkedPoint(all, session, backendNodeId, centered) {
   const center = await stableCenter(session, backendNodeId, centered);
   if (!center) fail('BROWSER_ELEMENT_OBSCURED', 'the element has no visible box to act on', 'it may be hidden or collapsed; take a new snapshot');
-  const [x, y] = center;
-  // What would receive a click at that point, within the node's own document? A point
-  // outside the viewport receives nothing and is a failure, never "not covered".
-  const hit = await callOn(session, backendNodeId, `function (x, y) {
+  const [x, y, box] = center;
+  // What would receive a click at that point, within the node's own document (its own
+  // coordinates: the same box's center there)? A point outside the frame's viewport
+  // receives nothing and is a failure, never "not covered".
+  const hit = await callOn(session, backendNodeId, `function (box) {
+    const r = this.getClientRects()[box] || this.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return 'offscreen';
     let e = document.elementFromPoint(x, y);
     while (e && e.shadowRoot) { const inner = e.shadowRoot.elementFromPoint(x, y); if (!inner || inner === e) break; e = inner; }
@@ -134,7 +145,7 @@ async function checkedPoint(all, session, backendNodeId, centered) {
     if (e === this || this.contains(e) || (e.getRootNode && e.getRootNode().host && this.contains(e.getRootNode().host))) return 'self';
     const lbl = this.labels && [...this.labels].some((l) => l === e || l.contains(e));
     return lbl ? 'self' : (e.localName + (e.id ? '#' + e.id : ''));
-  }`, [x, y]);
+  }`, [box]);
   if (hit === 'offscreen') fail('BROWSER_ELEMENT_OBSCURED', 'the element is outside the viewport and could not be scrolled into it', 'scroll its container, then take a new snapshot');
   if (hit !== 'self' && hit !== 'none') {
     fail('BROWSER_ELEMENT_OBSCURED', `another element (${String(hit).slice(0, 40)}) covers the target`);

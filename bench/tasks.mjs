@@ -1,0 +1,246 @@
+// ./build.sh bench (part 2): scripted multi-step tasks driven over MCP, our `pcc mcp`
+// against `@playwright/mcp` (npm, same Chromium binary), same pages, same run. The policy
+// is the same for both: open the page, find each step's target in the state the tool has
+// shown so far (reading again when it is not there, or after an action that did not show
+// the page), act on its ref. What is counted is every character of every tool result a
+// model would read (MCP text content), per task and per side.
+//
+// Writes bench/tasks.json and prints a table. `node bench/tasks.mjs [--corpus N]`.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch } from '../www-tests/harness.mjs';
+import { startServer } from '../www-tests/server.mjs';
+import { startBridge, pccBin } from '../www-tests/bridge-harness.mjs';
+import { corpusServer, pagesOf, fullDir } from '../www-tests/corpus.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const PW_MCP = path.join(here, 'node_modules', '@playwright', 'mcp', 'cli.js');
+
+/** A minimal MCP client over stdio (JSON-RPC, one line per message). */
+async function mcpClient(cmd, args, env) {
+  const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  proc.stderr.on('data', () => {});
+  const waiting = new Map();
+  let buffer = '';
+  proc.stdout.on('data', (d) => {
+    buffer += d;
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (!line.trim()) continue;
+      const msg = JSON.parse(line);
+      waiting.get(msg.id)?.(msg);
+    }
+  });
+  let nextId = 1;
+  const rpc = (method, params) => new Promise((resolve, reject) => {
+    const id = nextId++;
+    const timer = setTimeout(() => reject(new Error(`${method} timed out`)), 90000);
+    waiting.set(id, (m) => { clearTimeout(timer); waiting.delete(id); resolve(m); });
+    proc.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+  });
+  await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  proc.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  return {
+    /** The text a model reads of one call, and whether it was an error. */
+    async call(name, args) {
+      const m = await rpc('tools/call', { name, arguments: args });
+      if (m.error) return { text: JSON.stringify(m.error), error: true };
+      const text = (m.result.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+      return { text, error: m.result.isError === true };
+    },
+    close: () => proc.kill(),
+  };
+}
+
+const REF = /\[ref=([\w-]+)\]/;
+
+/**
+ * What a model knows of the page: the lines it was shown, by ref (a diff's `-` line
+ * removes one). `find(re)` gives the ref of the last line matching `re`.
+ */
+class Known {
+  constructor() { this.lines = new Map(); }
+  reset() { this.lines.clear(); }
+  learn(text, snapshotId) {
+    for (const line of text.split('\n')) {
+      const ref = line.match(REF)?.[1];
+      if (ref) this.lines.set(ref, { line, snapshotId });
+    }
+  }
+  /** A diff's removals (`- …` at the start of a line) make their refs unknown. */
+  forget(text) {
+    for (const line of text.split('\n')) if (line.startsWith('- ')) this.lines.delete(line.match(REF)?.[1]);
+  }
+  find(match) {
+    let hit;
+    const entries = [...this.lines.entries()];
+    for (const [i, [ref, v]] of entries.entries()) if (match(v.line, entries.slice(0, i).map(([, w]) => w.line))) hit = { ref, ...v };
+    return hit;
+  }
+}
+
+/** Our side: `pcc mcp`; reads are AX revisions of one agent session (full, then diffs). */
+function ours(client) {
+  let tabId;
+  const known = new Known();
+  const idOf = (text) => text.match(/"snapshotId":"([^"]+)"/)?.[1];
+  return {
+    name: 'pcc',
+    async open(url) {
+      const r = await client.call('browser_tab_open', { url });
+      tabId = Number(r.text.match(/"tab":\{"id":(\d+)/)?.[1]);
+      known.reset();
+      return [r];
+    },
+    async read() {
+      const r = await client.call('browser_accessibility_snapshot', { tabId, sessionId: 'bench' });
+      const id = idOf(r.text);
+      if (/"mode":"diff"/.test(r.text)) known.forget(r.text);
+      else if (!/"mode":"unchanged"/.test(r.text)) known.reset();
+      known.learn(r.text, id);
+      return [r];
+    },
+    find: (m) => known.find(m),
+    async act(tool, target, extra) {
+      const r = await client.call(tool, { tabId, ref: target.ref, snapshotId: target.snapshotId, ...extra });
+      if (/"navigated":true/.test(r.text)) known.reset();
+      return { results: [r], showsPage: false };
+    },
+    close: async () => { await client.call('browser_tab_close', { tabId }); },
+  };
+}
+
+/** Playwright MCP: its action results carry the page's snapshot (or its changes). */
+function playwright(client) {
+  const known = new Known();
+  const learn = (r) => { if (REF.test(r.text)) known.learn(r.text); };
+  return {
+    name: 'playwright-mcp',
+    async open(url) {
+      known.reset();
+      const r = await client.call('browser_navigate', { url });
+      learn(r);
+      return [r];
+    },
+    async read() {
+      const r = await client.call('browser_snapshot', {});
+      known.reset();
+      learn(r);
+      return [r];
+    },
+    find: (m) => known.find(m),
+    async act(tool, target, extra) {
+      const args = { element: target.line.trim().slice(0, 60), ref: target.ref, ...extra };
+      const r = await client.call(tool, args);
+      learn(r);
+      return { results: [r], showsPage: REF.test(r.text) };
+    },
+    close: async () => {},
+  };
+}
+
+/** A step: `[tool, match(line, linesBefore), extra]`; tools are named as ours and PW's. */
+const has = (re) => (line) => re.test(line);
+const after = (re, target) => (line, before) => target.test(line) && before.length > 0 && re.test(before.findLast((l) => /Order \d+|Delete/.test(l)) || '');
+
+function localTasks(server) {
+  return [
+    { name: 'search form', url: server.url('basic.html'), steps: [
+      ['browser_type', has(/textbox "Search"/), { text: 'orders' }],
+      ['browser_click', has(/button "Query"/)],
+      ['browser_click', has(/checkbox "Remember me"/)],
+    ] },
+    { name: 'date picker + autocomplete', url: server.url('settle.html'), steps: [
+      ['browser_click', has(/button "Pick a date"/)],
+      ['browser_click', has(/button "Submit date"/)],
+      ['browser_type', has(/textbox "City"/), { text: 'Lis' }],
+      ['browser_click', has(/button "Suggest"/)],
+      ['browser_click', has(/link "Lisbon"/)],
+    ] },
+    { name: 'long chat page', url: server.url('long-session.html'), steps: [
+      ['browser_type', has(/(textbox|searchbox) "Search chats"/), { text: 'fence' }],
+      ['browser_click', has(/button "New chat"/)],
+      ['browser_click', has(/button "Like"/)],
+    ] },
+    { name: 'smooth-scrolling rows', url: server.url('smooth-rows.html'), steps: [
+      ['browser_click', after(/Order 3\b/, /button "Delete"/)],
+      ['browser_click', after(/Order 5\b/, /button "Delete"/)],
+    ] },
+  ];
+}
+
+/** Real pages: read, then look again after a moment (nothing changed), then act on the first button. */
+function corpusTasks(cserver, names) {
+  return names.map((n) => ({ name: `corpus ${n}`, url: cserver.url(n), steps: [
+    ['read'],
+    ['browser_click', has(/^\s*[-+~]? ?-? ?button "[^"]+"/)],
+  ] }));
+}
+
+async function runTask(side, task) {
+  const results = [];
+  let calls = 0;
+  const add = (rs) => { for (const r of rs) { results.push(r); calls++; } };
+  add(await side.open(task.url));
+  let stale = false;
+  let failed = null;
+  for (const [tool, match, extra] of task.steps) {
+    if (tool === 'read') { add(await side.read()); continue; }
+    let target = !stale && side.find(match);
+    if (!target) {
+      add(await side.read());
+      target = side.find(match);
+    }
+    if (!target) { failed = `no target for step ${task.steps.findIndex((s) => s[1] === match) + 1}`; break; }
+    const { results: rs, showsPage } = await side.act(tool, target, extra);
+    add(rs);
+    if (rs.some((r) => r.error)) { failed = rs.find((r) => r.error).text.slice(0, 160); break; }
+    stale = !showsPage;
+  }
+  // The model looks at the outcome of the last step, as it would before reporting.
+  if (!failed && stale) add(await side.read());
+  await side.close();
+  return { chars: results.reduce((n, r) => n + r.text.length, 0), calls, failed, largest: Math.max(...results.map((r) => r.text.length)) };
+}
+
+async function main() {
+  const corpusN = Number(process.argv[process.argv.indexOf('--corpus') + 1]) || 6;
+  if (!fs.existsSync(PW_MCP)) throw new Error('@playwright/mcp is not installed: run ./build.sh bench (it installs bench/package.json)');
+  const server = await startServer();
+  const names = fs.existsSync(fullDir) ? pagesOf(fullDir).slice(0, corpusN) : [];
+  const cserver = names.length ? await corpusServer(fullDir) : null;
+  const b = await launch({ offline: true });
+  const br = await startBridge(b);
+  const pcc = await mcpClient(pccBin, ['mcp'], br.env);
+  const pw = await mcpClient(process.execPath, [PW_MCP, '--headless', '--isolated', '--executable-path', '/usr/bin/chromium', '--no-sandbox', '--viewport-size', '1280,720', '--blocked-origins', 'https:;http://www.;http://cdn.'], {});
+  const tasks = [...localTasks(server), ...(cserver ? corpusTasks(cserver, names) : [])];
+  const rows = [];
+  try {
+    for (const task of tasks) {
+      const a = await runTask(ours(pcc), task);
+      const p = await runTask(playwright(pw), task);
+      rows.push({ task: task.name, ours: a, playwright: p, ratio: a.chars / p.chars });
+      console.log(`${task.name.padEnd(40)} ours ${String(a.chars).padStart(7)} chars / ${a.calls} calls${a.failed ? ` FAILED (${a.failed})` : ''}   playwright-mcp ${String(p.chars).padStart(7)} / ${p.calls}${p.failed ? ` FAILED (${p.failed})` : ''}   ratio ${(a.chars / p.chars).toFixed(2)}`);
+    }
+  } finally {
+    pcc.close();
+    pw.close();
+    await br.close();
+    await b.close();
+    await server.close();
+    await cserver?.close();
+  }
+  const both = rows.filter((r) => !r.ours.failed && !r.playwright.failed);
+  const total = (k) => both.reduce((n, r) => n + r[k].chars, 0);
+  const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
+  const summary = { tasks: rows.length, completedByBoth: both.length, oursChars: total('ours'), playwrightChars: total('playwright'),
+    totalRatio: total('ours') / total('playwright'), medianRatio: median(both.map((r) => r.ratio)) };
+  console.log(JSON.stringify(summary));
+  fs.writeFileSync(path.join(here, 'tasks.json'), `${JSON.stringify({ date: new Date().toISOString(), summary, rows }, null, 1)}\n`);
+}
+
+await main();
