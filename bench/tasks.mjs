@@ -66,20 +66,20 @@ class Known {
   constructor() { this.lines = new Map(); }
   reset() { this.lines.clear(); }
   learn(text, snapshotId) {
-    for (const line of text.split('\n')) {
+    const lines = text.split('\n');
+    for (const [i, line] of lines.entries()) {
       const ref = line.match(REF)?.[1];
-      if (ref) this.lines.set(ref, { line, snapshotId });
+      if (ref) this.lines.set(ref, { line, snapshotId, before: lines.slice(Math.max(0, i - 3), i) });
     }
   }
   /** A diff's removals (`- …` at the start of a line) make their refs unknown. */
   forget(text) {
     for (const line of text.split('\n')) if (line.startsWith('- ')) this.lines.delete(line.match(REF)?.[1]);
   }
+  /** The first line `match(line, threeLinesBefore)` accepts. */
   find(match) {
-    let hit;
-    const entries = [...this.lines.entries()];
-    for (const [i, [ref, v]] of entries.entries()) if (match(v.line, entries.slice(0, i).map(([, w]) => w.line))) hit = { ref, ...v };
-    return hit;
+    for (const [ref, v] of this.lines) if (match(v.line, v.before)) return { ref, ...v };
+    return undefined;
   }
 }
 
@@ -134,7 +134,7 @@ function playwright(client) {
     },
     find: (m) => known.find(m),
     async act(tool, target, extra) {
-      const args = { element: target.line.trim().slice(0, 60), ref: target.ref, ...extra };
+      const args = { element: target.line.trim().slice(0, 60), target: target.ref, ...extra };
       const r = await client.call(tool, args);
       learn(r);
       return { results: [r], showsPage: REF.test(r.text) };
@@ -145,7 +145,8 @@ function playwright(client) {
 
 /** A step: `[tool, match(line, linesBefore), extra]`; tools are named as ours and PW's. */
 const has = (re) => (line) => re.test(line);
-const after = (re, target) => (line, before) => target.test(line) && before.length > 0 && re.test(before.findLast((l) => /Order \d+|Delete/.test(l)) || '');
+/** `target` on a line right after one that matches `re` (a row's button after its label). */
+const after = (re, target) => (line, before) => target.test(line) && re.test(before.at(-1) || '');
 
 function localTasks(server) {
   return [
@@ -173,11 +174,13 @@ function localTasks(server) {
   ];
 }
 
-/** Real pages: read, then look again after a moment (nothing changed), then act on the first button. */
+/** Real pages: read, look again (nothing changed), then press the first named button if
+ * there is one (an optional step: a page without one skips it on both sides). */
 function corpusTasks(cserver, names) {
   return names.map((n) => ({ name: `corpus ${n}`, url: cserver.url(n), steps: [
     ['read'],
-    ['browser_click', has(/^\s*[-+~]? ?-? ?button "[^"]+"/)],
+    ['read'],
+    ['browser_click', has(/button "[^"]+"/), undefined, { optional: true }],
   ] }));
 }
 
@@ -188,14 +191,16 @@ async function runTask(side, task) {
   add(await side.open(task.url));
   let stale = false;
   let failed = null;
-  for (const [tool, match, extra] of task.steps) {
-    if (tool === 'read') { add(await side.read()); continue; }
+  for (const [k, [tool, match, extra, how]] of task.steps.entries()) {
+    if (tool === 'read') { add(await side.read()); stale = false; continue; }
     let target = !stale && side.find(match);
-    if (!target) {
+    if (!target && (stale || !how?.optional)) {
       add(await side.read());
+      stale = false;
       target = side.find(match);
     }
-    if (!target) { failed = `no target for step ${task.steps.findIndex((s) => s[1] === match) + 1}`; break; }
+    if (!target && how?.optional) continue;
+    if (!target) { failed = `no target for step ${k + 1}`; break; }
     const { results: rs, showsPage } = await side.act(tool, target, extra);
     add(rs);
     if (rs.some((r) => r.error)) { failed = rs.find((r) => r.error).text.slice(0, 160); break; }
@@ -204,6 +209,7 @@ async function runTask(side, task) {
   // The model looks at the outcome of the last step, as it would before reporting.
   if (!failed && stale) add(await side.read());
   await side.close();
+  if (process.env.BENCH_VERBOSE) for (const r of results) console.log(`--- ${side.name} (${r.text.length})\n${r.text.slice(0, 1500)}`);
   return { chars: results.reduce((n, r) => n + r.text.length, 0), calls, failed, largest: Math.max(...results.map((r) => r.text.length)) };
 }
 
@@ -217,7 +223,8 @@ async function main() {
   const br = await startBridge(b);
   const pcc = await mcpClient(pccBin, ['mcp'], br.env);
   const pw = await mcpClient(process.execPath, [PW_MCP, '--headless', '--isolated', '--executable-path', '/usr/bin/chromium', '--no-sandbox', '--viewport-size', '1280,720', '--blocked-origins', 'https:;http://www.;http://cdn.'], {});
-  const tasks = [...localTasks(server), ...(cserver ? corpusTasks(cserver, names) : [])];
+  const only = process.env.BENCH_TASK;
+  const tasks = [...localTasks(server), ...(cserver ? corpusTasks(cserver, names) : [])].filter((t) => !only || t.name.includes(only));
   const rows = [];
   try {
     for (const task of tasks) {

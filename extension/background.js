@@ -359,10 +359,11 @@ async function browserAction(action, params) {
   if (target.walkIndex !== undefined) {
     // A DOM-source ref acts in the frame it was walked in (the walk id is per read).
     const frameIds = [Number(target.frameId) || 0];
+    const started = Date.now();
     const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds }, func: domAct, args: [target.walkId ?? null, target.walkIndex, action, params.text ?? params.value ?? params.key ?? ''] });
     if (res?.result?.stale) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
     if (res?.result?.noOption) fail('INVALID_REQUEST', 'no such option', 'use an option value or label shown in the snapshot');
-    return outcome(tab, handle, all?.[0], { ok: true, action, ref: params.ref });
+    return outcome(tab, handle, all?.[0], started, { ok: true, action, ref: params.ref });
   }
   if (!all) fail('BROWSER_PAGE_UNAVAILABLE', 'the debugger is not available on this tab');
   let session = all.find((s) => s.session === target.session);
@@ -374,18 +375,20 @@ async function browserAction(action, params) {
     if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
     rebound = true;
   }
+  const started = Date.now();
   const extra = await act(all, session, target.backendNodeId, action, params);
   const out = { ok: true, action, ref: params.ref, ...extra };
   if (rebound) out.rebound = true;
-  return outcome(tab, handle, all[0], out);
+  return outcome(tab, handle, all[0], started, out);
 }
 
 /**
- * An action's result, once the page settled (`settledMs`): the tab as it is now, and
- * `navigated` when its document changed (the caller's refs just became invalid).
+ * An action's result, once the page settled (`settledMs`, from the action's start: what it
+ * started, a fetch included, is waited for): the tab as it is now, and `navigated` when its
+ * document changed (the caller's refs just became invalid).
  */
-async function outcome(tab, handle, mainSession, out) {
-  out.settledMs = await settle(tab.id);
+async function outcome(tab, handle, mainSession, started, out) {
+  out.settledMs = await settle(tab.id, started);
   const now = await chrome.tabs.get(tab.id).catch(() => tab);
   // A cross-process navigation detaches the old session: ask the tab's current one.
   const after = await handleOf(now, mainSession).catch(() => sessions(tab.id).then((a) => handleOf(now, a[0]))).catch(() => null);
@@ -400,8 +403,9 @@ async function pressWithoutRef(params) {
   const all = await sessions(tab.id);
   const handle = await handleOf(tab, all[0]);
   await assertMayAct(tab, params, handle);
+  const started = Date.now();
   await act(all, all[0], undefined, 'press', params);
-  return outcome(tab, handle, all[0], { ok: true, action: 'press' });
+  return outcome(tab, handle, all[0], started, { ok: true, action: 'press' });
 }
 
 const TOOLS = {

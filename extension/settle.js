@@ -33,7 +33,7 @@ function quiet(quietMs, maxMs) {
   });
 }
 
-/** Waits until tab `tabId` settles after an action that ended at `since` (Date.now());
+/** Waits until tab `tabId` settles after an action that started at `since` (Date.now());
  * resolves with the ms from `since`. */
 export async function settle(tabId, since = Date.now()) {
   const { limits } = await ready;

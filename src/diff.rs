@@ -112,6 +112,16 @@ pub enum Change {
     Changed,
 }
 
+/// Focus marker of a line body (`render`).
+const FOCUSED: &str = " [focused]";
+
+/// Did a line change in a way worth a `~` line? Focus moving alone is not: the action that
+/// moved it was the model's own, and each move would cost two lines (lost, gained). A line
+/// that changes otherwise is shown as it is now, focus included.
+fn body_changed(base: &str, new: &str) -> bool {
+    base != new && base.replacen(FOCUSED, "", 1) != new.replacen(FOCUSED, "", 1)
+}
+
 /// The changes from `base` to `new`, in the order they are shown: added and changed nodes
 /// in the new document order, then removed nodes in the base order.
 pub fn changes(base: &Entries, new: &Entries) -> Vec<(Change, Key)> {
@@ -121,7 +131,7 @@ pub fn changes(base: &Entries, new: &Entries) -> Vec<(Change, Key)> {
             None => out.push((Change::Added, k.clone())),
             Some(b) => {
                 let n = &new.map[k];
-                if b.body != n.body || b.parent != n.parent {
+                if body_changed(&b.body, &n.body) || b.parent != n.parent {
                     out.push((Change::Changed, k.clone()));
                 }
             }
@@ -133,4 +143,17 @@ pub fn changes(base: &Entries, new: &Entries) -> Vec<(Change, Key)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::body_changed;
+
+    #[test]
+    fn focus_moving_alone_is_not_a_change() {
+        assert!(!body_changed("button \"Pick\" [focused]", "button \"Pick\""));
+        assert!(!body_changed("textbox \"City\"", "textbox \"City\" [focused]"));
+        assert!(body_changed("textbox \"City\"", "textbox \"City\" value=\"Lis\" [focused]"));
+        assert!(body_changed("checkbox \"A\" [focused]", "checkbox \"A\" [checked] [focused]"));
+    }
 }

@@ -34,8 +34,8 @@ pub struct TextOptions {
 /// Fields holding multi-line page text, at the top level or in `snapshot`.
 const BODIES: [&str; 2] = ["state", "content"];
 
-/// Top-level fields whose values are always our own words, never the page's.
-const OWN_WORDS: [&str; 6] = ["ok", "settledMs", "waitedMs", "navigated", "rebound", "loading"];
+/// Top-level fields whose values are always our own words (ids, modes, counts), never the page's.
+const OWN_WORDS: [&str; 11] = ["ok", "settledMs", "waitedMs", "navigated", "rebound", "loading", "snapshotId", "baseSnapshotId", "mode", "fullReason", "truncated"];
 
 /// Writes the model view of `method`'s `result` as text. An error result is our own words
 /// and is never fenced; neither is a result made only of `OWN_WORDS`.

@@ -9,6 +9,9 @@
 //! - on an action that stayed on its document, drops the tab (title and URL were read
 //!   before the action and did not change) and the echo of its own request (`action`,
 //!   `ref`); a navigation shows the new tab;
+//! - on a diff or `unchanged` read, drops the tab: the revision key proves it is the tab,
+//!   fence, incarnation and URL the model was shown with the base;
+//! - drops a tab title that only repeats its URL, and `active` outside tab lists;
 //! - on a page read, drops counts the model can see for itself (`nodeCount`, `charCount`,
 //!   `refCount`, `totalNodes`), flags that are `false`, the default source, and lifts the
 //!   `snapshot` object of `browser_snapshot` to the top (whose `mode` is always `full`).
@@ -58,8 +61,14 @@ pub fn view(method: &str, result: &Value) -> Value {
     if method == "browser_snapshot" && out.get("mode").and_then(Value::as_str) == Some("full") {
         out.remove("mode"); // it has no other
     }
+    // A diff or `unchanged` is of the base's document (same fence, incarnation and URL: the
+    // revision key), so its tab is what the model was shown with the base.
+    if matches!(out.get("mode").and_then(Value::as_str), Some("diff" | "unchanged")) {
+        out.remove("tab");
+    }
     if let Some(Value::Object(tab)) = out.get_mut("tab") {
         trim_tab(tab);
+        tab.remove("active");
     }
     if let Some(Value::Array(tabs)) = out.get_mut("tabs") {
         for t in tabs.iter_mut().filter_map(Value::as_object_mut) {
@@ -80,9 +89,16 @@ pub fn view(method: &str, result: &Value) -> Value {
     Value::Object(out)
 }
 
-/// A tab descriptor with only the handle fields a model echoes.
+/// A tab descriptor with only the handle fields a model echoes, and no title that only
+/// repeats the URL (Chromium's stand-in for a page without one).
 fn trim_tab(tab: &mut Map<String, Value>) {
     tab.remove("windowId");
+    let bare = |u: &str| u.split_once("://").map_or(u, |(_, rest)| rest).to_string();
+    if let (Some(Value::String(title)), Some(Value::String(url))) = (tab.get("title"), tab.get("url")) {
+        if !title.is_empty() && bare(url).starts_with(title.as_str()) {
+            tab.remove("title");
+        }
+    }
     if let Some(Value::Object(handle)) = tab.get_mut("handle") {
         handle.retain(|k, _| HANDLE.contains(&k.as_str()));
         if handle.is_empty() {
@@ -165,6 +181,27 @@ mod tests {
     #[test]
     fn a_false_value_that_is_not_a_flag_stays() {
         check("browser_evaluate", json!({"value": false, "truncated": false, "tab": {"id": 5}}), json!({"value": false}));
+    }
+
+    #[test]
+    fn a_diff_or_unchanged_read_does_not_repeat_the_tab() {
+        for mode in ["diff", "unchanged"] {
+            check(
+                "browser_accessibility_snapshot",
+                json!({"snapshotId": "ax-2", "baseSnapshotId": "ax-1", "mode": mode, "tab": {"id": 5, "title": "T", "handle": handle()}}),
+                json!({"snapshotId": "ax-2", "baseSnapshotId": "ax-1", "mode": mode}),
+            );
+        }
+    }
+
+    #[test]
+    fn a_title_that_repeats_the_url_is_left_out() {
+        check(
+            "browser_tab_open",
+            json!({"ok": true, "tab": {"id": 5, "active": true, "title": "127.0.0.1:8080/a/", "url": "http://127.0.0.1:8080/a/"}}),
+            json!({"ok": true, "tab": {"id": 5, "url": "http://127.0.0.1:8080/a/"}}),
+        );
+        check("browser_selected_tab", json!({"tab": {"id": 5, "title": "Orders", "url": "https://a.test/orders"}}), json!({"tab": {"id": 5, "title": "Orders", "url": "https://a.test/orders"}}));
     }
 
     #[test]

@@ -93,7 +93,7 @@ test('CLI: open, snapshot, click and an AX diff, compact and fenced by default',
   assert.equal(ax2.json.baseSnapshotId, ax1.json.snapshotId);
   assert.match(ax2.body, /^~ .*Clicked 2 times/m);
   assert.ok(ax2.body.length < 200, ax2.body);
-  const ax3 = parseModelText((await cli('ax', '--tab', String(tabId))).stdout);
+  const ax3 = parseModelText((await cli('ax', '--tab', String(tabId))).stdout, { fenced: false });
   assert.equal(ax3.json.mode, 'unchanged');
 
   // Scripts can rely on exit codes and stderr.
