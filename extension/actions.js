@@ -156,6 +156,64 @@ async function checkedPoint(all, session, backendNodeId, centered) {
   return [x + dx, y + dy];
 }
 
+/** Does the node (or something inside it, shadow roots included) hold the focus? */
+const HAS_FOCUS = `function () {
+  let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return !!a && (a === this || this.contains(a) || (this.shadowRoot && this.shadowRoot.contains(a)));
+}`;
+
+/**
+ * Focus check around text input: before the first key, a target without the focus fails
+ * (nothing was sent, retryable); after input started, a page that moved the focus away
+ * makes the outcome unknown (where did the keys go?).
+ */
+async function assertFocused(session, backendNodeId, started) {
+  if (await callOn(session, backendNodeId, HAS_FOCUS)) return;
+  if (started) throw new ToolError('BROWSER_OPERATION_UNCERTAIN', 'the page moved the focus away from the field while typing: some keys may have gone elsewhere', HINTS.BROWSER_OPERATION_UNCERTAIN);
+  fail('BROWSER_ELEMENT_OBSCURED', 'the field did not keep the focus (the page moved it elsewhere)', 'take a new snapshot; close whatever takes the focus, then try again');
+}
+
+/**
+ * Inputs whose value the platform only takes whole, in one format (typing into their
+ * segments gives other dates): set like a picker would, then verified.
+ */
+const VALUE_FORMATS = {
+  date: [/^\d{4,}-\d{2}-\d{2}$/, 'YYYY-MM-DD'],
+  time: [/^\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/, 'HH:MM or HH:MM:SS'],
+  'datetime-local': [/^\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/, 'YYYY-MM-DDTHH:MM'],
+  month: [/^\d{4,}-\d{2}$/, 'YYYY-MM'],
+  week: [/^\d{4,}-W\d{2}$/, 'YYYY-Www'],
+  color: [/^#[0-9a-fA-F]{6}$/, '#rrggbb'],
+  range: [/^-?\d+(\.\d+)?$/, 'a number within the range'],
+};
+
+/** The `type` of an `<input>` that takes a whole formatted value, else null. */
+async function formattedType(session, backendNodeId) {
+  const t = await callOn(session, backendNodeId, 'function () { return this instanceof HTMLInputElement ? this.type : null; }');
+  return Object.hasOwn(VALUE_FORMATS, t) ? t : null;
+}
+
+/** Sets a formatted input's value as a picker does (native setter, input + change). */
+async function setFormatted(session, backendNodeId, type, text, markStarted) {
+  const [re, format] = VALUE_FORMATS[type];
+  if (!re.test(text)) fail('INVALID_REQUEST', `a ${type} field takes ${format}, not ${JSON.stringify(text).slice(0, 40)}`, `pass the value as ${format}`);
+  markStarted();
+  const now = await callOn(session, backendNodeId, `function (v) {
+    const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+    set.call(this, v);
+    this.dispatchEvent(new Event('input', { bubbles: true }));
+    this.dispatchEvent(new Event('change', { bubbles: true }));
+    return { value: this.value, valid: this.validity.valid };
+  }`, [text]);
+  if (now.value !== text) {
+    // The platform put another value in (a range clamps and snaps to its step).
+    fail('INVALID_REQUEST', `the ${type} field did not take ${JSON.stringify(text).slice(0, 40)}: it now holds ${JSON.stringify(now.value).slice(0, 40)}`, 'pass a value within its min, max and step');
+  }
+  // Held, but outside min/max: the page's own validation will say so; so do we.
+  return now.valid ? {} : { invalid: true };
+}
+
 /** Runs one action on a resolved node. `all` are the tab's sessions, `session` the node's. */
 export async function act(all, session, backendNodeId, action, params) {
   const top = all[0];
@@ -177,25 +235,35 @@ export async function act(all, session, backendNodeId, action, params) {
         await input('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
         return {};
       }
-      case 'fill': {
-        if (typeof params.text !== 'string') fail('INVALID_REQUEST', 'fill needs text');
-        await session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {});
-        await session.send('DOM.focus', { backendNodeId });
-        await callOn(session, backendNodeId, `function () {
-          if (typeof this.select === 'function' && 'value' in this) { this.select(); return; }
-          const r = document.createRange(); r.selectNodeContents(this);
-          const s = getSelection(); s.removeAllRanges(); s.addRange(r);
-        }`);
-        if (params.text === '') await dispatchKey(input, parseKey('Delete'));
-        else await input('Input.insertText', { text: params.text });
-        return {};
-      }
+      case 'fill':
       case 'type': {
-        if (typeof params.text !== 'string') fail('INVALID_REQUEST', 'type needs text');
+        if (typeof params.text !== 'string') fail('INVALID_REQUEST', `${action} needs text`);
+        await session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {});
+        const formatted = await formattedType(session, backendNodeId);
+        if (formatted) {
+          const held = await setFormatted(session, backendNodeId, formatted, params.text, () => { dispatched = true; });
+          if (action === 'type' && params.submit) await dispatchKey(input, parseKey('Enter'));
+          return held;
+        }
         await session.send('DOM.focus', { backendNodeId });
+        await assertFocused(session, backendNodeId, false);
+        if (action === 'fill') {
+          await callOn(session, backendNodeId, `function () {
+            if (typeof this.select === 'function' && 'value' in this) { this.select(); return; }
+            const r = document.createRange(); r.selectNodeContents(this);
+            const s = getSelection(); s.removeAllRanges(); s.addRange(r);
+          }`);
+          if (params.text === '') await dispatchKey(input, parseKey('Delete'));
+          else await input('Input.insertText', { text: params.text });
+          await assertFocused(session, backendNodeId, true);
+          return {};
+        }
+        // Key by key, the focus checked after every key: a page that moves it mid-way
+        // makes the outcome unknown, never "ok".
         for (const ch of params.text) {
           if (ch === '\n') await dispatchKey(input, parseKey('Enter'));
           else await dispatchKey(input, { key: ch, text: ch, modifiers: 0, windowsVirtualKeyCode: 0 });
+          await assertFocused(session, backendNodeId, true);
         }
         if (params.submit) await dispatchKey(input, parseKey('Enter'));
         return {};
@@ -228,7 +296,7 @@ export async function act(all, session, backendNodeId, action, params) {
         fail('INVALID_REQUEST', `unknown action ${action}`);
     }
   } catch (e) {
-    if (dispatched && !(e instanceof ToolError && e.code === 'INVALID_REQUEST')) {
+    if (dispatched && !(e instanceof ToolError && ['INVALID_REQUEST', 'BROWSER_OPERATION_UNCERTAIN'].includes(e.code))) {
       throw new ToolError('BROWSER_OPERATION_UNCERTAIN', `${action} was started but did not finish: ${String(e.message).slice(0, 120)}`, HINTS.BROWSER_OPERATION_UNCERTAIN);
     }
     throw e;

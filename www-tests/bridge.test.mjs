@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startBridge, freePort, pccBin, withBridge } from './bridge-harness.mjs';
+import { startBridge, freePort, pccBin, withBridge, until } from './bridge-harness.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const host = createRequire(import.meta.url)(path.join(root, 'pkg', 'node', 'pcc.js'));
@@ -292,4 +293,44 @@ test('Bridge restart: the extension reconnects and connectionGeneration increase
   assert.equal(after.browserId, before.browserId);
   const tabs = (await callBridge('browser_tabs', {}, 'compact')).json;
   assert.equal(tabs.connectionGeneration, after.connectionGeneration);
+});
+
+test('Bridge under idle sockets: bounded, timed out, and still answering', async () => {
+  // Sockets that never send a request (any local process can open them).
+  const idle = [];
+  let closed = 0;
+  for (let i = 0; i < 300; i++) {
+    const s = net.connect(br.port, '127.0.0.1');
+    s.on('error', () => {});
+    s.on('end', () => { closed++; });
+    s.resume();
+    idle.push(s);
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  const t0 = Date.now();
+  const h = await health();
+  assert.equal(h.connected, true);
+  assert.ok(Date.now() - t0 < 9000, `answered after ${Date.now() - t0} ms`);
+  // The Bridge closes the idle ones it accepted (its header timeout, 5 s).
+  await until('idle sockets closed by the Bridge', async () => closed >= 250, 9000);
+  for (const s of idle) s.destroy();
+});
+
+test('a Bridge that dies after a side-effect call was sent: BROWSER_OPERATION_UNCERTAIN, never "start the Bridge"', async () => {
+  // Reads the request, then goes away without an answer.
+  const dying = net.createServer((s) => { s.once('data', () => s.destroy()); s.on('error', () => {}); });
+  await new Promise((r) => dying.listen(0, '127.0.0.1', r));
+  const port = String(dying.address().port);
+  try {
+    const click = await cli('click', 'e1', '--snapshot', 'snapshot-x-1', '--port', port);
+    assert.equal(click.code, 1, click.stderr);
+    assert.match(click.stderr, /^BROWSER_OPERATION_UNCERTAIN: .*take a snapshot/);
+    assert.ok(!/start the Bridge/.test(click.stderr), click.stderr);
+    // A read that got no answer is safe to repeat: the Bridge is unreachable.
+    const read = await cli('snapshot', '--port', port);
+    assert.equal(read.code, 3, read.stderr);
+    assert.match(read.stderr, /^BRIDGE_UNREACHABLE/);
+  } finally {
+    await new Promise((r) => dying.close(r));
+  }
 });

@@ -129,3 +129,46 @@ test('chromium_ax: smooth scrolling (Bootstrap\'s :root rule) — 100 rows below
   assert.equal((await page.evaluate(() => window.hits)).length, 100, 'every click landed');
   await page.close();
 });
+
+test('chromium_ax: date, time, colour and range fields take whole values; malformed ones are refused with the format', async () => {
+  const { page, tabId } = await openTab(b, server, 'inputs.html');
+  const snap = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const refOf = (name) => snap.state.split('\n').find((l) => l.includes(`"${name}"`))?.match(/\[ref=(\w+)\]/)?.[1];
+  const fill = (name, text, tool = 'browser_fill') => b.call(tool, { tabId, ref: refOf(name), snapshotId: snap.snapshotId, text });
+  const value = (id) => page.evaluate((id) => document.getElementById(id).value, id);
+  for (const [name, id, text] of [['Departure', 'date', '2013-07-07'], ['Time', 'time', '13:45'], ['When', 'local', '2013-07-07T13:45'],
+    ['Month', 'month', '2013-07'], ['Week', 'week', '2013-W27'], ['Colour', 'color', '#336699'], ['Volume', 'range', '7']]) {
+    const r = await fill(name, text);
+    assert.ok(!r.error, `${name}: ${JSON.stringify(r)}`);
+    assert.equal(await value(id), text, name);
+  }
+  // Typing a date is setting it too (key by key it would land in the segments: 30707-02-01).
+  assert.ok(!(await fill('Departure', '2014-08-09', 'browser_type')).error);
+  assert.equal(await value('date'), '2014-08-09');
+  const bad = await fill('Departure', '07/07/2013');
+  assert.equal(bad.error?.code, 'INVALID_REQUEST');
+  assert.match(bad.error.message, /YYYY-MM-DD/);
+  // Held but outside min/max: done, and said (the page's validation will complain).
+  const outside = await fill('Departure', '1999-01-01');
+  assert.ok(!outside.error && outside.invalid === true, JSON.stringify(outside));
+  // A range clamps: the field did not take the value, and says what it holds.
+  const clamped = await fill('Volume', '11');
+  assert.equal(clamped.error?.code, 'INVALID_REQUEST', JSON.stringify(clamped));
+  assert.match(clamped.error.message, /now holds "10"/);
+  assert.ok((await page.evaluate(() => window.changes)).includes('color'));
+  await page.close();
+});
+
+test('chromium_ax: a page that steals the focus — typing reports uncertain, never ok; a field that never keeps it is refused before any key', async () => {
+  const { page, tabId } = await openTab(b, server, 'inputs.html');
+  const snap = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const refOf = (name) => snap.state.split('\n').find((l) => l.includes(`"${name}"`))?.match(/\[ref=(\w+)\]/)?.[1];
+  const typed = await b.call('browser_type', { tabId, ref: refOf('Name'), snapshotId: snap.snapshotId, text: 'Ada Lovelace' });
+  assert.equal(typed.error?.code, 'BROWSER_OPERATION_UNCERTAIN', JSON.stringify(typed));
+  const thief = () => page.evaluate(() => document.getElementById('search').value);
+  const before = await thief();
+  const note = await b.call('browser_fill', { tabId, ref: refOf('Note'), snapshotId: snap.snapshotId, text: 'hello' });
+  assert.equal(note.error?.code, 'BROWSER_ELEMENT_OBSCURED', JSON.stringify(note));
+  assert.equal(await thief(), before, 'no key reached the thief');
+  await page.close();
+});

@@ -312,6 +312,11 @@ pub fn run() -> i32 {
     };
     let result = match Client::new(port).call(&method, params.0, mode) {
         Ok(r) => r,
+        Err(e @ ClientError::Uncertain(_)) => {
+            // The tool's outcome is unknown, not the Bridge's state: a tool error.
+            eprintln!("{e}");
+            return EXIT_TOOL_ERROR;
+        }
         Err(e) => {
             eprintln!("{e}");
             return EXIT_BRIDGE;
@@ -384,7 +389,7 @@ fn health(port: u16, pretty: bool) -> i32 {
                 EXIT_BRIDGE
             }
         }
-        Err(e @ (ClientError::NoToken | ClientError::Unreachable(_))) => {
+        Err(e @ (ClientError::NoToken | ClientError::Unreachable(_) | ClientError::Uncertain(_))) => {
             eprintln!("{e}");
             EXIT_BRIDGE
         }

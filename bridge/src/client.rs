@@ -18,6 +18,9 @@ pub enum ClientError {
     NoToken,
     /// Nothing answers on the port.
     Unreachable(String),
+    /// A side-effect call was (or may have been) sent and no answer came: whether it ran is
+    /// unknown. Never "start the Bridge and retry".
+    Uncertain(String),
 }
 
 impl std::fmt::Display for ClientError {
@@ -25,6 +28,10 @@ impl std::fmt::Display for ClientError {
         match self {
             ClientError::NoToken => write!(f, "BRIDGE_UNREACHABLE: no token in {} (hint: start the Bridge with `pcc bridge`)", config::home().display()),
             ClientError::Unreachable(e) => write!(f, "BRIDGE_UNREACHABLE: {e} (hint: start the Bridge with `pcc bridge`)"),
+            ClientError::Uncertain(e) => write!(
+                f,
+                "BROWSER_OPERATION_UNCERTAIN: the call was sent but no answer came ({e}) (hint: the action may or may not have happened; take a snapshot to see the page before retrying)"
+            ),
         }
     }
 }
@@ -36,7 +43,9 @@ pub struct Client {
 
 impl Client {
     pub fn new(port: u16) -> Client {
-        let agent = ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(HTTP_TIMEOUT)).build().into();
+        // No pooled connections: the Bridge closes idle ones (its header timeout), and a call
+        // written into a closed one would look like a call the Bridge lost (uncertain).
+        let agent = ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(HTTP_TIMEOUT)).max_idle_connections(0).build().into();
         Client { base: format!("http://127.0.0.1:{port}"), agent }
     }
 
@@ -44,14 +53,17 @@ impl Client {
         config::read_token().ok_or(ClientError::NoToken)
     }
 
-    fn read(resp: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Result<Value, ClientError> {
-        let mut resp = resp.map_err(|e| ClientError::Unreachable(e.to_string()))?;
-        resp.body_mut().with_config().limit(MAX_BODY_BYTES).read_json::<Value>().map_err(|e| ClientError::Unreachable(format!("unreadable answer: {e}")))
+    /// The answer as JSON. A failure once the request may have left is `Uncertain` when
+    /// `side_effect`: the Bridge may have forwarded it before it went away.
+    fn read(resp: Result<ureq::http::Response<ureq::Body>, ureq::Error>, side_effect: bool) -> Result<Value, ClientError> {
+        let lost = |e: String, sent: bool| if sent && side_effect { ClientError::Uncertain(e) } else { ClientError::Unreachable(e) };
+        let mut resp = resp.map_err(|e| lost(e.to_string(), maybe_sent(&e)))?;
+        resp.body_mut().with_config().limit(MAX_BODY_BYTES).read_json::<Value>().map_err(|e| lost(format!("unreadable answer: {e}"), true))
     }
 
     pub fn health(&self) -> Result<Value, ClientError> {
         let token = Self::token()?;
-        Self::read(self.agent.get(format!("{}/health", self.base)).header("Authorization", format!("Bearer {token}")).call())
+        Self::read(self.agent.get(format!("{}/health", self.base)).header("Authorization", format!("Bearer {token}")).call(), false)
     }
 
     /// One tool call; `mode` is `Some("compact")`, `Some("raw")` or `None` (the Bridge's raw).
@@ -61,8 +73,21 @@ impl Client {
         if let Some(m) = mode {
             body["responseMode"] = m.into();
         }
-        Self::read(self.agent.post(format!("{}/call", self.base)).header("Authorization", format!("Bearer {token}")).send_json(&body))
+        // Unknown methods (`pcc call`) count as side effects.
+        let side_effect = crate::tools::find(method).is_none_or(|t| !t.read_only);
+        Self::read(self.agent.post(format!("{}/call", self.base)).header("Authorization", format!("Bearer {token}")).send_json(&body), side_effect)
     }
+}
+
+/// Could the request have reached the Bridge? Only a failure to connect proves it did not.
+fn maybe_sent(e: &ureq::Error) -> bool {
+    use std::io::ErrorKind::{AddrNotAvailable, ConnectionRefused};
+    !matches!(
+        e,
+        ureq::Error::ConnectionFailed
+            | ureq::Error::HostNotFound
+            | ureq::Error::Timeout(ureq::Timeout::Resolve | ureq::Timeout::Connect)
+    ) && !matches!(e, ureq::Error::Io(io) if matches!(io.kind(), ConnectionRefused | AddrNotAvailable))
 }
 
 /// Empty optional fields (`null`, `""`) are never sent.
@@ -73,6 +98,14 @@ pub fn drop_empty(params: Map<String, Value>) -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_failed_connect_proves_a_call_was_not_sent() {
+        assert!(!maybe_sent(&ureq::Error::ConnectionFailed));
+        assert!(!maybe_sent(&ureq::Error::Io(std::io::ErrorKind::ConnectionRefused.into())));
+        assert!(maybe_sent(&ureq::Error::Io(std::io::ErrorKind::ConnectionReset.into())));
+        assert!(maybe_sent(&ureq::Error::Timeout(ureq::Timeout::Global)));
+    }
 
     #[test]
     fn empty_optional_fields_are_not_sent() {

@@ -69,7 +69,7 @@ impl ServerHandler for Browser {
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
         let result = match answer {
             Ok(r) => r,
-            Err(e @ (ClientError::NoToken | ClientError::Unreachable(_))) => {
+            Err(e @ (ClientError::NoToken | ClientError::Unreachable(_) | ClientError::Uncertain(_))) => {
                 return Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())]).into());
             }
         };

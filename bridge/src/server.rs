@@ -34,6 +34,12 @@ use tokio::sync::{mpsc, oneshot};
 const CALL_TIMEOUT: Duration = Duration::from_secs(100);
 /// The extension must say hello this soon after connecting.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// A request's headers must arrive this soon after the connection opens (or after the
+/// previous response): idle sockets cannot pile up.
+const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(5);
+/// Open connections at most (well under a 1,024-descriptor limit); the next waits in the
+/// listen backlog until one closes.
+const MAX_CONNECTIONS: usize = 256;
 
 /// The live link to the extension.
 struct Link {
@@ -66,7 +72,31 @@ pub async fn serve(port: u16, extension_id: Option<String>) -> std::io::Result<(
         .route("/extension", get(extension))
         .with_state(bridge);
     eprintln!("pcc bridge: listening on 127.0.0.1:{port} (token in {})", config::home().join("token").display());
-    axum::serve(listener, app).with_graceful_shutdown(shutdown()).await
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let mut stop = std::pin::pin!(shutdown());
+    loop {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot.map_err(std::io::Error::other)?,
+            _ = &mut stop => return Ok(()),
+        };
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(_) => continue, // e.g. out of descriptors: the slot frees, try again
+            },
+            _ = &mut stop => return Ok(()),
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _slot = slot;
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_READ_TIMEOUT)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .with_upgrades();
+            let _ = conn.await;
+        });
+    }
 }
 
 async fn shutdown() {
