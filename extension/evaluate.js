@@ -155,37 +155,52 @@ export function serializeInPage(limits) {
  * fields with a value, as facts for the core to decide which values are sensitive. The
  * values go to wasm only, which scrubs them from the evaluate result.
  */
-export function formFieldFacts(maxFields) {
+export function formFieldFacts(maxFields, maxChars) {
   const ATTRS = ['type', 'name', 'id', 'autocomplete', 'aria-label', 'placeholder'];
   const out = [];
   const roots = [document];
-  while (roots.length && out.length < maxFields) {
+  while (roots.length) {
     const root = roots.pop();
     for (const el of root.querySelectorAll('*')) {
       if (el.shadowRoot) roots.push(el.shadowRoot);
       const tag = el.localName;
       const field = tag === 'input' || tag === 'textarea' || tag === 'select';
       if (!field && !el.isContentEditable) continue;
-      const value = String((field ? el.value : el.textContent) || '').slice(0, 1000);
-      if (!value) continue;
+      // The live value, and the one the markup was served with (`value` attribute,
+      // `defaultValue`): an expression can read either.
+      const values = new Set([field ? el.value : el.textContent, field ? el.defaultValue : '', el.getAttribute('value')]);
+      values.delete(null);
+      values.delete('');
+      values.delete(undefined);
+      if (!values.size) continue;
       const attrs = {};
       for (const a of ATTRS) if (el.hasAttribute(a)) attrs[a] = el.getAttribute(a);
-      const label = [...(el.labels || [])].map((l) => l.textContent).join(' ').slice(0, 200);
-      out.push({ tag, attrs, label, value });
-      if (out.length >= maxFields) break;
+      // Named by labels, aria-labelledby or a title: all of it counts.
+      const named = (el.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean).map((id) => root.getElementById?.(id)?.textContent || '');
+      const label = [...[...(el.labels || [])].map((l) => l.textContent), ...named, el.getAttribute('title') || ''].join(' ').slice(0, 200);
+      for (const v of values) {
+        // Too many fields to check them all: the caller fails closed.
+        if (out.length >= maxFields) return { fields: out, overflow: true };
+        const value = String(v);
+        out.push({ tag, attrs, label, value: value.slice(0, maxChars), cut: value.length > maxChars });
+      }
     }
   }
-  return out;
+  return { fields: out, overflow: false };
 }
 
 /** The form fields of every frame of the tab, or `null` when no frame could be read. */
-async function formFields(tabId, maxFields) {
+async function formFields(tabId, limits) {
+  let results;
   try {
-    const results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: formFieldFacts, args: [maxFields] });
-    return results.flatMap((r) => r.result || []);
+    results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: formFieldFacts, args: [limits.evalFormFields, limits.evalSecretChars] });
   } catch {
     return null;
   }
+  if (results.some((r) => r.result?.overflow)) {
+    fail('BROWSER_SCRIPT_FAILED', `a frame has more than ${limits.evalFormFields} filled form fields: the result cannot be checked against all their values`, 'read the page with browser_snapshot or browser_extract instead');
+  }
+  return results.flatMap((r) => r.result?.fields || []);
 }
 
 /**
@@ -194,7 +209,7 @@ async function formFields(tabId, maxFields) {
  */
 export async function evaluateIn(main, tabId, params, timeout) {
   const { limits } = await ready;
-  const before = await formFields(tabId, limits.evalFormFields);
+  const before = await formFields(tabId, limits);
   let res;
   try {
     res = await main.send('Runtime.evaluate', { expression: params.expression, awaitPromise: params.awaitPromise !== false, returnByValue: false, timeout, userGesture: true });
@@ -202,9 +217,14 @@ export async function evaluateIn(main, tabId, params, timeout) {
     fail('BROWSER_SCRIPT_FAILED', `evaluate failed: ${String(e.message).slice(0, 160)}`);
   }
   if (res.exceptionDetails) {
+    // The message is the page's and may quote a value (`throw new Error(pw.value)`,
+    // `JSON.parse(pw.value)`): scrubbed like a result.
     const d = res.exceptionDetails;
-    const text = d.exception?.description || d.text || 'exception';
-    fail('BROWSER_SCRIPT_FAILED', `the expression threw: ${String(text).split('\n')[0].slice(0, 200)}`, 'fix the expression; it runs in the page as a script');
+    const text = String(d.exception?.description || d.text || 'exception').split('\n')[0].slice(0, 200);
+    const after = await formFields(tabId, limits);
+    if (!before && !after) fail('BROWSER_SCRIPT_FAILED', 'the expression threw (its message could not be checked for sensitive values)', 'fix the expression; it runs in the page as a script');
+    const clean = projectEvaluate(JSON.stringify({ type: 'string', value: text, truncated: false }), JSON.stringify([...(before || []), ...(after || [])])).value;
+    fail('BROWSER_SCRIPT_FAILED', `the expression threw: ${clean}`, 'fix the expression; it runs in the page as a script');
   }
   const r = res.result || {};
   let json;
@@ -223,7 +243,7 @@ export async function evaluateIn(main, tabId, params, timeout) {
     else if (r.type === 'symbol') value = `[${r.description || 'Symbol()'}]`;
     json = JSON.stringify({ type: r.type, value: value ?? null, truncated: false });
   }
-  const after = await formFields(tabId, limits.evalFormFields);
+  const after = await formFields(tabId, limits);
   // Which values are secret cannot be known without reading the fields: fail closed.
   if (!before && !after) fail('BROWSER_SCRIPT_FAILED', 'could not check the result for sensitive values', 'retry once the page has loaded');
   return projectEvaluate(json, JSON.stringify([...(before || []), ...(after || [])]));

@@ -58,6 +58,9 @@ pub const EVAL_STRING_CHARS: usize = 200_000;
 pub const EVAL_TOTAL_CHARS: usize = 250_000;
 /// Form fields per frame reported for the evaluate scrub (their values are never shown).
 pub const EVAL_FORM_FIELDS: usize = 2_000;
+/// Characters of one field value the evaluate scrub reads (a private key fits); a sensitive
+/// value longer than this fails the call closed.
+pub const EVAL_SECRET_CHARS: usize = 20_000;
 /// Console / network journals: entries kept per tab and kind, tabs with a journal,
 /// characters of one console text and of one URL, and read defaults / caps.
 pub const JOURNAL_CAPACITY: usize = 1_000;
@@ -87,7 +90,7 @@ pub const SETTLE_MAX_MS: usize = 1_000;
 pub const FRAME_ANSWER_MS: usize = 1_500;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 15] = [
+pub const SOURCE_LIMITS: [(&str, usize); 16] = [
     ("evalDepth", EVAL_DEPTH),
     ("evalArrayItems", EVAL_ARRAY_ITEMS),
     ("evalObjectFields", EVAL_OBJECT_FIELDS),
@@ -100,6 +103,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 15] = [
     ("recentEvents", RECENT_EVENTS),
     ("walksKept", WALKS_KEPT),
     ("evalFormFields", EVAL_FORM_FIELDS),
+    ("evalSecretChars", EVAL_SECRET_CHARS),
     ("settleQuietMs", SETTLE_QUIET_MS),
     ("settleMaxMs", SETTLE_MAX_MS),
     ("frameAnswerMs", FRAME_ANSWER_MS),

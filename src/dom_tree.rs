@@ -342,7 +342,10 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         w.text.as_deref().map(|t| capped(t, KEEP_CHARS)).unwrap_or_default()
     } else {
         let labelled = attr("aria-labelledby").map(|ids_attr| {
-            ids_attr.split_whitespace().filter_map(|id| ids.get(id)).map(|&i| g.text(i)).collect::<Vec<_>>().join(" ")
+            {
+                let texts: Vec<String> = ids_attr.split_whitespace().filter_map(|id| ids.get(id)).map(|&i| g.text(i)).collect();
+                crate::text::join(&mut texts.iter().map(String::as_str), " ")
+            }
         });
         let from_content = role::owns_descendant_text(&role) && !matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "listbox" | "slider" | "spinbutton" | "label" | "caption");
         let candidates = [

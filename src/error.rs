@@ -20,6 +20,8 @@ pub enum Code {
     PageUnavailable,
     #[serde(rename = "BROWSER_SELECTOR_NOT_FOUND")]
     SelectorNotFound,
+    #[serde(rename = "BROWSER_SCRIPT_FAILED")]
+    ScriptFailed,
 }
 
 impl Code {
@@ -30,6 +32,7 @@ impl Code {
             Code::TargetMismatch => "BROWSER_TARGET_MISMATCH",
             Code::PageUnavailable => "BROWSER_PAGE_UNAVAILABLE",
             Code::SelectorNotFound => "BROWSER_SELECTOR_NOT_FOUND",
+            Code::ScriptFailed => "BROWSER_SCRIPT_FAILED",
         }
     }
 }

@@ -6,14 +6,21 @@
 //! An expression can read any value of the page (`input.value`), so the result is also
 //! scrubbed: the extension reports the page's form fields (read in its isolated world,
 //! before and after the expression ran) and every value of a field `redact` calls sensitive
-//! is replaced by `[redacted]` wherever it appears in the result.
+//! is replaced by `[redacted]` wherever it appears in the result, in any case, with spaces
+//! or separators between its characters, split into a list, or in Base64 (the extension
+//! scrubs a thrown error's message the same way).
+//!
+//! What this can never promise: values the extension cannot see (closed shadow roots,
+//! fields of frames it cannot script, values no field holds any more) and transforms beyond
+//! these (encryption, hashing, arithmetic on characters). An expression is code the caller
+//! wrote; the scrub stops accidents and lazy exfiltration, not a determined author.
 //!
 //! Owns: the evaluate limits' enforcement, the scrub and the result shape. Must never:
 //! recurse on input depth beyond `EVAL_DEPTH` (deeper input is cut, not walked), or return a
 //! sensitive field's value.
 
 use crate::budget::{EVAL_ARRAY_ITEMS, EVAL_DEPTH, EVAL_OBJECT_FIELDS, EVAL_STRING_CHARS, EVAL_TOTAL_CHARS};
-use crate::error::Result;
+use crate::error::{Code, Error, Result};
 use crate::redact::is_sensitive_by;
 use crate::text::cut;
 use serde::Serialize;
@@ -47,16 +54,36 @@ pub fn project(json: &str) -> Result<Evaluated> {
     Ok(Evaluated { value, kind, char_count, truncated: b.truncated })
 }
 
-/// Values shorter than this are not scrubbed (they would match everywhere).
+/// Values shorter than this (letters and digits) are not scrubbed: they would match everywhere.
 const SECRET_MIN_CHARS: usize = 3;
 
 /// `project`, then every value of a sensitive field in `fields_json` (`[{tag, attrs,
-/// label, value}]`, the page's form fields) is replaced by `[redacted]` in the result.
+/// label, value, cut?}]`, the page's form fields) is replaced by `[redacted]` in the result,
+/// in the trivial forms an expression can turn it into: another case, spaces or separators
+/// between its characters (`s e c r e t`, `s,e,c`, a list of one-character strings), Base64.
+/// A sensitive value the extension could not read whole (`cut`) fails closed.
 pub fn project_redacted(json: &str, fields_json: &str) -> Result<Evaluated> {
     let mut r = project(json)?;
     let fields: Value = if fields_json.is_empty() { Value::Null } else { crate::input::json::parse(fields_json, "form fields", |p| p.value())? };
-    let secrets: Vec<&str> = fields.as_array().into_iter().flatten().filter_map(secret_of).collect();
+    let mut secrets: Vec<Vec<char>> = Vec::new();
+    for f in fields.as_array().into_iter().flatten() {
+        let Some(value) = secret_of(f) else { continue };
+        if f.get("cut").and_then(Value::as_bool) == Some(true) {
+            return Err(Error::new(
+                Code::ScriptFailed,
+                "a sensitive field's value is too long to check the result against".to_string(),
+                "read what you need without evaluate (browser_snapshot shows fields without their secret values)".to_string(),
+            ));
+        }
+        for form in [value.to_string(), base64(value.as_bytes())] {
+            let skeleton = skeleton(&form);
+            if skeleton.len() >= SECRET_MIN_CHARS && !secrets.contains(&skeleton) {
+                secrets.push(skeleton);
+            }
+        }
+    }
     if !secrets.is_empty() {
+        let secrets = Secrets::new(secrets);
         scrub(&mut r.value, &secrets);
         r.char_count = serde_json::to_string(&r.value).map(|s| s.chars().count()).unwrap_or(0);
     }
@@ -65,21 +92,97 @@ pub fn project_redacted(json: &str, fields_json: &str) -> Result<Evaluated> {
 
 /// The value of one reported field, when the field is sensitive.
 fn secret_of(f: &Value) -> Option<&str> {
-    let value = f.get("value")?.as_str().filter(|v| v.chars().count() >= SECRET_MIN_CHARS)?;
+    let value = f.get("value")?.as_str()?;
     // Without its attributes a field cannot be proven safe: treat it as sensitive.
     let Some(attrs) = f.get("attrs").and_then(Value::as_object) else { return Some(value) };
     let label = f.get("label").and_then(Value::as_str).unwrap_or("");
     is_sensitive_by(|k| attrs.get(k).and_then(Value::as_str), label).then_some(value)
 }
 
-fn scrub(v: &mut Value, secrets: &[&str]) {
+/// What survives every trivial transform: letters and digits, ASCII lower-cased (the
+/// Unicode case and class tables would cost ~17 KB of wasm; other scripts are kept as is).
+fn skeleton(s: &str) -> Vec<char> {
+    s.chars().filter_map(fold).collect()
+}
+
+/// One character of a skeleton, or `None` for punctuation, spaces and other separators.
+fn fold(c: char) -> Option<char> {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric().then(|| c.to_ascii_lowercase())
+    } else {
+        (!c.is_whitespace()).then_some(c)
+    }
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
+        for i in 0..4 {
+            out.push(if i <= chunk.len() { ABC[(n >> (18 - 6 * i) & 63) as usize] as char } else { '=' });
+        }
+    }
+    out
+}
+
+/// Secrets longer than this are also found by any piece of `WINDOW` characters: a slice of a
+/// private key leaks as much as the key.
+const WINDOW: usize = 16;
+
+/// The skeletons to find: short ones whole, long ones by every `WINDOW`-character piece,
+/// kept as hashes (a collision only redacts more) behind a 2^20-bit filter, so that the
+/// list is searched only on a likely hit (a hash set would cost the wasm ~2 KB more).
+pub struct Secrets {
+    whole: Vec<Vec<char>>,
+    pieces: Vec<u64>,
+    filter: Vec<u64>,
+}
+
+const FILTER_WORDS: usize = 1 << 14;
+
+impl Secrets {
+    fn new(all: Vec<Vec<char>>) -> Secrets {
+        let (long, whole): (Vec<_>, Vec<_>) = all.into_iter().partition(|s| s.len() > 2 * WINDOW);
+        let pieces: Vec<u64> = long.iter().flat_map(|s| s.windows(WINDOW).map(piece_hash)).collect();
+        let mut filter = vec![0u64; if pieces.is_empty() { 0 } else { FILTER_WORDS }];
+        for h in &pieces {
+            filter[(*h >> 6) as usize % FILTER_WORDS] |= 1 << (h & 63);
+        }
+        Secrets { whole, pieces, filter }
+    }
+
+    fn has_piece(&self, w: &[char]) -> bool {
+        if self.filter.is_empty() {
+            return false;
+        }
+        let h = piece_hash(w);
+        self.filter[(h >> 6) as usize % FILTER_WORDS] & 1 << (h & 63) != 0 && self.pieces.contains(&h)
+    }
+}
+
+/// FNV-1a over a window's characters.
+fn piece_hash(w: &[char]) -> u64 {
+    w.iter().fold(0xcbf2_9ce4_8422_2325, |h, &c| (h ^ c as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+fn scrub(v: &mut Value, secrets: &Secrets) {
     match v {
         Value::String(s) => {
             if let Some(clean) = scrubbed(s, secrets) {
                 *s = clean;
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|i| scrub(i, secrets)),
+        Value::Array(items) => {
+            // A secret cut into small pieces (`[..."secret"]`, `s.split("")`): the whole list goes.
+            let small = |i: &Value| i.as_str().is_some_and(|s| s.chars().count() <= 4);
+            let joined: String = items.iter().filter_map(Value::as_str).collect();
+            if items.len() > 1 && items.iter().all(small) && scrubbed(&joined, secrets).is_some() {
+                *v = Value::String("[redacted]".into());
+                return;
+            }
+            items.iter_mut().for_each(|i| scrub(i, secrets));
+        }
         Value::Object(fields) => {
             for (k, mut item) in std::mem::take(fields) {
                 scrub(&mut item, secrets);
@@ -90,23 +193,42 @@ fn scrub(v: &mut Value, secrets: &[&str]) {
     }
 }
 
-/// `s` with every occurrence of a secret replaced, or `None` when it holds none. A plain
-/// byte scan: secrets are few and short, and it keeps the wasm module small.
-fn scrubbed(s: &str, secrets: &[&str]) -> Option<String> {
-    let mut out = String::new();
-    let (bytes, mut i, mut last) = (s.as_bytes(), 0, 0);
-    while i < bytes.len() {
-        match secrets.iter().find(|x| bytes[i..].starts_with(x.as_bytes())) {
-            Some(x) => {
-                out.push_str(&s[last..i]);
-                out.push_str("[redacted]");
-                i += x.len();
-                last = i;
+/// `s` with every span whose skeleton is a secret's (or a piece of a long one) replaced, or
+/// `None` when it holds none.
+fn scrubbed(s: &str, secrets: &Secrets) -> Option<String> {
+    // The skeleton of `s`, each char with the byte span of the character it came from.
+    let sk: Vec<(char, usize, usize)> = s.char_indices().filter_map(|(at, c)| fold(c).map(|l| (l, at, at + c.len_utf8()))).collect();
+    let chars: Vec<char> = sk.iter().map(|c| c.0).collect();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < sk.len() {
+        let whole = secrets.whole.iter().find(|x| chars[i..].starts_with(x)).map(Vec::len);
+        let piece = (chars.len() - i >= WINDOW && secrets.has_piece(&chars[i..i + WINDOW])).then_some(WINDOW);
+        match whole.or(piece) {
+            Some(n) => {
+                let (from, to) = (sk[i].1, sk[i + n - 1].2);
+                match spans.last_mut() {
+                    Some(last) if last.1 >= from => last.1 = last.1.max(to),
+                    _ => spans.push((from, to)),
+                }
+                // A piece moves one character on: the next window may overlap and extend it.
+                i += if whole.is_some() { n } else { 1 };
             }
             None => i += 1,
         }
     }
-    (last > 0).then(|| out + &s[last..])
+    if spans.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut last = 0;
+    for (from, to) in spans {
+        out.push_str(&s[last..from]);
+        out.push_str("[redacted]");
+        last = to;
+    }
+    out.push_str(&s[last..]);
+    Some(out)
 }
 
 fn bound(v: &Value, depth: usize, b: &mut Bound) -> Value {
@@ -216,6 +338,47 @@ mod tests {
         assert!(r.value.get("[redacted]").is_some(), "keys are scrubbed too");
         assert_eq!(project_redacted(r#"{"type":"string","value":"no-attrs-7"}"#, fields).unwrap().value, "[redacted]");
         assert!(project_redacted(result, "not json").is_err());
+    }
+
+    #[test]
+    fn trivial_transforms_of_a_secret_are_scrubbed() {
+        let fields = r#"[{"tag":"input","attrs":{"type":"password"},"value":"Hunter2-Secret"}]"#;
+        let check = |value: &str| serde_json::to_string(&project_redacted(&format!(r#"{{"type":"object","value":{value}}}"#), fields).unwrap().value).unwrap();
+        for (value, expect) in [
+            (r#""HUNTER2-SECRET""#, r#""[redacted]""#),
+            (r#""pw: hunter2 secret!""#, r#""pw: [redacted]!""#),
+            (r#""h,u,n,t,e,r,2,-,S,e,c,r,e,t""#, r#""[redacted]""#),
+            (r#"["H","u","n","t","e","r","2","-","S","e","c","r","e","t"]"#, r#""[redacted]""#),
+            (r#""SHVudGVyMi1TZWNyZXQ=""#, r#""[redacted]=""#),
+            (r#""the hunter is here""#, r#""the hunter is here""#),
+        ] {
+            assert_eq!(check(value), expect, "{value}");
+        }
+    }
+
+    #[test]
+    fn any_slice_of_a_long_secret_is_scrubbed() {
+        let key = (0..40).map(|i| format!("MIIEv{i}QIBADANBg{}", i * 7919)).collect::<String>();
+        let fields = format!(r#"[{{"tag":"textarea","attrs":{{"name":"private_key"}},"value":"{key}"}}]"#);
+        for slice in [&key[100..130], &key[key.len() - 200..], &key[..17]] {
+            let r = project_redacted(&format!(r#"{{"type":"string","value":"tail: {slice}."}}"#), &fields).unwrap();
+            assert_eq!(r.value, "tail: [redacted].", "{slice}");
+        }
+    }
+
+    #[test]
+    fn a_sensitive_value_too_long_to_read_fails_closed() {
+        let fields = r#"[{"tag":"textarea","attrs":{"name":"private_key"},"value":"-----BEGIN","cut":true}]"#;
+        assert_eq!(project_redacted(r#"{"type":"string","value":"x"}"#, fields).unwrap_err().code, Code::ScriptFailed);
+        let ordinary = r#"[{"tag":"textarea","attrs":{"name":"essay"},"label":"Essay","value":"long","cut":true}]"#;
+        assert!(project_redacted(r#"{"type":"string","value":"x"}"#, ordinary).is_ok());
+    }
+
+    #[test]
+    fn base64_is_the_standard_alphabet_with_padding() {
+        assert_eq!(base64(b"Man"), "TWFu");
+        assert_eq!(base64(b"Ma"), "TWE=");
+        assert_eq!(base64(b"M"), "TQ==");
     }
 
     #[test]

@@ -275,7 +275,8 @@ impl Renderer<'_, '_> {
             "tr" => {
                 let cells: Vec<String> = v.children[i].iter().filter(|&&c| !self.skipped(c) && matches!(v.nodes[c].tag.as_str(), "td" | "th")).map(|&c| self.inline_of(c).replace('|', "\\|")).collect();
                 if !cells.is_empty() {
-                    let row = if self.md() { format!("| {} |", cells.join(" | ")) } else { cells.join("\t") };
+                    let row = crate::text::join(&mut cells.iter().map(String::as_str), if self.md() { " | " } else { "\t" });
+                    let row = if self.md() { format!("| {row} |") } else { row };
                     let first = !self.out.ends_with('|');
                     self.out.push_str(&format!("\n{prefix}{row}"));
                     if first && self.md() {
@@ -418,7 +419,8 @@ fn prefixed(body: &str, prefix: &str) -> String {
     if prefix.is_empty() {
         return body.to_string();
     }
-    body.lines().map(|l| format!("{prefix}{l}")).collect::<Vec<_>>().join("\n")
+    let lines: Vec<String> = body.lines().map(|l| format!("{prefix}{l}")).collect();
+    crate::text::join(&mut lines.iter().map(String::as_str), "\n")
 }
 
 /// Trims each line's end and collapses runs of blank lines.

@@ -422,7 +422,7 @@ fn normalize(view: &mut View) {
         if node.kind == Kind::Element && node.actionable && node.name.is_empty() && !node.sensitive && kept.iter().any(|&c| view.nodes[c].kind == Kind::Text) {
             // A control without a name of its own is named by the text it holds.
             let (texts, rest): (Vec<usize>, Vec<usize>) = kept.iter().partition(|&&c| view.nodes[c].kind == Kind::Text);
-            view.nodes[i].name = texts.iter().map(|&c| view.nodes[c].name.as_str()).collect::<Vec<_>>().join(" ");
+            view.nodes[i].name = crate::text::join(&mut texts.iter().map(|&c| view.nodes[c].name.as_str()), " ");
             kept = rest;
         }
         let node = &view.nodes[i];
@@ -441,7 +441,7 @@ fn normalize(view: &mut View) {
             continue;
         }
         if node.kind == Kind::Element && !kept.is_empty() && kept.iter().all(|&c| view.nodes[c].kind == Kind::Text) {
-            let text = kept.iter().map(|&c| view.nodes[c].name.as_str()).collect::<Vec<_>>().join(" ");
+            let text = crate::text::join(&mut kept.iter().map(|&c| view.nodes[c].name.as_str()), " ");
             let node = &mut view.nodes[i];
             if node.name.is_empty() {
                 node.inline_text = Some(text);
@@ -454,7 +454,7 @@ fn normalize(view: &mut View) {
             // repeats what its children say: the children own that text. A heading keeps its
             // name (it is the page's outline, and the budget may drop the child): the one
             // child that only repeats it gives its name up instead.
-            let joined = kept.iter().map(|&c| view.nodes[c].name.as_str()).collect::<Vec<_>>().join(" ");
+            let joined = crate::text::join(&mut kept.iter().map(|&c| view.nodes[c].name.as_str()), " ");
             let from_content = node.role == "row" || role::owns_descendant_text(&node.role);
             let twin = kept.iter().copied().find(|&c| view.nodes[c].name == node.name);
             if node.role == "heading" {

@@ -56,7 +56,7 @@ fn without_tracking(u: &str) -> String {
     let mut out = base.to_string();
     if !kept.is_empty() {
         out.push('?');
-        out.push_str(&kept.join("&"));
+        out.push_str(&crate::text::join(&mut kept.iter().copied(), "&"));
     }
     out.push_str(fragment);
     out

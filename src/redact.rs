@@ -57,7 +57,7 @@ pub fn has_secret_word(s: &str) -> bool {
     }
     let normalized = split_camel(s);
     let words: Vec<&str> = normalized.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let joined = words.join("-");
+    let joined = crate::text::join(&mut words.iter().copied(), "-");
     SECRET_WORDS.iter().any(|w| {
         if w.contains(['-', '_']) {
             joined.contains(&w.replace('_', "-"))

@@ -93,14 +93,14 @@ pub fn visible_dom(page: &PageWalk, budget: Budget) -> VisibleDom {
             used[part] += cost;
         }
     }
-    let lines: Vec<&str> = items.iter().zip(&keep).filter(|(_, k)| **k).map(|(i, _)| i.line.as_str()).collect();
-    let state = lines.join("\n");
+    let shown = keep.iter().filter(|k| **k).count();
+    let state = crate::text::join(&mut items.iter().zip(&keep).filter(|(_, k)| **k).map(|(i, _)| i.line.as_str()), "\n");
     VisibleDom {
-        node_count: lines.len(),
+        node_count: shown,
         char_count: state.chars().count(),
         total_nodes: items.len(),
         frame_count,
-        truncated: lines.len() < items.len(),
+        truncated: shown < items.len(),
         state,
     }
 }

@@ -134,3 +134,37 @@ test('a selector cannot test a value: no prefix oracle on a prefilled secret', a
   assert.ok(!ok.error, JSON.stringify(ok.error));
   await page.close();
 });
+
+test('evaluate: a secret comes back in no trivial form — prefilled markup, case, spaces, Base64, pieces, thrown messages, long keys, fields named by title or aria-labelledby', async () => {
+  const { page, tabId } = await openTab(b, server, 'evaluate-secrets.html');
+  await page.fill('#pw', 'Live-Secret-88'); // the live value now differs from the markup's
+  const key = await page.evaluate(() => document.getElementById('key').value);
+  const skeleton = (s) => String(s).toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const secrets = ['Prefilled-Secret-77', 'Live-Secret-88', 'alpha bravo charlie delta', 'OTP-998877', key.slice(-60), key.slice(0, 60)];
+  const expressions = [
+    'document.getElementById("pw").getAttribute("value")',
+    'document.getElementById("pw").defaultValue',
+    'document.querySelector("form").innerHTML',
+    'document.body.outerHTML',
+    'document.getElementById("pw").value.toUpperCase()',
+    'document.getElementById("pw").value.replace(/-/g, "")',
+    'btoa(document.getElementById("pw").value)',
+    '[...document.getElementById("pw").value]',
+    'document.getElementById("pw").value.split("").join(" ")',
+    '[...document.querySelectorAll("input, textarea")].map((e) => e.value)',
+    'document.getElementById("key").value.slice(-200)',
+    'JSON.parse(document.getElementById("pw").value)',
+    '(() => { throw new Error("oops " + document.getElementById("titled").value) })()',
+  ];
+  let checked = 0;
+  for (const expression of expressions) {
+    const r = await b.call('browser_evaluate', { tabId, expression });
+    const text = skeleton(JSON.stringify(r));
+    for (const s of secrets) assert.ok(!text.includes(skeleton(s)), `${expression} shows ${s.slice(0, 20)}: ${JSON.stringify(r).slice(0, 300)}`);
+    checked++;
+  }
+  // Ordinary values still come back.
+  assert.equal((await b.call('browser_evaluate', { tabId, expression: 'document.getElementById("nick").value' })).value, 'ordinary-nick');
+  console.log(`evaluate scrub: ${checked} expressions × ${secrets.length} secrets, none shown`);
+  await page.close();
+});
