@@ -66,10 +66,22 @@ bindgen() {
   fi
 }
 
+# The release modules name dependency sources (panic locations) by a short prefix instead of
+# this machine's cargo home: the same bytes wherever it is built (the size check holds on
+# any CI path), and ~200 bytes less.
+wasm_rustflags() {
+  local flags="" d
+  for d in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+    [ -d "$d" ] && flags+=" --remap-path-prefix=${d%/}=crates"
+  done
+  printf '%s' "${flags# }"
+}
+
 build() {
   local wasm=target/wasm32-unknown-unknown/release/pcc.wasm out=extension/wasm
+  local rustflags; rustflags=$(wasm_rustflags)
   log "cargo build --release --target wasm32-unknown-unknown (extension module)"
-  cargo build --release --target wasm32-unknown-unknown --lib
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$rustflags" cargo build --release --target wasm32-unknown-unknown --lib
   mkdir -p "$out" target/pkg
   cp -p "$wasm" target/pkg/extension.wasm
   bindgen target/pkg/extension.wasm "$out" web pcc
@@ -79,7 +91,7 @@ build() {
   # Its own target directory: sharing one with the extension build made each invalidate the
   # other, so every build (and demo) recompiled the crate twice.
   log "cargo build --release --target wasm32-unknown-unknown --features host (JS-host package)"
-  CARGO_TARGET_DIR=target/host cargo build --release --target wasm32-unknown-unknown --lib --features host
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$rustflags" CARGO_TARGET_DIR=target/host cargo build --release --target wasm32-unknown-unknown --lib --features host
   cp -p target/host/wasm32-unknown-unknown/release/pcc.wasm target/pkg/host.wasm
   bindgen target/pkg/host.wasm pkg/web web pcc
   bindgen target/pkg/host.wasm pkg/node nodejs pcc

@@ -14,7 +14,7 @@ import { domAct } from './domwalk.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { assertMayAct, markOwned, ownerOf, release } from './ownership.js';
 import { domCua, extractContent, stableRead, isNavigationError, walkFrames, selectorOf } from './reads.js';
-import { evaluateIn } from './evaluate.js';
+import { evaluateIn, formFields } from './evaluate.js';
 import { journal } from './journal.js';
 import { settle } from './settle.js';
 import { status, doctor, recordEvent } from './status.js';
@@ -163,9 +163,13 @@ async function journalRead(params, kind) {
   if (params.filter !== undefined && typeof params.filter !== 'string') fail('INVALID_REQUEST', 'filter must be a string');
   return readOnly(params, async (tab) => {
     await journal(tab.id).catch((e) => fail('BROWSER_PAGE_UNAVAILABLE', `cannot collect on tab ${tab.id}: ${String(e.message).slice(0, 120)}`, 'close DevTools on this tab, or use a tab from browser_tab_open'));
-    const { collector } = await ready;
+    const { collector, limits } = await ready;
     const opts = { maxEntries: params.maxEntries, maxChars: params.maxChars, filter: params.filter || undefined };
-    return kind === 'console' ? collector.console(tab.id, opts) : collector.network(tab.id, opts);
+    if (kind === 'network') return collector.network(tab.id, opts);
+    // What the page logged may quote a field's value: the sensitive ones are scrubbed.
+    const fields = await formFields(tab.id, limits);
+    if (fields) opts.fields = JSON.stringify(fields);
+    return collector.console(tab.id, opts);
   });
 }
 

@@ -190,7 +190,7 @@ export function formFieldFacts(maxFields, maxChars) {
 }
 
 /** The form fields of every frame of the tab, or `null` when no frame could be read. */
-async function formFields(tabId, limits) {
+export async function formFields(tabId, limits) {
   let results;
   try {
     results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: formFieldFacts, args: [limits.evalFormFields, limits.evalSecretChars] });

@@ -50,7 +50,7 @@ pub fn project(json: &str) -> Result<Evaluated> {
     let mut b = Bound { remaining: EVAL_TOTAL_CHARS, truncated: raw.get("truncated").and_then(Value::as_bool).unwrap_or(false) };
     let kind = raw.get("type").and_then(Value::as_str).map(|t| cut(t, 20, false)).unwrap_or_else(|| "undefined".into());
     let value = bound(raw.get("value").unwrap_or(&Value::Null), 0, &mut b);
-    let char_count = serde_json::to_string(&value).map(|s| s.chars().count()).unwrap_or(0);
+    let char_count = serde_json::to_string(&value).map(|s| crate::text::char_len(&s)).unwrap_or(0);
     Ok(Evaluated { value, kind, char_count, truncated: b.truncated })
 }
 
@@ -64,6 +64,28 @@ const SECRET_MIN_CHARS: usize = 3;
 /// A sensitive value the extension could not read whole (`cut`) fails closed.
 pub fn project_redacted(json: &str, fields_json: &str) -> Result<Evaluated> {
     let mut r = project(json)?;
+    if let Some(secrets) = secrets_of(fields_json)? {
+        scrub(&mut r.value, &secrets);
+        r.char_count = serde_json::to_string(&r.value).map(|s| crate::text::char_len(&s)).unwrap_or(0);
+    }
+    Ok(r)
+}
+
+/// Scrubs `texts` (console lines the page logged) like an evaluate result.
+pub fn scrub_texts<'a>(texts: impl Iterator<Item = &'a mut String>, fields_json: &str) -> Result<()> {
+    if let Some(secrets) = secrets_of(fields_json)? {
+        for t in texts {
+            if let Some(clean) = scrubbed(t, &secrets) {
+                *t = clean;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The secrets among reported fields (`None`: none); a sensitive value the extension could
+/// not read whole fails closed.
+fn secrets_of(fields_json: &str) -> Result<Option<Secrets>> {
     let fields: Value = if fields_json.is_empty() { Value::Null } else { crate::input::json::parse(fields_json, "form fields", |p| p.value())? };
     let mut secrets: Vec<Vec<char>> = Vec::new();
     for f in fields.as_array().into_iter().flatten() {
@@ -82,12 +104,7 @@ pub fn project_redacted(json: &str, fields_json: &str) -> Result<Evaluated> {
             }
         }
     }
-    if !secrets.is_empty() {
-        let secrets = Secrets::new(secrets);
-        scrub(&mut r.value, &secrets);
-        r.char_count = serde_json::to_string(&r.value).map(|s| s.chars().count()).unwrap_or(0);
-    }
-    Ok(r)
+    Ok((!secrets.is_empty()).then(|| Secrets::new(secrets)))
 }
 
 /// The value of one reported field, when the field is sensitive.
@@ -175,7 +192,7 @@ fn scrub(v: &mut Value, secrets: &Secrets) {
         }
         Value::Array(items) => {
             // A secret cut into small pieces (`[..."secret"]`, `s.split("")`): the whole list goes.
-            let small = |i: &Value| i.as_str().is_some_and(|s| s.chars().count() <= 4);
+            let small = |i: &Value| i.as_str().is_some_and(|s| crate::text::char_len(&s) <= 4);
             let joined: String = items.iter().filter_map(Value::as_str).collect();
             if items.len() > 1 && items.iter().all(small) && scrubbed(&joined, secrets).is_some() {
                 *v = Value::String("[redacted]".into());
@@ -239,7 +256,7 @@ fn bound(v: &Value, depth: usize, b: &mut Bound) -> Value {
     match v {
         Value::String(s) => {
             let max = EVAL_STRING_CHARS.min(b.remaining);
-            let n = s.chars().count();
+            let n = crate::text::char_len(&s);
             let out = if n > max {
                 b.truncated = true;
                 let kept: String = s.chars().take(max).collect();
@@ -247,7 +264,7 @@ fn bound(v: &Value, depth: usize, b: &mut Bound) -> Value {
             } else {
                 s.clone()
             };
-            b.remaining = b.remaining.saturating_sub(out.chars().count() + 2);
+            b.remaining = b.remaining.saturating_sub(crate::text::char_len(&out) + 2);
             Value::String(out)
         }
         Value::Array(_) | Value::Object(_) if depth >= EVAL_DEPTH => {
@@ -280,7 +297,7 @@ fn bound(v: &Value, depth: usize, b: &mut Bound) -> Value {
                     break;
                 }
                 let key = cut(k, 200, false);
-                b.remaining = b.remaining.saturating_sub(key.chars().count() + 4);
+                b.remaining = b.remaining.saturating_sub(crate::text::char_len(&key) + 4);
                 out.insert(key, bound(item, depth + 1, b));
             }
             if out.len() < fields.len() {
@@ -364,6 +381,14 @@ mod tests {
             let r = project_redacted(&format!(r#"{{"type":"string","value":"tail: {slice}."}}"#), &fields).unwrap();
             assert_eq!(r.value, "tail: [redacted].", "{slice}");
         }
+    }
+
+    #[test]
+    fn console_lines_are_scrubbed_like_results() {
+        let fields = r#"[{"tag":"input","attrs":{"type":"password"},"value":"Hunter2-Secret"},{"tag":"input","attrs":{"name":"q"},"label":"Search","value":"shoes"}]"#;
+        let mut lines = vec!["login with HUNTER2 secret".to_string(), "searching shoes".to_string()];
+        scrub_texts(lines.iter_mut(), fields).unwrap();
+        assert_eq!(lines, ["login with [redacted]", "searching shoes"]);
     }
 
     #[test]

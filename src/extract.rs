@@ -63,14 +63,14 @@ pub fn extract(page: &PageWalk, format: Format, max_chars: usize) -> Extract {
         r.block(root, "");
     }
     let full = tidy(&r.out);
-    let total_chars = full.chars().count();
+    let total_chars = crate::text::char_len(&full);
     let content = if total_chars > max_chars { cut_at_block(&full, max_chars) } else { full };
     Extract {
         title: capped(&page.title, NODE_TEXT_CHARS),
         url: capped(&redact::url(&page.url), TAB_URL_CHARS),
         format: if format == Format::Markdown { "markdown" } else { "text" },
         scope,
-        char_count: content.chars().count(),
+        char_count: crate::text::char_len(&content),
         total_chars,
         truncated: total_chars > max_chars,
         content,

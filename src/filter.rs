@@ -518,7 +518,7 @@ fn merge_children(view: &mut View, i: usize) -> Vec<usize> {
                 if view.nodes[prev].kind == Kind::Text {
                     let p = &mut view.nodes[prev];
                     let other_box = matches!((p.flow, flow), (Some(a), Some(b)) if a != b);
-                    if p.name.chars().count() < 1_000 {
+                    if crate::text::char_len(&p.name) < 1_000 {
                         if space || p.space_after || other_box {
                             p.name.push(' ');
                         }
@@ -539,5 +539,5 @@ fn merge_children(view: &mut View, i: usize) -> Vec<usize> {
 /// `char::is_alphanumeric`: its Unicode tables cost the wasm module ~20 KB.)
 fn is_separator_text(t: &str) -> bool {
     const SEPARATORS: &str = "•·∙◦▪●|¦/\\-–—‐›»«‹<>→←↑↓⟩⟨:;,.…*~+=_#";
-    !t.is_empty() && t.chars().count() <= 3 && t.chars().all(|c| c == ' ' || SEPARATORS.contains(c))
+    !t.is_empty() && crate::text::char_len(&t) <= 3 && t.chars().all(|c| c == ' ' || SEPARATORS.contains(c))
 }

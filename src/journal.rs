@@ -47,6 +47,9 @@ pub struct ReadOptions {
     pub max_chars: Option<u64>,
     /// Console: only this level (`error`, `warning`, `log`…). Network: URL substring.
     pub filter: Option<String>,
+    /// Console: the page's form fields (`[{tag, attrs, label, value}]` JSON, as for
+    /// evaluate): the values of sensitive ones are scrubbed from what the page logged.
+    pub fields: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -202,7 +205,7 @@ mod tests {
         assert!(log.truncated && log.count <= JOURNAL_DEFAULT_ENTRIES);
         let chars: usize = log.entries.iter().map(|e| e.text.len() + e.source.len()).sum();
         assert!(chars <= JOURNAL_DEFAULT_CHARS);
-        assert!(log.entries.iter().all(|e| e.text.chars().count() <= JOURNAL_ENTRY_CHARS && !e.source.contains("abc")));
+        assert!(log.entries.iter().all(|e| crate::text::char_len(&e.text) <= JOURNAL_ENTRY_CHARS && !e.source.contains("abc")));
     }
 
     #[test]

@@ -133,7 +133,7 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
     // Exact fit: render, and drop the last-added leaves until the text is within budget.
     let mut rendered = render(view, tree, &selected, labels);
     let mut summary = closing_line(view, &selected, main_frame, tree.behind_modal);
-    while crate::text::char_len(&rendered.state) + summary.0.as_ref().map(|l| l.chars().count() + 1).unwrap_or(0) > budget.chars {
+    while crate::text::char_len(&rendered.state) + summary.0.as_ref().map(|l| crate::text::char_len(&l) + 1).unwrap_or(0) > budget.chars {
         let mut removed = 0;
         while removed < 4 {
             let Some(i) = added_order.pop() else { break };

@@ -86,7 +86,7 @@ pub fn visible_dom(page: &PageWalk, budget: Budget) -> VisibleDom {
     for i in order {
         let part = items[i].in_iframe as usize;
         let b = if part == 1 { frame_budget } else { main_budget };
-        let cost = items[i].line.chars().count() + 1;
+        let cost = crate::text::char_len(&items[i].line) + 1;
         if kept[part] < b.nodes && used[part] + cost <= b.chars {
             keep[i] = true;
             kept[part] += 1;
@@ -97,7 +97,7 @@ pub fn visible_dom(page: &PageWalk, budget: Budget) -> VisibleDom {
     let state = crate::text::join(&mut items.iter().zip(&keep).filter(|(_, k)| **k).map(|(i, _)| i.line.as_str()), "\n");
     VisibleDom {
         node_count: shown,
-        char_count: state.chars().count(),
+        char_count: crate::text::char_len(&state),
         total_nodes: items.len(),
         frame_count,
         truncated: shown < items.len(),

@@ -19,8 +19,15 @@ pub fn start() {
     // `console_error_panic_hook`'s formatting of the whole panic info (~4 KB of wasm).
     std::panic::set_hook(Box::new(|info| {
         let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
-        web_sys::console::error_1(&JsValue::from_str(&format!("pcc: internal error{at}")));
+        console_error(&format!("pcc: internal error{at}"));
     }));
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `console.error` (a direct import: web-sys's generic binding costs more wasm).
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(s: &str);
 }
 
 /// Results cross as JSON text parsed by the engine: one `serde_json` serializer serves
@@ -124,7 +131,9 @@ impl Collector {
     /// `browser_console`: options `{maxEntries, maxChars, filter}` (filter = a level).
     pub fn console(&mut self, tab_id: f64, options: JsValue) -> Result<JsValue, JsValue> {
         let opts = decode(options, "console options", options::journal_read)?;
-        to_js(&self.core.journal.read_console(tab_id as i64, &opts))
+        let mut log = self.core.journal.read_console(tab_id as i64, &opts);
+        crate::evaluate::scrub_texts(log.entries.iter_mut().map(|e| &mut e.text), opts.fields.as_deref().unwrap_or("")).map_err(err)?;
+        to_js(&log)
     }
 
     /// `browser_network`: options `{maxEntries, maxChars, filter}` (filter = URL substring).

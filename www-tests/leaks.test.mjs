@@ -165,6 +165,10 @@ test('evaluate: a secret comes back in no trivial form — prefilled markup, cas
   }
   // Ordinary values still come back.
   assert.equal((await b.call('browser_evaluate', { tabId, expression: 'document.getElementById("nick").value' })).value, 'ordinary-nick');
+  // What the page logged is scrubbed the same way.
+  const logged = await b.call('browser_console', { tabId });
+  assert.ok(logged.entries.some((e) => /debug: typed \[redacted\]/.test(e.text)), JSON.stringify(logged).slice(0, 400));
+  for (const s of secrets) assert.ok(!skeleton(JSON.stringify(logged)).includes(skeleton(s)), `console shows ${s.slice(0, 20)}`);
   console.log(`evaluate scrub: ${checked} expressions × ${secrets.length} secrets, none shown`);
   await page.close();
 });

@@ -68,6 +68,7 @@ pub fn journal_read(p: &mut Parser<'_>) -> Result<ReadOptions> {
             "maxEntries" => o.max_entries = count(p)?,
             "maxChars" => o.max_chars = count(p)?,
             "filter" => o.filter = p.opt_string()?,
+            "fields" => o.fields = p.opt_string()?,
             _ => p.skip()?,
         }
         Ok(())
