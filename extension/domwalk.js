@@ -71,7 +71,10 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
     }
     const behind = modal && !modal.contains(node) && !node.contains(modal);
     if (behind) attrs.inert = '';
-    const secretInput = tag === 'input' && /^(password|hidden)$/i.test(node.type);
+    // A field that was ever a password in this document (memory.js) stays one.
+    const was = tag === 'input' && (node.type === 'password' || globalThis.__pccWasPassword?.has(node));
+    if (was) { attrs.type = 'password'; globalThis.__pccWasPassword?.add(node); }
+    const secretInput = tag === 'input' && (was || /^hidden$/i.test(node.type));
     if (secretInput) delete attrs.value;
     const cs = getComputedStyle(node);
     const r = node.getBoundingClientRect();

@@ -175,6 +175,8 @@ export function formFieldFacts(maxFields, maxChars) {
       if (!values.size) continue;
       const attrs = {};
       for (const a of ATTRS) if (el.hasAttribute(a)) attrs[a] = el.getAttribute(a);
+      // A field that was ever a password in this document (memory.js) stays one.
+      if (globalThis.__pccWasPassword?.has(el)) attrs.type = 'password';
       // Named by labels, aria-labelledby or a title: all of it counts.
       const named = (el.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean).map((id) => root.getElementById?.(id)?.textContent || '');
       const label = [...[...(el.labels || [])].map((l) => l.textContent), ...named, el.getAttribute('title') || ''].join(' ').slice(0, 200);

@@ -172,3 +172,22 @@ test('evaluate: a secret comes back in no trivial form — prefilled markup, cas
   console.log(`evaluate scrub: ${checked} expressions × ${secrets.length} secrets, none shown`);
   await page.close();
 });
+
+test('a password shown in clear by a "Show" toggle stays a password for the page-side reads and the evaluate scrub', async () => {
+  const { page, tabId } = await openTab(b, server, 'show-password.html');
+  await page.fill('#pw', 'Shown-Secret-55');
+  await page.click('#show');
+  assert.equal(await page.evaluate(() => document.getElementById('pw').type), 'text');
+  let checked = 0;
+  for (const [method, params] of [['browser_snapshot', { source: 'dom' }], ['browser_accessibility_snapshot', { source: 'dom', disableDiffing: true }],
+    ['browser_dom_cua', {}], ['browser_extract', {}], ['browser_extract', { format: 'text' }],
+    ['browser_evaluate', { expression: 'document.getElementById("pw").value' }], ['browser_evaluate', { expression: 'document.body.innerHTML + document.getElementById("pw").value' }]]) {
+    const r = await b.call(method, { tabId, ...params });
+    assert.ok(!r.error, `${method}: ${JSON.stringify(r).slice(0, 200)}`);
+    assert.ok(!JSON.stringify(r).includes('Shown-Secret-55'), `${method} ${JSON.stringify(params)} shows the password: ${JSON.stringify(r).slice(0, 300)}`);
+    checked++;
+  }
+  assert.match((await b.call('browser_snapshot', { tabId, source: 'dom' })).snapshot.state, /textbox/, 'the field keeps its role');
+  console.log(`show-password: ${checked} reads checked`);
+  await page.close();
+});
