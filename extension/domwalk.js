@@ -95,6 +95,13 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
       if (t) entry.frameTag = t;
     }
     if (node.labels && node.labels.length) entry.label = [...node.labels].map(labelText).join(' ').slice(0, TEXT_CAP);
+    else if (/^(input|textarea|select)$/.test(tag) && node.hasAttribute('aria-labelledby')) {
+      // A field named only by aria-labelledby: its label text, for the name and for the
+      // sensitivity rules (the referenced text may be hidden or outside this walk).
+      const root = node.getRootNode();
+      const text = node.getAttribute('aria-labelledby').split(/\s+/).map((id) => id && root.getElementById?.(id)?.textContent).filter(Boolean).join(' ').trim();
+      if (text) entry.label = text.slice(0, TEXT_CAP);
+    }
     if (node === scope) scopeIndex = i;
     nodes.push(entry);
     elements[i] = node;

@@ -165,6 +165,11 @@ test('evaluate: a secret comes back in no trivial form — prefilled markup, cas
   }
   // Ordinary values still come back.
   assert.equal((await b.call('browser_evaluate', { tabId, expression: 'document.getElementById("nick").value' })).value, 'ordinary-nick');
+  // The page-side reads know the fields named only by aria-labelledby or title too.
+  for (const [method, params] of [['browser_dom_cua', {}], ['browser_snapshot', { source: 'dom' }], ['browser_extract', {}]]) {
+    const r = await b.call(method, { tabId, ...params });
+    for (const s of ['OTP-998877', 'alpha bravo charlie delta']) assert.ok(!JSON.stringify(r).includes(s), `${method} shows ${s}: ${JSON.stringify(r).slice(0, 300)}`);
+  }
   // What the page logged is scrubbed the same way.
   const logged = await b.call('browser_console', { tabId });
   assert.ok(logged.entries.some((e) => /debug: typed \[redacted\]/.test(e.text)), JSON.stringify(logged).slice(0, 400));
