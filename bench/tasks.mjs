@@ -8,6 +8,7 @@
 // Writes bench/tasks.json and prints a table. `node bench/tasks.mjs [--corpus N]`.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../www-tests/harness.mjs';
@@ -19,8 +20,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const PW_MCP = path.join(here, 'node_modules', '@playwright', 'mcp', 'cli.js');
 
 /** A minimal MCP client over stdio (JSON-RPC, one line per message). */
-async function mcpClient(cmd, args, env) {
-  const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+async function mcpClient(cmd, args, env, cwd) {
+  const proc = spawn(cmd, args, { env: { ...process.env, ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   proc.stderr.on('data', () => {});
   const waiting = new Map();
   let buffer = '';
@@ -222,7 +223,9 @@ async function main() {
   const b = await launch({ offline: true });
   const br = await startBridge(b);
   const pcc = await mcpClient(pccBin, ['mcp'], br.env);
-  const pw = await mcpClient(process.execPath, [PW_MCP, '--headless', '--isolated', '--executable-path', '/usr/bin/chromium', '--no-sandbox', '--viewport-size', '1280,720', '--blocked-origins', 'https:;http://www.;http://cdn.'], {});
+  const pw = await mcpClient(process.execPath, [PW_MCP, '--headless', '--isolated', '--executable-path', '/usr/bin/chromium', '--no-sandbox', '--viewport-size', '1280,720', '--blocked-origins', 'https:;http://www.;http://cdn.'], {},
+    // It writes snapshots and logs into its working directory: a temporary one.
+    fs.mkdtempSync(path.join(os.tmpdir(), 'pw-mcp-')));
   const only = process.env.BENCH_TASK;
   const tasks = [...localTasks(server), ...(cserver ? corpusTasks(cserver, names) : [])].filter((t) => !only || t.name.includes(only));
   const rows = [];
