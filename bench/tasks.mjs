@@ -6,7 +6,6 @@
 // model would read (MCP text content), per task and per side.
 //
 // Writes bench/tasks.json and prints a table. `node bench/tasks.mjs [--corpus N]`.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,45 +14,24 @@ import { launch } from '../www-tests/harness.mjs';
 import { startServer } from '../www-tests/server.mjs';
 import { startBridge, pccBin } from '../www-tests/bridge-harness.mjs';
 import { corpusServer, pagesOf, fullDir } from '../www-tests/corpus.mjs';
+import { mcpClient } from '../www-tests/mcp-client.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PW_MCP = path.join(here, 'node_modules', '@playwright', 'mcp', 'cli.js');
 
-/** A minimal MCP client over stdio (JSON-RPC, one line per message). */
-async function mcpClient(cmd, args, env, cwd) {
-  const proc = spawn(cmd, args, { env: { ...process.env, ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-  proc.stderr.on('data', () => {});
-  const waiting = new Map();
-  let buffer = '';
-  proc.stdout.on('data', (d) => {
-    buffer += d;
-    let nl;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (!line.trim()) continue;
-      const msg = JSON.parse(line);
-      waiting.get(msg.id)?.(msg);
-    }
-  });
-  let nextId = 1;
-  const rpc = (method, params) => new Promise((resolve, reject) => {
-    const id = nextId++;
-    const timer = setTimeout(() => reject(new Error(`${method} timed out`)), 90000);
-    waiting.set(id, (m) => { clearTimeout(timer); waiting.delete(id); resolve(m); });
-    proc.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-  });
-  await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-  proc.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+/** An MCP server, initialized, whose `call` gives the text a model reads of one call. */
+async function mcpServer(cmd, args, opts) {
+  const c = mcpClient(cmd, args, { timeoutMs: 90000, ...opts });
+  await c.rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  c.notify('notifications/initialized');
   return {
-    /** The text a model reads of one call, and whether it was an error. */
     async call(name, args) {
-      const m = await rpc('tools/call', { name, arguments: args });
+      const m = await c.rpc('tools/call', { name, arguments: args });
       if (m.error) return { text: JSON.stringify(m.error), error: true };
-      const text = (m.result.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+      const text = (m.result.content || []).filter((x) => x.type === 'text').map((x) => x.text).join('\n');
       return { text, error: m.result.isError === true };
     },
-    close: () => proc.kill(),
+    close: c.close,
   };
 }
 
@@ -222,10 +200,10 @@ async function main() {
   const cserver = names.length ? await corpusServer(fullDir) : null;
   const b = await launch({ offline: true });
   const br = await startBridge(b);
-  const pcc = await mcpClient(pccBin, ['mcp'], br.env);
-  const pw = await mcpClient(process.execPath, [PW_MCP, '--headless', '--isolated', '--executable-path', '/usr/bin/chromium', '--no-sandbox', '--viewport-size', '1280,720', '--blocked-origins', 'https:;http://www.;http://cdn.'], {},
+  const pcc = await mcpServer(pccBin, ['mcp'], { env: { ...process.env, ...br.env } });
+  const pw = await mcpServer(process.execPath, [PW_MCP, '--headless', '--isolated', '--executable-path', '/usr/bin/chromium', '--no-sandbox', '--viewport-size', '1280,720', '--blocked-origins', 'https:;http://www.;http://cdn.'],
     // It writes snapshots and logs into its working directory: a temporary one.
-    fs.mkdtempSync(path.join(os.tmpdir(), 'pw-mcp-')));
+    { cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'pw-mcp-')) });
   const only = process.env.BENCH_TASK;
   const tasks = [...localTasks(server), ...(cserver ? corpusTasks(cserver, names) : [])].filter((t) => !only || t.name.includes(only));
   const rows = [];

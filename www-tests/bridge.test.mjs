@@ -4,13 +4,13 @@
 // projection (pkg/node) and the Bridge's security checks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBridge, freePort, pccBin, withBridge, until } from './bridge-harness.mjs';
+import { mcpClient } from './mcp-client.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const host = createRequire(import.meta.url)(path.join(root, 'pkg', 'node', 'pcc.js'));
@@ -190,31 +190,13 @@ test('security: no token, a wrong token, a foreign Origin, a non-loopback Host, 
 
 test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screenshot as an image', async () => {
   const tabId = (await callBridge('browser_tab_open', { url: server.url('basic.html') })).json.tab.id;
-  const mcp = spawn(pccBin, ['mcp'], { env: br.env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let buffer = '';
-  const waiting = new Map();
-  mcp.stdout.on('data', (c) => {
-    buffer += c;
-    let nl;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      const msg = JSON.parse(line);
-      waiting.get(msg.id)?.(msg);
-    }
-  });
-  let nextId = 1;
-  const rpc = (method, params) => new Promise((resolve, reject) => {
-    const id = nextId++;
-    const timer = setTimeout(() => reject(new Error(`${method} timed out`)), 60000);
-    waiting.set(id, (m) => { clearTimeout(timer); resolve(m); });
-    mcp.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-  });
+  const mcp = mcpClient(pccBin, ['mcp'], { env: br.env });
+  const { rpc } = mcp;
   try {
     const init = await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
     assert.ok(init.result?.capabilities?.tools, JSON.stringify(init));
     assert.match(init.result.instructions, /untrusted-page-content/);
-    mcp.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    mcp.notify('notifications/initialized');
     const list = (await rpc('tools/list', {})).result.tools;
     const snapTool = list.find((t) => t.name === 'browser_snapshot');
     assert.equal(snapTool.inputSchema.type, 'object');
@@ -251,7 +233,7 @@ test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screensho
     assert.equal(shot.content[1].mimeType, 'image/png');
     assert.ok(!/iVBOR/.test(shot.content[0].text));
   } finally {
-    mcp.kill();
+    mcp.close();
     await callBridge('browser_tab_close', { tabId });
   }
 });
