@@ -112,6 +112,7 @@ async function stableCenter(session, backendNodeId, center) {
     await new Promise((r) => setTimeout(r, 30));
     const now = await boxCenter(session, backendNodeId);
     if (same(now, last)) return now;
+    if (!now && !last) return null; // no box at all: nothing is moving
     last = now;
   }
   fail('BROWSER_ELEMENT_OBSCURED', 'the element kept moving (a scroll or animation did not stop)', 'wait for the page to settle, then take a new snapshot');

@@ -172,3 +172,13 @@ test('chromium_ax: a page that steals the focus — typing reports uncertain, ne
   assert.equal(await thief(), before, 'no key reached the thief');
   await page.close();
 });
+
+test('chromium_ax: a target hidden after the snapshot — refused at once as having no box, nothing clicked', async () => {
+  const t = await setup('chromium_ax');
+  await t.page.evaluate(() => { for (const b of document.querySelectorAll('button')) if (b.closest('li')?.textContent.includes('Beta')) b.style.display = 'none'; });
+  const r = await t.click();
+  assert.equal(r.error?.code, 'BROWSER_ELEMENT_OBSCURED', JSON.stringify(r));
+  assert.match(r.error.message, /no visible box/);
+  assert.deepEqual(await t.hits(), []);
+  await t.page.close();
+});
