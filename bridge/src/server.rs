@@ -82,7 +82,11 @@ pub async fn serve(port: u16, extension_id: Option<String>) -> std::io::Result<(
         let (stream, _) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
-                Err(_) => continue, // e.g. out of descriptors: the slot frees, try again
+                Err(_) => {
+                    // E.g. out of descriptors: wait for some to close instead of spinning.
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
             },
             _ = &mut stop => return Ok(()),
         };
