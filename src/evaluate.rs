@@ -150,7 +150,7 @@ const WINDOW: usize = 16;
 /// The skeletons to find: short ones whole, long ones by every `WINDOW`-character piece,
 /// kept as hashes (a collision only redacts more) behind a 2^20-bit filter, so that the
 /// list is searched only on a likely hit (a hash set would cost the wasm ~2 KB more).
-pub struct Secrets {
+struct Secrets {
     whole: Vec<Vec<char>>,
     pieces: Vec<u64>,
     filter: Vec<u64>,
@@ -192,9 +192,8 @@ fn scrub(v: &mut Value, secrets: &Secrets) {
         }
         Value::Array(items) => {
             // A secret cut into small pieces (`[..."secret"]`, `s.split("")`): the whole list goes.
-            let small = |i: &Value| i.as_str().is_some_and(|s| crate::text::char_len(&s) <= 4);
-            let joined: String = items.iter().filter_map(Value::as_str).collect();
-            if items.len() > 1 && items.iter().all(small) && scrubbed(&joined, secrets).is_some() {
+            let small = |i: &Value| i.as_str().is_some_and(|s| crate::text::char_len(s) <= 4);
+            if items.len() > 1 && items.iter().all(small) && scrubbed(&items.iter().filter_map(Value::as_str).collect::<String>(), secrets).is_some() {
                 *v = Value::String("[redacted]".into());
                 return;
             }
