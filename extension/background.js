@@ -7,6 +7,7 @@
 import { memoryBytes, projectTabs, projectTab, screenshotText } from './wasm/pcc.js';
 import { ready } from './core.js';
 import { captureObservation } from './capture.js';
+import { applyPasswordMemory } from './worlds.js';
 import { sessions } from './debugger.js';
 import { resolveTab, assertReadable, handleOf } from './handles.js';
 import { act, isConnected } from './actions.js';
@@ -44,6 +45,7 @@ async function captureAx(tab) {
   const { styles } = await ready;
   const t0 = performance.now();
   const obs = await captureObservation(all, styles);
+  await applyPasswordMemory(tab.id, all, obs);
   return { all, obs, captureMs: performance.now() - t0 };
 }
 

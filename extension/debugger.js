@@ -30,6 +30,9 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
     send(child, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
   } else if (method === 'Target.detachedFromTarget') {
     st.children.delete(params.sessionId);
+    forget(`${source.tabId}/${params.sessionId}`);
+  } else if (method.startsWith('Runtime.execution')) {
+    trackWorld(`${source.tabId}/${source.sessionId || ''}`, method, params);
   } else if (method === 'Inspector.targetCrashed' && !source.sessionId) {
     crashed.add(source.tabId);
   } else if (method === 'Inspector.targetReloadedAfterCrash' && !source.sessionId) {
@@ -48,7 +51,52 @@ export function isCrashed(tabId) {
 
 chrome.debugger.onDetach.addListener((source) => {
   tabs.delete(source.tabId);
+  for (const key of [...runtimeOn, ...worlds.keys()]) if (key.startsWith(`${source.tabId}/`)) forget(key);
 });
+
+// This extension's own isolated world in each frame (where memory.js runs), by session
+// (`tabId/sessionId`): CDP reports it once Runtime is enabled. A page cannot create a
+// context with this origin.
+const OWN_ORIGIN = `chrome-extension://${chrome.runtime.id}`;
+const worlds = new Map(); // session key → Set<executionContextId>
+/** Session keys whose Runtime domain this worker life enabled. */
+const runtimeOn = new Set();
+
+function trackWorld(key, method, params) {
+  if (method === 'Runtime.executionContextCreated') {
+    const c = params.context;
+    if (c?.origin !== OWN_ORIGIN || c.auxData?.type !== 'isolated') return;
+    if (!worlds.has(key)) worlds.set(key, new Set());
+    worlds.get(key).add(c.id);
+  } else if (method === 'Runtime.executionContextDestroyed') {
+    worlds.get(key)?.delete(params.executionContextId);
+  } else if (method === 'Runtime.executionContextsCleared') {
+    worlds.delete(key);
+  }
+}
+
+function forget(key) {
+  worlds.delete(key);
+  runtimeOn.delete(key);
+}
+
+/**
+ * Enables Runtime on one session of a tab, once per worker life (or again with `replay`):
+ * disabled first, so that enabling replays the existing contexts and console messages even
+ * when an earlier worker life left it enabled.
+ */
+export async function enableRuntime(tabId, target, replay = false) {
+  const key = `${tabId}/${target.session}`;
+  if (runtimeOn.has(key) && !replay) return;
+  await target.send('Runtime.disable').catch(() => {});
+  await target.send('Runtime.enable');
+  runtimeOn.add(key);
+}
+
+/** The execution contexts of this extension's isolated world in a session (Runtime enabled). */
+export function ownWorlds(tabId, target) {
+  return [...(worlds.get(`${tabId}/${target.session}`) ?? [])];
+}
 
 async function attach(tabId) {
   let st = tabs.get(tabId);

@@ -3,7 +3,7 @@
 // Only event fields the core keeps are passed; bodies are never fetched. Console text is
 // cut here as well, so a 10 MB log line does not even cross into wasm.
 import { ready } from './core.js';
-import { sessions } from './debugger.js';
+import { sessions, enableRuntime } from './debugger.js';
 
 const journaled = new Set(); // tabIds with Runtime + Network enabled
 /** tabId → (requestId → Date.now() at start) of the page's fetch/XHR requests in flight. */
@@ -88,7 +88,7 @@ export async function journal(tabId) {
   const [main] = await sessions(tabId);
   journaled.add(tabId);
   try {
-    await main.send('Runtime.enable');
+    await enableRuntime(tabId, main, true); // replays what the page logged before
     await main.send('Network.enable', { maxTotalBufferSize: 1024 * 1024, maxResourceBufferSize: 64 * 1024 });
   } catch (e) {
     journaled.delete(tabId);

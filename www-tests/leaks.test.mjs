@@ -181,10 +181,15 @@ test('evaluate: a secret comes back in no trivial form — prefilled markup, cas
 test('a password shown in clear by a "Show" toggle stays a password for the page-side reads and the evaluate scrub', async () => {
   const { page, tabId } = await openTab(b, server, 'show-password.html');
   await page.fill('#pw', 'Shown-Secret-55');
+  const before = await b.call('browser_accessibility_snapshot', { tabId });
   await page.click('#show');
   assert.equal(await page.evaluate(() => document.getElementById('pw').type), 'text');
-  let checked = 0;
-  for (const [method, params] of [['browser_snapshot', { source: 'dom' }], ['browser_accessibility_snapshot', { source: 'dom', disableDiffing: true }],
+  // The revision after the toggle: a diff (`~` lines) or a full state, never the value.
+  const after = await b.call('browser_accessibility_snapshot', { tabId, baseSnapshotId: before.snapshotId });
+  assert.ok(!after.error && !JSON.stringify(after).includes('Shown-Secret-55'), `the revision after "Show" shows the password: ${JSON.stringify(after).slice(0, 300)}`);
+  let checked = 1;
+  for (const [method, params] of [['browser_snapshot', {}], ['browser_accessibility_snapshot', { disableDiffing: true }],
+    ['browser_snapshot', { source: 'dom' }], ['browser_accessibility_snapshot', { source: 'dom', disableDiffing: true }],
     ['browser_dom_cua', {}], ['browser_extract', {}], ['browser_extract', { format: 'text' }],
     ['browser_evaluate', { expression: 'document.getElementById("pw").value' }], ['browser_evaluate', { expression: 'document.body.innerHTML + document.getElementById("pw").value' }]]) {
     const r = await b.call(method, { tabId, ...params });
