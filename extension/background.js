@@ -40,8 +40,8 @@ function timeoutOf(params) {
   return Math.min(t ?? TIMEOUT_DEFAULT_MS, TIMEOUT_MAX_MS);
 }
 
-async function captureAx(tab) {
-  const all = await sessions(tab.id);
+async function captureAx(tab, signal) {
+  const all = await sessions(tab.id, signal);
   const { styles } = await ready;
   const t0 = performance.now();
   const obs = await captureObservation(all, styles);
@@ -86,13 +86,13 @@ function optionalInt(params, key) {
 }
 
 /** One observation of a tab: AX through the debugger, or the DOM walk as the fallback. */
-async function observe(tab, params) {
+async function observe(tab, params, signal) {
   const forceDom = params.source === 'dom';
   if (params.source !== undefined && !['dom', 'chromium_ax'].includes(params.source)) fail('INVALID_REQUEST', 'source is "chromium_ax" or "dom"');
   selectorOf(params);
   if (!forceDom) {
     try {
-      const { all, obs, captureMs } = await captureAx(tab);
+      const { all, obs, captureMs } = await captureAx(tab, signal);
       if (!obs.frames.some((f) => f.ax)) throw new Error('AX domain unavailable');
       if (params.selector) obs.scope = await scopeOf(all[0], params.selector);
       return { obs, all, captureMs, handle: await handleOf(tab, all[0]) };
@@ -101,6 +101,7 @@ async function observe(tab, params) {
       // Debugger unavailable (another debugger attached, policy…): fall back to the DOM walk.
     }
   }
+  signal?.throwIfAborted();
   const { obs, captureMs, documentId } = await captureDom(tab, params.selector);
   // Key the handle like the AX path when the debugger works, so refs survive a source switch.
   const all = await sessions(tab.id).catch(() => null);
@@ -111,7 +112,7 @@ async function observe(tab, params) {
  * One page read: validate, observe (AX or DOM walk), hand the JSON observation to
  * `render(collector, json, limits, handle)` (a wasm call) and time both halves.
  */
-async function readTab(params, render) {
+async function readTab(params, signal, render) {
   const limits = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
@@ -119,7 +120,9 @@ async function readTab(params, render) {
   // One document from start to end, or BROWSER_PAGE_CHANGING (one re-observation). Attach
   // first, so that the document is identified the same way before and after.
   if (params.source !== 'dom') await sessions(tab.id).catch(() => {});
-  const { obs, captureMs, handle } = await stableRead(tab.id, () => observe(tab, params));
+  const { obs, captureMs, handle } = await stableRead(tab.id, () => observe(tab, params, signal));
+  // Abandoned: render nothing (a revision the model never sees must not become the base).
+  signal?.throwIfAborted();
   const json = JSON.stringify(obs);
   const t0 = performance.now();
   const result = render(collector, json, limits, handle);
@@ -127,19 +130,19 @@ async function readTab(params, render) {
   return { result, tab: tabInfo(tab, handle), timing: params.timing ? timing : undefined };
 }
 
-async function browserSnapshot(params) {
-  const { result, tab, timing } = await readTab(params, (c, json, limits, handle) => c.snapshot(json, { ...limits, tab: handle }));
+async function browserSnapshot(params, signal) {
+  const { result, tab, timing } = await readTab(params, signal, (c, json, limits, handle) => c.snapshot(json, { ...limits, tab: handle }));
   const out = { tab, snapshot: result };
   if (timing) out.timing = timing;
   return out;
 }
 
-async function browserAccessibilitySnapshot(params) {
+async function browserAccessibilitySnapshot(params, signal) {
   for (const k of ['sessionId', 'baseSnapshotId']) {
     if (params[k] !== undefined && typeof params[k] !== 'string') fail('INVALID_REQUEST', `${k} must be a string`);
   }
   if (params.disableDiffing !== undefined && typeof params.disableDiffing !== 'boolean') fail('INVALID_REQUEST', 'disableDiffing must be a boolean');
-  const { result, tab, timing } = await readTab(params, (c, json, limits, handle) => c.accessibility(json, {
+  const { result, tab, timing } = await readTab(params, signal, (c, json, limits, handle) => c.accessibility(json, {
     ...limits,
     tab: handle,
     sessionId: params.sessionId || '',
@@ -175,14 +178,14 @@ async function journalRead(params, kind) {
   });
 }
 
-async function browserEvaluate(params) {
+async function browserEvaluate(params, signal) {
   if (typeof params.expression !== 'string' || !params.expression.trim()) fail('INVALID_REQUEST', 'expression must be a non-empty string');
   if (params.expression.length > 100000) fail('INVALID_REQUEST', 'expression is longer than 100,000 characters');
   if (params.awaitPromise !== undefined && typeof params.awaitPromise !== 'boolean') fail('INVALID_REQUEST', 'awaitPromise must be a boolean');
   const timeout = timeoutOf(params);
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
-  const all = await sessions(tab.id).catch(() => fail('BROWSER_PAGE_UNAVAILABLE', 'the debugger is not available on this tab', 'close DevTools on this tab'));
+  const all = await sessions(tab.id, signal).catch((e) => (signal?.aborted ? Promise.reject(e) : fail('BROWSER_PAGE_UNAVAILABLE', 'the debugger is not available on this tab', 'close DevTools on this tab')));
   const handle = await handleOf(tab, all[0]);
   await assertMayAct(tab, params, handle);
   let result;
@@ -258,7 +261,7 @@ function pageHas(text, selector) {
   return text ? (document.body?.innerText || '').includes(text) : true;
 }
 
-async function browserWaitFor(params) {
+async function browserWaitFor(params, signal) {
   const { text, selector } = params;
   if ((text === undefined && selector === undefined) || (text !== undefined && typeof text !== 'string') || (selector !== undefined && typeof selector !== 'string')) {
     fail('INVALID_REQUEST', 'wait_for needs text or selector (strings)');
@@ -269,6 +272,7 @@ async function browserWaitFor(params) {
   assertReadable(tab);
   const start = Date.now();
   for (;;) {
+    signal?.throwIfAborted();
     let found = false;
     try {
       const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: pageHas, args: [text ?? null, selector ?? null] });
@@ -344,15 +348,16 @@ async function browserDisposeSession(params) {
 
 const ACTIONS = { browser_click: 'click', browser_fill: 'fill', browser_type: 'type', browser_press: 'press', browser_hover: 'hover', browser_select_option: 'select_option' };
 
-async function browserAction(action, params) {
+async function browserAction(action, params, signal) {
   if (typeof params.snapshotId !== 'string' || typeof params.ref !== 'string') {
-    if (action === 'press' && params.ref === undefined) return pressWithoutRef(params);
+    if (action === 'press' && params.ref === undefined) return pressWithoutRef(params, signal);
     fail('INVALID_REQUEST', `${action} needs ref and snapshotId from a browser_snapshot or browser_accessibility_snapshot`);
   }
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
   const { collector } = await ready;
-  const all = await sessions(tab.id).catch(() => null);
+  const all = await sessions(tab.id, signal).catch(() => null);
+  signal?.throwIfAborted();
   const handle = await handleOf(tab, all?.[0]);
   if (params.handle) {
     const h = params.handle;
@@ -375,7 +380,8 @@ async function browserAction(action, params) {
   let session = all.find((s) => s.session === target.session);
   if (!session || !(await isConnected(session, target.backendNodeId))) {
     // Rebind at most once, to a unique strong equivalent in the same document.
-    const { obs } = await captureAx(tab);
+    const { obs } = await captureAx(tab, signal);
+    signal?.throwIfAborted();
     target = collector.rebind(params.snapshotId, params.ref, handle, JSON.stringify(obs));
     session = all.find((s) => s.session === target.session);
     if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
@@ -403,10 +409,10 @@ async function outcome(tab, handle, mainSession, started, out) {
   return out;
 }
 
-async function pressWithoutRef(params) {
+async function pressWithoutRef(params, signal) {
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
-  const all = await sessions(tab.id);
+  const all = await sessions(tab.id, signal);
   const handle = await handleOf(tab, all[0]);
   await assertMayAct(tab, params, handle);
   const started = Date.now();
@@ -427,14 +433,14 @@ const TOOLS = {
   browser_navigate: browserNavigate,
   browser_wait_for: browserWaitFor,
   browser_screenshot: browserScreenshot,
-  browser_dom_cua: (p) => readOnly(p, domCua),
-  browser_extract: (p) => readOnly(p, extractContent),
+  browser_dom_cua: (p, signal) => readOnly(p, (tab, q) => domCua(tab, q, signal)),
+  browser_extract: (p, signal) => readOnly(p, (tab, q) => extractContent(tab, q, signal)),
   browser_evaluate: browserEvaluate,
   browser_console: (p) => journalRead(p, 'console'),
   browser_network: (p) => journalRead(p, 'network'),
   browser_status: (p) => status(p, (t) => tabInfo(t)),
   browser_doctor: (p) => doctor(p, (t) => tabInfo(t)),
-  ...Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (p) => browserAction(action, p)])),
+  ...Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (p, signal) => browserAction(action, p, signal)])),
 };
 
 /** Tools whose effects on the page are unknown when they do not finish. */
@@ -444,15 +450,25 @@ const SIDE_EFFECTS = new Set([...Object.keys(ACTIONS), 'browser_navigate', 'brow
  * stable code, and the worker keeps serving the next call. */
 const CALL_DEADLINE_MS = 45000;
 
+/**
+ * The call's deadline: past it the call answers with a stable code and its `signal` aborts,
+ * so the abandoned work sends no further command, renders nothing and acts on nothing.
+ */
 function deadline(method, params) {
-  const ms = CALL_DEADLINE_MS + (Number.isInteger(params.timeout) ? Math.min(params.timeout, TIMEOUT_MAX_MS) : 0);
+  const base = globalThis.pcc?.callDeadlineMs ?? CALL_DEADLINE_MS; // tests shorten it
+  const ms = base + (Number.isInteger(params.timeout) ? Math.min(params.timeout, TIMEOUT_MAX_MS) : 0);
+  const ctl = new AbortController();
   let timer;
   const promise = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(SIDE_EFFECTS.has(method)
-      ? new ToolError('BROWSER_OPERATION_UNCERTAIN', `${method} did not finish within ${ms / 1000} s`, HINTS.BROWSER_OPERATION_UNCERTAIN)
-      : new ToolError('BROWSER_PAGE_UNAVAILABLE', `the tab did not answer within ${ms / 1000} s`, 'the page may be hung or crashed; reload it or open a new tab')), ms);
+    timer = setTimeout(() => {
+      const err = SIDE_EFFECTS.has(method)
+        ? new ToolError('BROWSER_OPERATION_UNCERTAIN', `${method} did not finish within ${ms / 1000} s`, HINTS.BROWSER_OPERATION_UNCERTAIN)
+        : new ToolError('BROWSER_PAGE_UNAVAILABLE', `the tab did not answer within ${ms / 1000} s`, 'the page may be hung or crashed; reload it or open a new tab');
+      ctl.abort(err);
+      reject(err);
+    }, ms);
   });
-  return { promise, cancel: () => clearTimeout(timer) };
+  return { promise, signal: ctl.signal, cancel: () => clearTimeout(timer) };
 }
 
 async function call(method, params = {}) {
@@ -464,7 +480,7 @@ async function call(method, params = {}) {
     if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, 60)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
     if (params === null || typeof params !== 'object' || Array.isArray(params)) fail('INVALID_REQUEST', 'params must be an object');
     limit = deadline(method, params);
-    out = await Promise.race([TOOLS[method](params), limit.promise]);
+    out = await Promise.race([TOOLS[method](params, limit.signal), limit.promise]);
   } catch (e) {
     out = { error: toWire(e) };
   } finally {

@@ -131,15 +131,21 @@ async function attach(tabId) {
   }
 }
 
-/** The debugger sessions of a tab: the tab's own target first, then each OOPIF. */
-export async function sessions(tabId) {
+/**
+ * The debugger sessions of a tab: the tab's own target first, then each OOPIF. With a call's
+ * `signal`, a command after the call was abandoned (its deadline passed) is never sent: it
+ * rejects with the signal's reason, so abandoned work stops at its next command.
+ */
+export async function sessions(tabId, signal) {
+  signal?.throwIfAborted();
   const st = await attach(tabId);
-  const main = { session: '', send: (m, p) => send({ tabId }, m, p) };
+  const to = (target) => (m, p) => (signal?.aborted ? Promise.reject(signal.reason) : send(target, m, p));
+  const main = { session: '', send: to({ tabId }) };
   const children = [...st.children].map(([sessionId, c]) => ({
     session: sessionId,
     frameId: c.frameId,
     parentSession: c.parentSession,
-    send: (m, p) => send({ tabId, sessionId }, m, p),
+    send: to({ tabId, sessionId }),
   }));
   return [main, ...children];
 }

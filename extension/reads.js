@@ -170,21 +170,23 @@ export async function walkFrames(tab, selector, allFrames, textCap, keep = null)
   return { page, main };
 }
 
-export async function domCua(tab, params) {
+export async function domCua(tab, params, signal) {
   const selector = selectorOf(params);
   const opts = { maxChars: params.maxChars, maxNodes: params.maxNodes };
   return stableRead(tab.id, async (t) => {
     const { page } = await walkFrames(t, selector, true, (await ready).limits.walkTextChars);
+    signal?.throwIfAborted(); // abandoned: no rendering for nobody
     return visibleDom(JSON.stringify(page), opts);
   });
 }
 
-export async function extractContent(tab, params) {
+export async function extractContent(tab, params, signal) {
   const selector = selectorOf(params);
   if (params.format !== undefined && !['markdown', 'text'].includes(params.format)) fail('INVALID_REQUEST', 'format is "markdown" or "text"');
   const opts = { maxChars: params.maxChars, format: params.format };
   return stableRead(tab.id, async (t) => {
     const { page } = await walkFrames(t, selector, false, (await ready).limits.walkExtractTextChars);
+    signal?.throwIfAborted();
     return extract(JSON.stringify(page), opts);
   });
 }

@@ -153,3 +153,43 @@ test('frames that never answer a script (javascript: URL, blank, unreachable ad 
   }
   await closeTab(b, page, tabId);
 });
+
+test('a call past its deadline is abandoned: it sends no further command and commits no revision', async () => {
+  const { page, tabId } = await openTab(b, server, 'basic.html');
+  await page.evaluate(() => {
+    const root = document.createElement('div');
+    for (let i = 0; i < 5000; i++) {
+      const li = document.createElement('section');
+      li.innerHTML = `<h3>Row ${i}</h3><p>Text <a href="#r${i}">link ${i}</a></p><button>Act ${i}</button>`;
+      root.append(li);
+    }
+    document.body.append(root);
+  });
+  const first = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'abandon' });
+  assert.ok(!first.error, JSON.stringify(first.error));
+  await page.evaluate(() => document.querySelector('h3').textContent = 'Changed row');
+  // Count every CDP command the worker sends from here on; shorten the deadline to 50 ms.
+  await b.worker.evaluate(() => {
+    const real = chrome.debugger.sendCommand.bind(chrome.debugger);
+    globalThis.__sent = [];
+    globalThis.__realSend = real;
+    chrome.debugger.sendCommand = (t, m, p, cb) => { globalThis.__sent.push([performance.now(), m]); return real(t, m, p, cb); };
+    globalThis.pcc.callDeadlineMs = 50;
+  });
+  const r = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'abandon' });
+  const atAnswer = await b.worker.evaluate(() => globalThis.__sent.length);
+  assert.equal(r.error?.code, 'BROWSER_PAGE_UNAVAILABLE', JSON.stringify(r).slice(0, 200));
+  await new Promise((res) => setTimeout(res, 3000)); // the captures in flight come back meanwhile
+  const late = await b.worker.evaluate(() => {
+    chrome.debugger.sendCommand = globalThis.__realSend;
+    delete globalThis.pcc.callDeadlineMs;
+    return globalThis.__sent.slice(0);
+  });
+  assert.equal(late.length, atAnswer, `the abandoned read went on sending: ${JSON.stringify(late.slice(atAnswer))}`);
+  // The abandoned read rendered nothing: the next read still diffs against the first one.
+  const next = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'abandon' });
+  assert.equal(next.baseSnapshotId, first.snapshotId, JSON.stringify(next).slice(0, 200));
+  assert.match(next.state, /Changed row/);
+  console.log(`abandoned read: ${atAnswer} commands before its deadline answer, ${late.length - atAnswer} after`);
+  await closeTab(b, page, tabId);
+});
