@@ -8,8 +8,9 @@
 // talks to a Bridge that cannot prove it (a process squatting the port). The token is
 // pasted once into the options page (`pcc pair` prints it).
 //
-// The worker may be evicted at any moment: it reconnects with backoff while alive, an alarm
-// wakes it to try again, and a message every 20 s keeps an open link (and the worker) alive.
+// The worker may be evicted at any moment: it reconnects with backoff while alive, the
+// keeper document (keeper.js) starts it again within a second (the alarm is the fallback),
+// and a message every 20 s keeps an open link (and the worker) alive.
 // Port and token live in chrome.storage.local (`bridgePort`, default 17373; `bridgeToken`).
 import { browserId, runtimeId } from './handles.js';
 
@@ -101,9 +102,22 @@ async function connect() {
   ws.onerror = () => {}; // onclose follows
 }
 
+/** The keeper (keeper.js) that restarts a stopped worker within a second. */
+async function keepWorker() {
+  try {
+    if ((await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] })).length) return;
+    await chrome.offscreen.createDocument({ url: 'keeper.html', reasons: ['WORKERS'], justification: 'restarts the service worker so that the local Bridge link is back within a second' });
+  } catch {
+    // Another start created it meanwhile, or no offscreen API: the alarm still wakes us.
+  }
+}
+
 /** Starts the link; `call(method, params)` serves the Bridge's calls. */
 export function startBridge(call) {
   handler = call;
+  // The keeper's message is what starts a stopped worker; the listener only has to exist.
+  chrome.runtime.onMessage.addListener((msg) => void (msg?.type === 'pcc-wake'));
+  keepWorker();
   chrome.alarms?.create('pcc-bridge', { periodInMinutes: 0.5 });
   chrome.alarms?.onAlarm.addListener((a) => a.name === 'pcc-bridge' && connect());
   chrome.storage.onChanged.addListener((changes, area) => {

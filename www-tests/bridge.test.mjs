@@ -316,3 +316,21 @@ test('a Bridge that dies after a side-effect call was sent: BROWSER_OPERATION_UN
     await new Promise((r) => dying.close(r));
   }
 });
+
+// Last in this file: the worker that Playwright's `b.worker` points at is gone afterwards.
+test('a stopped service worker is started again and reconnects within seconds (not at the 30 s alarm)', async () => {
+  const before = await health();
+  const cdp = await b.context.browser().newBrowserCDPSession();
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.endsWith('/background.js'));
+  await cdp.send('Target.closeTarget', { targetId: sw.targetId });
+  const t0 = Date.now();
+  await until('the link to drop', async () => !(await health()).connected, 10000);
+  const after = await until('the extension to reconnect', async () => { const h = await health(); return h?.connected && h; }, 10000);
+  const ms = Date.now() - t0;
+  assert.ok(ms < 5000, `the link was down ${ms} ms`);
+  assert.notEqual(after.connectionId, before.connectionId);
+  const tabs = await callBridge('browser_tabs', {});
+  assert.equal(tabs.status, 200, JSON.stringify(tabs.json).slice(0, 200));
+  console.log(`worker stopped: link back after ${ms} ms`);
+});
