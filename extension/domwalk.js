@@ -106,7 +106,9 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
     nodes.push(entry);
     elements[i] = node;
     if (behind || /^(script|style|template|noscript)$/.test(tag)) continue; // inert, or text that is not page content
-    const kids = [...(node.shadowRoot ? node.shadowRoot.childNodes : []), ...node.childNodes];
+    // A custom element's closed shadow root is read too (the extension API reaches it).
+    const shadow = node.shadowRoot ?? (tag.includes('-') ? chrome.dom?.openOrClosedShadowRoot?.(node) : null);
+    const kids = [...(shadow ? shadow.childNodes : []), ...node.childNodes];
     // Inside what takes its name from its content, CSS-generated text (::before / ::after)
     // is part of the name, as Chromium computes it; elsewhere it is not read (cost).
     const named = inName || NAMED_BY_CONTENT.test(tag) || node.hasAttribute('role');

@@ -159,10 +159,15 @@ export function formFieldFacts(maxFields, maxChars) {
   const ATTRS = ['type', 'name', 'id', 'autocomplete', 'aria-label', 'placeholder'];
   const out = [];
   const roots = [document];
+  // Closed shadow roots too (a component may hand out its field through a property): the
+  // extension API reaches them, on every element that can host one.
+  const HOSTS = /-|^(article|aside|blockquote|body|div|footer|h[1-6]|header|main|nav|p|section|span)$/;
+  const shadowOf = (el) => el.shadowRoot ?? (HOSTS.test(el.localName) ? chrome.dom?.openOrClosedShadowRoot?.(el) : null);
   while (roots.length) {
     const root = roots.pop();
     for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) roots.push(el.shadowRoot);
+      const shadow = shadowOf(el);
+      if (shadow) roots.push(shadow);
       const tag = el.localName;
       const field = tag === 'input' || tag === 'textarea' || tag === 'select';
       if (!field && !el.isContentEditable) continue;

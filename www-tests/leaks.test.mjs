@@ -140,7 +140,7 @@ test('evaluate: a secret comes back in no trivial form — prefilled markup, cas
   await page.fill('#pw', 'Live-Secret-88'); // the live value now differs from the markup's
   const key = await page.evaluate(() => document.getElementById('key').value);
   const skeleton = (s) => String(s).toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-  const secrets = ['Prefilled-Secret-77', 'Live-Secret-88', 'alpha bravo charlie delta', 'OTP-998877', key.slice(-60), key.slice(0, 60)];
+  const secrets = ['Prefilled-Secret-77', 'Live-Secret-88', 'alpha bravo charlie delta', 'OTP-998877', key.slice(-60), key.slice(0, 60), 'Shadow-Secret-66'];
   const expressions = [
     'document.getElementById("pw").getAttribute("value")',
     'document.getElementById("pw").defaultValue',
@@ -155,6 +155,8 @@ test('evaluate: a secret comes back in no trivial form — prefilled markup, cas
     'document.getElementById("key").value.slice(-200)',
     'JSON.parse(document.getElementById("pw").value)',
     '(() => { throw new Error("oops " + document.getElementById("titled").value) })()',
+    'document.querySelector("pin-box").field.value', // a closed shadow root, through a property
+    'document.querySelector("pin-box").field.parentNode.outerHTML',
   ];
   let checked = 0;
   for (const expression of expressions) {
