@@ -137,6 +137,32 @@ async function browserSnapshot(params, signal) {
   return out;
 }
 
+/**
+ * `browser_find`: the page's whole semantic view searched by text, RegExp (case-insensitive)
+ * and/or role + name; matching lines with refs under a new snapshotId.
+ */
+async function browserFind(params, signal) {
+  for (const k of ['text', 'regex', 'role', 'name']) {
+    if (params[k] !== undefined && (typeof params[k] !== 'string' || !params[k])) fail('INVALID_REQUEST', `${k} must be a non-empty string`);
+  }
+  if (params.exact !== undefined && typeof params.exact !== 'boolean') fail('INVALID_REQUEST', 'exact must be a boolean');
+  if (![params.text, params.regex, params.role, params.name].some(Boolean)) fail('INVALID_REQUEST', 'find needs text, regex, role or name');
+  let regex;
+  if (params.regex) {
+    if (params.regex.length > 1000) fail('INVALID_REQUEST', 'regex is longer than 1,000 characters');
+    try {
+      regex = new RegExp(params.regex, 'i');
+    } catch (e) {
+      fail('INVALID_REQUEST', `invalid regex: ${String(e.message).slice(0, 120)}`, 'pass a JavaScript regular expression source, without slashes');
+    }
+  }
+  const asked = optionalInt(params, 'maxResults'); // default and cap: budget.rs
+  const maxResults = asked === undefined ? undefined : Math.min(asked, 1e9);
+  const { result, tab } = await readTab(params, signal, (c, json, limits, handle) =>
+    c.find(json, params.text, params.role, params.name, params.exact === true, maxResults, limits.maxChars === undefined ? undefined : Math.min(limits.maxChars, 1e9), handle, regex));
+  return { tab, ...result };
+}
+
 async function browserAccessibilitySnapshot(params, signal) {
   for (const k of ['sessionId', 'baseSnapshotId']) {
     if (params[k] !== undefined && typeof params[k] !== 'string') fail('INVALID_REQUEST', `${k} must be a string`);
@@ -423,6 +449,7 @@ async function pressWithoutRef(params, signal) {
 const TOOLS = {
   browser_snapshot: browserSnapshot,
   browser_accessibility_snapshot: browserAccessibilitySnapshot,
+  browser_find: browserFind,
   browser_dispose_session: browserDisposeSession,
   browser_tabs: browserTabs,
   browser_tab_open: browserTabOpen,

@@ -46,6 +46,10 @@ pub const CUA_ATTR_CHARS: usize = 80;
 pub const CUA_FRAME_DEPTH: usize = 4;
 /// Child frames a DOM-source snapshot expands (each under its verified `<iframe>`).
 pub const DOM_FRAMES: usize = 64;
+/// `browser_find`: results shown by default, and the most a caller may ask for (the
+/// characters are the state's budget).
+pub const FIND_DEFAULT_RESULTS: usize = 20;
+pub const FIND_MAX_RESULTS: usize = 100;
 /// `browser_extract`: default characters, and the hard cap a caller may raise it to.
 pub const EXTRACT_DEFAULT_CHARS: usize = 12_000;
 pub const EXTRACT_MAX_CHARS: usize = 100_000;

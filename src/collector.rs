@@ -73,6 +73,21 @@ impl Collector {
         Ok(result)
     }
 
+    /// `browser_find`: the matches of `q` in the whole view, their refs under a new snapshot id.
+    pub fn find(&mut self, observation_json: &str, q: &crate::find::Query, tab: &TabKey, pred: &dyn Fn(&str) -> bool) -> Result<crate::find::FindResult> {
+        let obs = decode_observation(observation_json)?;
+        let tree = build_tree(&obs)?;
+        let view = crate::filter::filter(&tree);
+        let found = crate::find::find(&view, &tree, q, pred);
+        let mut result = found.result;
+        self.counter += 1;
+        result.snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
+        let mut refs = found.refs;
+        stamp_walk(&mut refs, obs.dom_walk.as_ref().map(|w| w.walk_id.as_str()));
+        self.registry.insert(result.snapshot_id.clone(), tab.clone(), refs);
+        Ok(result)
+    }
+
     pub fn resolve(&self, snapshot_id: &str, ref_label: &str, tab: &TabKey) -> Result<RefTarget> {
         self.registry.resolve(snapshot_id, ref_label, tab).cloned()
     }
@@ -160,8 +175,10 @@ impl Collector {
             Some((mut result, refs)) => {
                 result.snapshot_id = snapshot_id.clone();
                 self.ax_refs = self.ax_refs.max(max_label(&refs));
-                let mut listed: Vec<(String, RefTarget)> = refs.values().cloned().collect();
-                listed.sort_unstable_by_key(|(l, _)| l[1..].parse::<usize>().unwrap_or(0));
+                let all: Vec<&(String, RefTarget)> = refs.values().collect();
+                let mut keyed: Vec<(u64, usize)> = all.iter().enumerate().map(|(i, (l, _))| (l.get(1..).and_then(|n| n.parse().ok()).unwrap_or(0), i)).collect();
+                crate::order::sort_keyed(&mut keyed);
+                let listed: Vec<(String, RefTarget)> = keyed.iter().map(|&(_, i)| all[i].clone()).collect();
                 (result, refs, listed)
             }
             None => {

@@ -54,7 +54,8 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
         mark_runs(view, i, &mut run);
     }
     // Candidates with their priority class and tiebreaks.
-    let mut cands: Vec<(u8, u64, usize)> = Vec::new();
+    // (class in the top 4 bits, then distance, then document position; view index)
+    let mut cands: Vec<(u64, usize)> = Vec::new();
     for (doc_pos, &i) in order.iter().enumerate() {
         let v = &view.nodes[i];
         if !matches!(v.kind, Kind::Element | Kind::Text) {
@@ -80,9 +81,10 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
         };
         // Off-screen nodes nearest the viewport first; in-viewport ones in document order.
         let dist = if v.in_viewport { 0 } else { distance(view, tree, i) };
-        cands.push((class, dist.saturating_mul(1 << 20) + doc_pos as u64, i));
+        let key = (class as u64) << 60 | dist.min((1 << 38) - 1) << 21 | (doc_pos as u64).min((1 << 21) - 1);
+        cands.push((key, i));
     }
-    cands.sort_unstable();
+    crate::order::sort_keyed(&mut cands);
 
     // Greedy fit with ancestor closure, per budget (main / frames).
     let mut selected = vec![false; n];
@@ -93,7 +95,7 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
     let mut added_order: Vec<usize> = Vec::new();
     // Each node's line cost, computed once: (chars, is page text).
     let mut line_costs: Vec<Option<(usize, bool)>> = vec![None; n];
-    for &(_, _, i) in &cands {
+    for &(_, i) in &cands {
         if selected[i] {
             continue;
         }

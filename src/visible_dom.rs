@@ -79,11 +79,11 @@ pub fn visible_dom(page: &PageWalk, budget: Budget) -> VisibleDom {
     let with_frames = items.iter().any(|i| i.in_iframe);
     let (main_budget, frame_budget) = if with_frames { budget.split_for_iframes() } else { (budget, Budget { chars: 0, nodes: 0, text_chars: 0 }) };
     // Keep by kind (actions first), then document order, each part within its own share.
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    order.sort_unstable_by_key(|&i| (items[i].kind, i));
+    let mut order: Vec<(u64, usize)> = items.iter().enumerate().map(|(i, it)| (it.kind as u64, i)).collect();
+    crate::order::sort_keyed(&mut order);
     let mut keep = vec![false; items.len()];
     let (mut used, mut kept) = ([0usize; 2], [0usize; 2]);
-    for i in order {
+    for (_, i) in order {
         let part = items[i].in_iframe as usize;
         let b = if part == 1 { frame_budget } else { main_budget };
         let cost = crate::text::char_len(&items[i].line) + 1;

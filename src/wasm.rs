@@ -23,19 +23,42 @@ pub fn start() {
     }));
 }
 
+// Direct imports of the few engine functions the facade needs: js-sys links its futures
+// machinery (closures, task queue exports) into every module that depends on it.
 #[wasm_bindgen]
 extern "C" {
     /// `console.error` (a direct import: web-sys's generic binding costs more wasm).
     #[wasm_bindgen(js_namespace = console, js_name = error)]
     fn console_error(s: &str);
+    #[wasm_bindgen(catch, js_namespace = JSON, js_name = parse)]
+    fn json_parse(text: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = JSON, js_name = stringify)]
+    fn json_stringify(v: &JsValue) -> Result<Option<String>, JsValue>;
+    /// A host `RegExp` (browser_find's `regex`).
+    pub type RegExp;
+    #[wasm_bindgen(method)]
+    fn test(this: &RegExp, s: &str) -> bool;
+    type Memory;
+    #[wasm_bindgen(method, getter)]
+    fn buffer(this: &Memory) -> ArrayBuffer;
+    type ArrayBuffer;
+    #[wasm_bindgen(method, getter, js_name = byteLength)]
+    fn byte_length(this: &ArrayBuffer) -> f64;
+}
+
+/// `JSON.stringify(v)` as Rust text (`None`: not serializable, e.g. `undefined`).
+fn stringify(v: &JsValue) -> Option<String> {
+    json_stringify(v).ok().flatten()
 }
 
 /// Results cross as JSON text parsed by the engine: one `serde_json` serializer serves
 /// every result type, which keeps the module small (a `serde_wasm_bindgen` serializer
 /// instantiated per type costs several KB each) and `JSON.parse` is native-fast.
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
-    let json = serde_json::to_string(v).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    js_sys::JSON::parse(&json)
+    // (A result that cannot serialize is a bug; its message would link serde_json's error
+    // formatting, ~1 KB, for nothing.)
+    let json = serde_json::to_string(v).map_err(|_| JsValue::from_str("pcc: result not serializable"))?;
+    json_parse(&json)
 }
 
 fn err(e: Error) -> JsValue {
@@ -48,7 +71,7 @@ fn decode<T: Default>(v: JsValue, what: &'static str, read: fn(&mut Parser<'_>) 
     if v.is_undefined() || v.is_null() {
         return Ok(T::default());
     }
-    let json: String = js_sys::JSON::stringify(&v).map(String::from).map_err(|_| err(Error::malformed(what, "not JSON-serializable")))?;
+    let json = stringify(&v).ok_or_else(|| err(Error::malformed(what, "not JSON-serializable")))?;
     json::parse(&json, what, read).map_err(err)
 }
 
@@ -75,6 +98,17 @@ impl Collector {
         let opts = decode(options, "snapshot options", options::snapshot)?;
         let obs = json_text(&observation)?;
         self.core.snapshot(&obs, &opts).map_err(err).and_then(|r| to_js(&r))
+    }
+
+    /// `browser_find` (see `find::Query`); `tab` is the tab handle and `regex`, when given, a
+    /// RegExp every match must also pass. (Plain arguments: an options decoder costs more wasm.)
+    #[allow(clippy::too_many_arguments)]
+    pub fn find(&mut self, observation: JsValue, text: Option<String>, role: Option<String>, name: Option<String>, exact: bool, max_results: Option<u32>, max_chars: Option<u32>, tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
+        let tab = decode(tab, "tab handle", options::tab_key)?;
+        let q = crate::find::Query { text, role, name, exact, max_results: max_results.map(u64::from), max_chars: max_chars.map(u64::from) };
+        let obs = json_text(&observation)?;
+        let pred = |s: &str| regex.as_ref().map(|r| r.test(s)).unwrap_or(true);
+        self.core.find(&obs, &q, &tab, &pred).map_err(err).and_then(|r| to_js(&r))
     }
 
     /// Resolves `ref` of `snapshotId` for the tab handle `tab`; throws `BROWSER_STALE_REF`.
@@ -207,7 +241,7 @@ pub fn project_tab(tab_json: &str) -> Result<JsValue, JsValue> {
 #[cfg(feature = "host")]
 /// Any JS value as a JSON value, read by the core's parser.
 fn value_of(v: &JsValue, what: &'static str) -> Result<serde_json::Value, JsValue> {
-    let json: String = js_sys::JSON::stringify(v).map(String::from).map_err(|_| err(Error::malformed(what, "not JSON-serializable")))?;
+    let json = stringify(v).ok_or_else(|| err(Error::malformed(what, "not JSON-serializable")))?;
     json::parse(&json, what, |p| p.value()).map_err(err)
 }
 
@@ -256,5 +290,5 @@ pub fn computed_styles() -> Vec<String> {
 /// Bytes of wasm linear memory now (it only grows, so after a read this is its peak).
 #[wasm_bindgen(js_name = memoryBytes)]
 pub fn memory_bytes() -> f64 {
-    wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
+    wasm_bindgen::memory().unchecked_into::<Memory>().buffer().byte_length()
 }

@@ -101,3 +101,4 @@ pub fn extract(p: &mut Parser<'_>) -> Result<ExtractOptions> {
     })?;
     Ok(o)
 }
+

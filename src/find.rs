@@ -1,0 +1,185 @@
+//! `browser_find`: searches the page's whole semantic view — not only the part a budgeted
+//! state shows — and answers with the matching lines, each with a ref (when it has a DOM
+//! node) and a short ancestor path, so that the model reaches what a state elided.
+//!
+//! Owns: what matches (text in a node's name, value or inline text, ASCII case folded; role
+//! and name; or a host predicate such as a RegExp), the match line with its excerpt and path,
+//! the result bound. Must never: search what filtering dropped (hidden, inert, sensitive
+//! values), return more than its bound, or pretend a capped answer is complete.
+
+use crate::budget::{Budget, FIND_DEFAULT_RESULTS, FIND_MAX_RESULTS, NODE_TEXT_CHARS};
+use crate::filter::{Kind, VNode, View};
+use crate::identity::target_of;
+use crate::refs::RefTarget;
+use crate::render::{body, line_cost};
+use crate::role;
+use crate::text::{capped, char_len, fold_whitespace};
+use crate::tree::Tree;
+use serde::Serialize;
+
+/// What to look for. `text` and the predicate match a node's own text; `role` (an ARIA role
+/// as states show it) and `name` (a substring of the accessible name, or all of it with
+/// `exact`) match elements. Every given criterion must hold.
+#[derive(Debug, Clone, Default)]
+pub struct Query {
+    pub text: Option<String>,
+    pub role: Option<String>,
+    pub name: Option<String>,
+    pub exact: bool,
+    pub max_results: Option<u64>,
+    pub max_chars: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct FindResult {
+    pub snapshot_id: String,
+    /// Nodes that matched in the whole view.
+    pub matches: usize,
+    /// Of them, shown here (document order).
+    pub shown: usize,
+    pub truncated: bool,
+    pub state: String,
+}
+
+pub struct Found {
+    pub result: FindResult,
+    pub refs: Vec<(String, RefTarget)>,
+}
+
+/// ASCII case folding (no Unicode tables: they cost ~17 KB of wasm).
+fn folded(s: &str) -> String {
+    s.to_ascii_lowercase()
+}
+
+/// The text a node shows of itself: name, value (already redacted) and inline text.
+fn own_text(v: &VNode) -> String {
+    let mut s = v.name.clone();
+    for t in [v.value.as_deref(), v.inline_text.as_deref()].into_iter().flatten() {
+        s.push(' ');
+        s.push_str(t);
+    }
+    fold_whitespace(&s)
+}
+
+fn matches(v: &VNode, q: &Query, needle: Option<&str>, pred: &dyn Fn(&str) -> bool) -> bool {
+    if !matches!(v.kind, Kind::Element | Kind::Text) {
+        return false;
+    }
+    if let Some(r) = &q.role {
+        if v.kind != Kind::Element || !role::display(&v.role).eq_ignore_ascii_case(r) {
+            return false;
+        }
+    }
+    if let Some(n) = &q.name {
+        let name = folded(&fold_whitespace(&v.name));
+        let n = folded(&fold_whitespace(n));
+        if (q.exact && name != n) || (!q.exact && !name.contains(&n)) {
+            return false;
+        }
+    }
+    let text = own_text(v);
+    if let Some(t) = needle {
+        if !folded(&text).contains(t) {
+            return false;
+        }
+    }
+    pred(&text)
+}
+
+/// The nearest structural ancestors (landmarks, headings' sections, lists, tables, named
+/// containers), outermost first, at most three: where the match sits on the page.
+fn path(view: &View, parents: &[usize], mut i: usize) -> String {
+    let mut steps: Vec<String> = Vec::new();
+    while steps.len() < 3 {
+        i = parents[i];
+        if i == usize::MAX {
+            break;
+        }
+        let v = &view.nodes[i];
+        if v.kind != Kind::Element || v.role == "generic" || v.role == "rootwebarea" || v.role == "webarea" {
+            continue;
+        }
+        let mut s = role::display(&v.role).to_string();
+        if !v.name.is_empty() && (role::is_landmark(&v.role) || matches!(v.role.as_str(), "list" | "table" | "group" | "listitem")) {
+            s.push_str(" \"");
+            s.push_str(&capped(&v.name, 30).replace('"', "'"));
+            s.push('"');
+        }
+        steps.push(s);
+    }
+    steps.reverse();
+    crate::text::join(&mut steps.iter().map(String::as_str), " > ")
+}
+
+/// A line shows its match: when the needle lies past what the line's cap keeps, the inline
+/// text becomes an excerpt around it.
+fn line_body(v: &VNode, tree: &Tree, needle: Option<&str>) -> String {
+    let full = body(v, tree);
+    let Some(t) = needle.filter(|t| !t.is_empty()) else { return full };
+    if folded(&full).contains(t) {
+        return full;
+    }
+    let text = own_text(v);
+    let Some(at) = folded(&text).find(t) else { return full };
+    let start = floor_char(&text, at.saturating_sub(NODE_TEXT_CHARS / 2));
+    let mut out = if v.kind == Kind::Text { "text".to_string() } else { role::display(&v.role).to_string() };
+    out.push_str(": …");
+    out.push_str(&capped(&text[start..], NODE_TEXT_CHARS));
+    out
+}
+
+fn floor_char(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Searches the whole view; `pred` is the host's extra test (a RegExp), `|_| true` without.
+pub fn find(view: &View, tree: &Tree, q: &Query, pred: &dyn Fn(&str) -> bool) -> Found {
+    let max_results = q.max_results.map(|m| m as usize).unwrap_or(FIND_DEFAULT_RESULTS).clamp(1, FIND_MAX_RESULTS);
+    let max_chars = Budget::clamped(q.max_chars, None).chars;
+    let needle = q.text.as_deref().map(|t| folded(&fold_whitespace(t))).filter(|t| !t.is_empty());
+    let parents = view.parents();
+    let mut state = String::new();
+    let mut refs = Vec::new();
+    let (mut total, mut shown, mut cut) = (0, 0, false);
+    for i in view.preorder() {
+        let v = &view.nodes[i];
+        if !matches(v, q, needle.as_deref(), pred) {
+            continue;
+        }
+        total += 1;
+        if shown >= max_results || cut {
+            continue;
+        }
+        let target = (v.kind == Kind::Element).then(|| target_of(v, tree)).flatten();
+        let label = target.as_ref().map(|_| format!("e{}", refs.len() + 1));
+        let mut line = line_body(v, tree, needle.as_deref());
+        if let Some(l) = &label {
+            line.push_str(" [ref=");
+            line.push_str(l);
+            line.push(']');
+        }
+        let at = path(view, &parents, i);
+        if !at.is_empty() {
+            line.push_str(" — in ");
+            line.push_str(&at);
+        }
+        if char_len(&state) + line_cost(&line, 0, false) > max_chars {
+            cut = true;
+            continue;
+        }
+        if let (Some(l), Some(t)) = (label, target) {
+            refs.push((l, t));
+        }
+        state.push_str("- ");
+        state.push_str(&line);
+        state.push('\n');
+        shown += 1;
+    }
+    state.pop();
+    let result = FindResult { snapshot_id: String::new(), matches: total, shown, truncated: shown < total, state };
+    Found { result, refs }
+}

@@ -1,0 +1,84 @@
+//! `browser_find` on real captures: it reaches what the budgeted state leaves out, bounds its
+//! answer, and its refs resolve like a snapshot's.
+
+mod common;
+use common::*;
+use pcc::find::Query;
+use pcc::Collector;
+
+fn find(name: &str, q: Query) -> pcc::find::FindResult {
+    Collector::new("t").find(&capture(name), &q, &tab(), &|_| true).expect("find succeeds")
+}
+
+fn text(t: &str) -> Query {
+    Query { text: Some(t.into()), ..Query::default() }
+}
+
+#[test]
+fn finds_what_the_budgeted_state_left_out() {
+    // The long list's 500 rows do not fit a state; the last one is found by its text.
+    let state = snap("longlist").state;
+    let last = "Item 250";
+    assert!(!state.contains(last), "the fixture must elide it");
+    let f = find("longlist", text(last));
+    assert_eq!((f.matches, f.shown, f.truncated), (1, 1, false), "{}", f.state);
+    assert!(f.state.contains(last), "{}", f.state);
+}
+
+#[test]
+fn every_line_has_a_path_and_acting_matches_have_refs() {
+    let f = find("long-session", Query { role: Some("button".into()), ..Query::default() });
+    assert!(f.matches > 0);
+    for line in f.state.lines() {
+        assert!(line.starts_with("- button"), "{line}");
+        assert!(line.contains("[ref=e"), "{line}");
+    }
+}
+
+#[test]
+fn matches_beyond_the_cap_are_counted_not_shown() {
+    let f = find("longlist", Query { text: Some("item".into()), max_results: Some(5), ..Query::default() });
+    assert_eq!(f.shown, 5);
+    assert!(f.matches > 400, "{}", f.matches);
+    assert!(f.truncated);
+    assert_eq!(f.state.lines().count(), 5);
+}
+
+#[test]
+fn refs_resolve_under_the_find_snapshot_id() {
+    let mut c = Collector::new("t");
+    let f = c.find(&capture("longlist"), &text("Item 250"), &tab(), &|_| true).expect("find");
+    let label = f.state.split("[ref=").nth(1).and_then(|s| s.split(']').next()).unwrap_or_else(|| panic!("a ref in {}", f.state));
+    let t = c.resolve(&f.snapshot_id, label, &tab()).expect("the ref resolves");
+    assert!(t.backend_node_id.is_some() || t.walk_index.is_some());
+}
+
+#[test]
+fn a_sensitive_value_is_never_searched() {
+    // The sensitive capture's password value is dropped before find sees the view.
+    let all = find("sensitive", Query { max_results: Some(100), ..Query::default() });
+    assert!(!all.state.is_empty());
+    assert!(all.state.contains("visible-nick"), "ordinary values are searched: {}", all.state);
+    for i in 1..=9 {
+        let secret = format!("pw-SECRET-{i}");
+        assert_eq!(find("sensitive", text(&secret)).matches, 0, "{secret}");
+        assert!(!all.state.contains(&secret));
+    }
+}
+
+#[test]
+fn the_host_predicate_narrows_the_matches() {
+    let all = find("longlist", text("item"));
+    let f = Collector::new("t").find(&capture("longlist"), &text("item"), &tab(), &|s| s.ends_with("00")).expect("find");
+    assert!(f.matches < all.matches && f.matches > 0, "{} of {}", f.matches, all.matches);
+    assert!(f.state.lines().all(|l| l.contains("00")), "{}", f.state);
+}
+
+#[test]
+#[ignore]
+fn show() {
+    for (n, q) in [("longlist", text("Item 25")), ("long-session", text("reply")), ("long-session", Query { role: Some("heading".into()), ..Query::default() })] {
+        let f = find(n, q);
+        println!("{} {} {}\n{}\n", f.matches, f.shown, f.snapshot_id, f.state);
+    }
+}
