@@ -303,3 +303,136 @@ export async function act(all, session, backendNodeId, action, params) {
     throw e;
   }
 }
+
+/**
+ * The scroll container a wheel over `this` moves: its nearest ancestor (across shadow
+ * roots) that can scroll in the asked direction, else the page's scrolling element.
+ */
+const SCROLLER_OF = `function (horizontal) {
+  const can = (e) => {
+    const s = getComputedStyle(e);
+    return horizontal ? /auto|scroll|overlay/.test(s.overflowX) && e.scrollWidth > e.clientWidth + 1
+      : /auto|scroll|overlay/.test(s.overflowY) && e.scrollHeight > e.clientHeight + 1;
+  };
+  for (let e = this; e && e.nodeType === 1; e = e.parentElement || e.getRootNode().host) {
+    if (e === document.documentElement || e === document.body) break;
+    if (can(e)) return e;
+  }
+  return document.scrollingElement || document.documentElement;
+}`;
+const POSITION = `function () {
+  const page = this === document.scrollingElement;
+  const w = page ? innerWidth : this.clientWidth, h = page ? innerHeight : this.clientHeight;
+  return [this.scrollLeft, this.scrollTop, this.scrollWidth - w, this.scrollHeight - h, w, h];
+}`;
+
+async function callObject(session, objectId, fn, args = [], byValue = true) {
+  const { result, exceptionDetails } = await session.send('Runtime.callFunctionOn', {
+    objectId, functionDeclaration: fn, arguments: args.map((value) => ({ value })), returnByValue: byValue,
+  });
+  if (exceptionDetails) fail('BROWSER_SCRIPT_FAILED', 'the page threw while measuring the scroll');
+  return byValue ? result.value : result.objectId;
+}
+
+/**
+ * Scrolls with real wheel input over the element of a ref (its scroll container moves) or
+ * over the middle of the viewport (what a person scrolls), by `dx`/`dy` CSS pixels or by
+ * `pages` of the container. Waits until the position settles; a wheel the page swallowed
+ * (nothing moved although it could) is repeated as a programmatic scroll. Returns how far
+ * it moved and whether the container is at its end in that direction.
+ */
+export async function scroll(all, session, backendNodeId, { direction, pages, dx, dy }) {
+  const top = all[0];
+  const horizontal = direction === 'left' || direction === 'right' || (!direction && !dy && !!dx);
+  let x, y, from;
+  if (backendNodeId) {
+    [x, y] = await clickPoint(all, session, backendNodeId);
+    const { object } = await session.send('DOM.resolveNode', { backendNodeId });
+    from = object.objectId;
+  } else {
+    session = top;
+    const m = await top.send('Page.getLayoutMetrics');
+    const vp = m.cssLayoutViewport || m.layoutViewport;
+    [x, y] = [vp.clientWidth / 2, vp.clientHeight / 2];
+    const { result } = await top.send('Runtime.evaluate', { expression: `document.elementFromPoint(${x}, ${y}) || document.documentElement` });
+    from = result.objectId;
+  }
+  const scroller = await callObject(session, from, SCROLLER_OF, [horizontal], false);
+  const at = () => callObject(session, scroller, POSITION);
+  const start = await at();
+  const sign = direction === 'up' || direction === 'left' ? -1 : 1;
+  const step = (size) => Math.round(sign * (pages ?? 1) * size * 0.85);
+  const want = [dx ?? (horizontal && direction ? step(start[4]) : 0), dy ?? (!horizontal && direction ? step(start[5]) : 0)];
+  await top.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x, y, deltaX: want[0], deltaY: want[1] });
+  let now = await settledPosition(at, start);
+  const moved = () => [now[0] - start[0], now[1] - start[1]];
+  const room = (d, i) => (d < 0 ? start[i] > 0 : d > 0 && start[i] < start[i + 2] - 1);
+  if (!moved()[0] && !moved()[1] && (room(want[0], 0) || room(want[1], 1))) {
+    await callObject(session, scroller, `function (dx, dy) { this.scrollBy({ left: dx, top: dy, behavior: 'instant' }); }`, want);
+    now = await settledPosition(at, start);
+  }
+  session.send('Runtime.releaseObject', { objectId: scroller }).catch(() => {});
+  const [mx, my] = moved();
+  const atEnd = (want[1] > 0 && now[1] >= now[3] - 1) || (want[1] < 0 && now[1] <= 0) || (want[0] > 0 && now[0] >= now[2] - 1) || (want[0] < 0 && now[0] <= 0);
+  return { scrolled: { x: Math.round(mx), y: Math.round(my) }, atEnd };
+}
+
+/**
+ * Polls the position until it stopped moving (a smooth scroll finished), at most ~1 s. A
+ * position still at the start counts as settled only after 240 ms: a wheel's animation
+ * may start a frame or two late.
+ */
+async function settledPosition(at, start) {
+  let last = start;
+  for (let i = 1; i <= 25; i++) {
+    await new Promise((r) => setTimeout(r, 40));
+    const now = await at();
+    const still = now[0] === last[0] && now[1] === last[1];
+    const home = now[0] === start[0] && now[1] === start[1];
+    if (still && (!home || i >= 6)) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** Brings the element of a ref to the middle of the viewport (instantly) and waits until it stands still. */
+export async function reveal(session, backendNodeId) {
+  const center = await stableCenter(session, backendNodeId, true);
+  if (!center) fail('BROWSER_ELEMENT_OBSCURED', 'the element has no visible box to scroll to', 'it may be hidden or collapsed; take a new snapshot');
+  return { inView: true };
+}
+
+/**
+ * A click at a point of the top viewport (CSS pixels, as browser_dom_cua reports them). The
+ * point must lie inside the viewport; what receives it is named in the result (tag, id,
+ * first words) so that the caller can tell a miss. Input sent and then failed: uncertain.
+ */
+export async function clickAt(all, x, y, params) {
+  const top = all[0];
+  const m = await top.send('Page.getLayoutMetrics');
+  const vp = m.cssLayoutViewport || m.layoutViewport;
+  if (!(x >= 0 && y >= 0 && x < vp.clientWidth && y < vp.clientHeight)) {
+    fail('INVALID_REQUEST', `(${x}, ${y}) is outside the viewport (${vp.clientWidth}×${vp.clientHeight})`, 'use coordinates from a fresh browser_dom_cua');
+  }
+  const { result } = await top.send('Runtime.evaluate', { returnByValue: true, expression: `(() => {
+    let e = document.elementFromPoint(${x}, ${y});
+    if (!e) return null;
+    // A field's text is its value (maybe a secret): named by tag and id only.
+    const field = /^(input|textarea|select)$/.test(e.localName) || e.isContentEditable;
+    const words = field ? '' : String(e.innerText || e.getAttribute('aria-label') || '').slice(0, 400).trim().replace(/\\s+/g, ' ').slice(0, 40);
+    return e.localName + (e.id ? '#' + e.id.slice(0, 40) : '') + (words ? ' "' + words + '"' : '');
+  })()` });
+  const button = params.button || 'left';
+  const clickCount = params.doubleClick ? 2 : 1;
+  let dispatched = false;
+  try {
+    for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased']) {
+      dispatched = true;
+      await top.send('Input.dispatchMouseEvent', type === 'mouseMoved' ? { type, x, y } : { type, x, y, button, clickCount });
+    }
+  } catch (e) {
+    if (dispatched) throw new ToolError('BROWSER_OPERATION_UNCERTAIN', `click was started but did not finish: ${String(e.message).slice(0, 120)}`, HINTS.BROWSER_OPERATION_UNCERTAIN);
+    throw e;
+  }
+  return { hit: result?.value ?? null };
+}

@@ -10,7 +10,7 @@ import { captureObservation } from './capture.js';
 import { applyPasswordMemory } from './worlds.js';
 import { sessions } from './debugger.js';
 import { resolveTab, assertReadable, handleOf } from './handles.js';
-import { act, isConnected } from './actions.js';
+import { act, isConnected, scroll, reveal, clickAt } from './actions.js';
 import { domAct } from './domwalk.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { assertMayAct, markOwned, ownerOf, release } from './ownership.js';
@@ -31,6 +31,9 @@ function tabInfo(tab, handle) {
   if (handle) t.handle = handle;
   return t;
 }
+
+/** Characters of the view a scroll result carries (a diff is usually far smaller). */
+const SCROLL_VIEW_CHARS = 4000;
 
 /** Timeouts of waiting tools: default 5 s, at most 30 s. */
 const TIMEOUT_DEFAULT_MS = 5000;
@@ -377,6 +380,7 @@ const ACTIONS = { browser_click: 'click', browser_fill: 'fill', browser_type: 't
 async function browserAction(action, params, signal) {
   if (typeof params.snapshotId !== 'string' || typeof params.ref !== 'string') {
     if (action === 'press' && params.ref === undefined) return pressWithoutRef(params, signal);
+    if (action === 'click' && params.ref === undefined && (params.x !== undefined || params.y !== undefined)) return clickAtPoint(params, signal);
     fail('INVALID_REQUEST', `${action} needs ref and snapshotId from a browser_snapshot or browser_accessibility_snapshot`);
   }
   const tab = await resolveTab(params.tabId);
@@ -435,6 +439,63 @@ async function outcome(tab, handle, mainSession, started, out) {
   return out;
 }
 
+const DIRECTIONS = ['up', 'down', 'left', 'right'];
+
+/**
+ * `browser_scroll`: the page (what is under the middle of the viewport), the scroll
+ * container of `ref`, or `toRef` into view. A side effect (agent-owned or claimed tab).
+ * The result says how far it moved and what the viewport shows now (a small state).
+ */
+async function browserScroll(params, signal) {
+  const { direction, pages, deltaX, deltaY } = params;
+  if (params.toRef === undefined) {
+    if (direction !== undefined && !DIRECTIONS.includes(direction)) fail('INVALID_REQUEST', `direction is one of ${DIRECTIONS.join(', ')}`);
+    if (pages !== undefined && !(typeof pages === 'number' && pages > 0 && pages <= 20)) fail('INVALID_REQUEST', 'pages must be a number in (0, 20]');
+    for (const [k, v] of [['deltaX', deltaX], ['deltaY', deltaY]]) {
+      if (v !== undefined && !(Number.isFinite(v) && Math.abs(v) <= 100000)) fail('INVALID_REQUEST', `${k} must be a number of CSS pixels (|${k}| ≤ 100,000)`);
+    }
+    if (!direction && !deltaX && !deltaY) fail('INVALID_REQUEST', 'scroll needs direction, deltaX/deltaY or toRef');
+  }
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const all = await sessions(tab.id, signal);
+  const handle = await handleOf(tab, all[0]);
+  await assertMayAct(tab, params, handle);
+  let session = all[0];
+  let backendNodeId = null;
+  const ref = params.toRef ?? params.ref;
+  if (ref !== undefined) {
+    if (typeof params.snapshotId !== 'string' || typeof ref !== 'string') fail('INVALID_REQUEST', 'a ref needs the snapshotId that produced it');
+    const target = (await ready).collector.resolve(params.snapshotId, ref, handle);
+    if (target.walkIndex !== undefined) fail('INVALID_REQUEST', 'scrolling by ref needs a ref of an accessibility-source read', 'take browser_snapshot or browser_find again (the debugger must be available)');
+    session = all.find((s) => s.session === target.session);
+    if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${ref} is gone`);
+    backendNodeId = target.backendNodeId;
+  }
+  const started = Date.now();
+  const moved = params.toRef !== undefined ? await reveal(session, backendNodeId) : await scroll(all, session, backendNodeId, { direction, pages, dx: deltaX, dy: deltaY });
+  const out = await outcome(tab, handle, all[0], started, { ok: true, action: 'scroll', ...moved });
+  if (out.navigated) return out;
+  // What the viewport shows now: a small state (the budget keeps what is in view first),
+  // with refs under its own snapshotId. (An AX revision would say `unchanged`: scrolling
+  // changes what is seen, not the page.)
+  const { result } = await readTab({ tabId: tab.id, maxChars: SCROLL_VIEW_CHARS }, signal, (c, json, limits, h) => c.snapshot(json, { ...limits, tab: h }));
+  const { snapshotId, state, truncated } = result;
+  return { ...out, snapshotId, state, truncated };
+}
+
+async function clickAtPoint(params, signal) {
+  if (!Number.isFinite(params.x) || !Number.isFinite(params.y)) fail('INVALID_REQUEST', 'a click at a point needs x and y (viewport CSS pixels)');
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const all = await sessions(tab.id, signal);
+  const handle = await handleOf(tab, all[0]);
+  await assertMayAct(tab, params, handle);
+  const started = Date.now();
+  const { hit } = await clickAt(all, params.x, params.y, params);
+  return outcome(tab, handle, all[0], started, { ok: true, action: 'click', hit });
+}
+
 async function pressWithoutRef(params, signal) {
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
@@ -450,6 +511,7 @@ const TOOLS = {
   browser_snapshot: browserSnapshot,
   browser_accessibility_snapshot: browserAccessibilitySnapshot,
   browser_find: browserFind,
+  browser_scroll: browserScroll,
   browser_dispose_session: browserDisposeSession,
   browser_tabs: browserTabs,
   browser_tab_open: browserTabOpen,
@@ -471,7 +533,7 @@ const TOOLS = {
 };
 
 /** Tools whose effects on the page are unknown when they do not finish. */
-const SIDE_EFFECTS = new Set([...Object.keys(ACTIONS), 'browser_navigate', 'browser_tab_open', 'browser_tab_close', 'browser_evaluate']);
+const SIDE_EFFECTS = new Set([...Object.keys(ACTIONS), 'browser_scroll', 'browser_navigate', 'browser_tab_open', 'browser_tab_close', 'browser_evaluate']);
 
 /** No tool call outlives this (plus its own `timeout`): a hung page or browser API yields a
  * stable code, and the worker keeps serving the next call. */

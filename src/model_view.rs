@@ -23,7 +23,7 @@
 use serde_json::{Map, Value};
 
 /// Tools that act on an element or key and report on the same tab.
-const ACTIONS: [&str; 7] = ["browser_click", "browser_fill", "browser_type", "browser_press", "browser_hover", "browser_select_option", "browser_evaluate"];
+const ACTIONS: [&str; 8] = ["browser_click", "browser_fill", "browser_type", "browser_press", "browser_hover", "browser_select_option", "browser_evaluate", "browser_scroll"];
 /// Added by the Bridge to every result; a model never needs them.
 const CONNECTION: [&str; 3] = ["browserId", "connectionId", "connectionGeneration"];
 /// What a side effect on a claimed tab checks (`ownership.js`, `browserAction`).

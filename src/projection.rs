@@ -17,8 +17,9 @@ use crate::text::{byte_prefix, capped, char_len};
 use serde_json::{Map, Value};
 
 /// Methods with a compact projection; `compact` on any other method is `INVALID_REQUEST`.
-pub const COMPACT_METHODS: [&str; 6] = [
+pub const COMPACT_METHODS: [&str; 7] = [
     "browser_snapshot",
+    "browser_find",
     "browser_accessibility_snapshot",
     "browser_extract",
     "browser_tabs",
@@ -102,8 +103,11 @@ const VISIBLE_DOM: Fields = &[
     ("truncated", Scalar),
 ];
 
+const FOUND: Fields = &[("snapshotId", Scalar), ("matches", Scalar), ("shown", Scalar), ("truncated", Scalar), ("state", Body(TOTAL_CHARS))];
+
 fn whitelist(method: &str) -> Option<Shape> {
     Some(match method {
+        "browser_find" => &[CONNECTION, TAB, FOUND],
         "browser_snapshot" => &[CONNECTION, TAB, &[("snapshot", Object(&[REVISION]))]],
         "browser_accessibility_snapshot" => &[CONNECTION, TAB, REVISION],
         "browser_extract" => &[CONNECTION, TAB, EXTRACT],

@@ -158,6 +158,47 @@ enum Cmd {
         #[command(flatten)]
         tab: Tab,
     },
+    /// Search the whole page (not only what a snapshot shows): text, a RegExp, or role + name.
+    Find {
+        /// Text to find (case-insensitive).
+        text: Option<String>,
+        /// A JavaScript RegExp source (case-insensitive).
+        #[arg(long)]
+        regex: Option<String>,
+        /// An ARIA role (button, link, heading, textbox…).
+        #[arg(long)]
+        role: Option<String>,
+        /// The accessible name (a substring; all of it with --exact).
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        exact: bool,
+        #[arg(long)]
+        max_results: Option<u64>,
+        #[command(flatten)]
+        tab: Tab,
+        #[arg(long)]
+        selector: Option<String>,
+    },
+    /// Scroll the page (or the container of --ref) up, down, left or right; or --to REF into view.
+    Scroll {
+        /// up, down, left or right.
+        direction: Option<String>,
+        /// How many viewports (default 1).
+        #[arg(long)]
+        pages: Option<f64>,
+        /// The element whose scroll container moves.
+        #[arg(long)]
+        r#ref: Option<String>,
+        /// Bring this ref into view instead.
+        #[arg(long)]
+        to: Option<String>,
+        /// The snapshotId of the ref.
+        #[arg(long)]
+        snapshot: Option<String>,
+        #[command(flatten)]
+        tab: Tab,
+    },
     /// Click the element of a ref.
     Click {
         #[command(flatten)]
@@ -422,6 +463,8 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
         Cmd::Close { tab } => ("browser_tab_close", p.set("tabId", Some(tab))),
         Cmd::Claim { tab } => ("browser_claim_tab", p.set("tabId", Some(tab))),
         Cmd::Navigate { url, tab } => ("browser_navigate", p.tab(&tab).set("url", Some(url))),
+        Cmd::Find { text, regex, role, name, exact, max_results, tab, selector } => ("browser_find", p.tab(&tab).set("text", text).set("regex", regex).set("role", role).set("name", name).flag("exact", exact).set("maxResults", max_results).set("selector", selector)),
+        Cmd::Scroll { direction, pages, r#ref, to, snapshot, tab } => ("browser_scroll", p.tab(&tab).set("direction", direction).set("pages", pages).set("ref", r#ref).set("toRef", to).set("snapshotId", snapshot)),
         Cmd::Click { target, double } => ("browser_click", p.target(target)?.flag("doubleClick", double)),
         Cmd::Fill { target, text } => ("browser_fill", p.target(target)?.set("text", Some(text))),
         Cmd::Type { target, text, submit } => ("browser_type", p.target(target)?.set("text", Some(text)).flag("submit", submit)),

@@ -1,0 +1,97 @@
+// Reach (issue #16): what a bounded state leaves out is found (browser_find), scrolled to
+// (browser_scroll: the page, an inner scroll container, a ref into view) and acted on (by
+// the find's refs, or at a point).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openTab } from './harness.mjs';
+import { startServer } from './server.mjs';
+
+let b, server;
+before(async () => { server = await startServer(); b = await launch(); });
+after(async () => { await b?.close(); await server?.close(); });
+
+const refOf = (state, needle) => {
+  const line = state.split('\n').find((l) => l.includes(needle));
+  assert.ok(line, `no line with ${needle} in:\n${state.slice(0, 600)}`);
+  return line.match(/\[ref=(\w+)\]/)[1];
+};
+
+test('find reaches a row the state elided, and its ref clicks it (inside an inner scroll container)', async () => {
+  const { page, tabId } = await openTab(b, server, 'reach.html');
+  const s = await b.call('browser_snapshot', { tabId });
+  assert.ok(!s.snapshot.state.includes('"Row 250"'), 'the fixture must elide it');
+  const f = await b.call('browser_find', { tabId, text: 'Row 250' });
+  assert.ok(!f.error, JSON.stringify(f.error));
+  assert.equal(f.matches, 1, f.state);
+  assert.match(f.state, /button "Row 250" \[ref=e1\] — in navigation "Rows"/);
+  const r = await b.call('browser_click', { tabId, snapshotId: f.snapshotId, ref: 'e1' });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal(await page.textContent('#out'), 'clicked 250');
+  // Text deep in the article: an excerpt shows the match.
+  const gem = await b.call('browser_find', { tabId, text: 'hidden gem' });
+  assert.equal(gem.matches, 1);
+  assert.match(gem.state, /Paragraph 47.*hidden gem|hidden gem/);
+  await page.close();
+});
+
+test('find by role and exact name, by RegExp, bounded and counted; bad input is INVALID_REQUEST', async () => {
+  const { page, tabId } = await openTab(b, server, 'reach.html');
+  const exact = await b.call('browser_find', { tabId, role: 'button', name: 'Row 1', exact: true });
+  assert.equal(exact.matches, 1, exact.state);
+  const re = await b.call('browser_find', { tabId, regex: '^Row 29\\d$' });
+  assert.equal(re.matches, 10, re.state);
+  const many = await b.call('browser_find', { tabId, role: 'button', maxResults: 5 });
+  assert.equal(many.shown, 5);
+  assert.equal(many.matches, 300);
+  assert.equal(many.truncated, true);
+  assert.equal(many.state.split('\n').length, 5);
+  for (const params of [{}, { regex: '(' }, { text: '' }, { text: 5 }]) {
+    assert.equal((await b.call('browser_find', { tabId, ...params })).error?.code, 'INVALID_REQUEST', JSON.stringify(params));
+  }
+  await page.close();
+});
+
+test('scroll: the page, an inner container by ref, a ref into view; what became visible comes back', async () => {
+  const { page, tabId } = await openTab(b, server, 'reach.html');
+  // The sidebar, through a ref inside it: the sidebar moves, the page does not.
+  const f = await b.call('browser_find', { tabId, text: 'Row 3', exact: false, maxResults: 1 });
+  const y0 = await page.evaluate(() => scrollY);
+  const inner = await b.call('browser_scroll', { tabId, direction: 'down', pages: 2, ref: 'e1', snapshotId: f.snapshotId });
+  assert.equal(inner.ok, true, JSON.stringify(inner));
+  const top = await page.evaluate(() => document.getElementById('side').scrollTop);
+  assert.ok(top > 400, `sidebar scrollTop ${top}`);
+  assert.equal(inner.scrolled.y, Math.round(top));
+  assert.equal(await page.evaluate(() => scrollY), y0, 'the page itself did not move');
+  await page.evaluate(() => document.getElementById('side').scrollTo({ top: 0, behavior: 'instant' }));
+  // The page (smooth scrolling: the result waits until it settled).
+  const down = await b.call('browser_scroll', { tabId, direction: 'down' });
+  assert.equal(down.ok, true, JSON.stringify(down));
+  assert.ok(down.scrolled.y > 300, JSON.stringify(down.scrolled));
+  assert.equal(await page.evaluate(() => Math.round(scrollY)), down.scrolled.y);
+  // What is in view now comes back: the paragraphs around the new scroll position.
+  const inView = await page.evaluate(() => [...document.querySelectorAll('#article p')].find((p) => p.getBoundingClientRect().top > 0).textContent.slice(0, 14));
+  assert.ok(down.state.includes(inView), `${inView} not in:\n${down.state.slice(0, 800)}`);
+  assert.ok(down.state.length <= 4000);
+  // Back to the sidebar (brought into view again) and to its end.
+  const end = await b.call('browser_scroll', { tabId, deltaY: 20000, ref: 'e1', snapshotId: f.snapshotId });
+  assert.equal(end.atEnd, true, JSON.stringify(end));
+  // A ref into view.
+  const far = await b.call('browser_find', { tabId, text: 'Contact the editors' });
+  const shown = await b.call('browser_scroll', { tabId, toRef: 'e1', snapshotId: far.snapshotId });
+  assert.equal(shown.inView, true, JSON.stringify(shown));
+  assert.ok(await page.evaluate(() => { const r = document.querySelector('footer a').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }));
+  assert.equal((await b.call('browser_scroll', { tabId })).error?.code, 'INVALID_REQUEST');
+  assert.equal((await b.call('browser_scroll', { tabId, direction: 'sideways' })).error?.code, 'INVALID_REQUEST');
+  await page.close();
+});
+
+test('click at a point: the element there receives it and is named; a point outside the viewport is refused', async () => {
+  const { page, tabId } = await openTab(b, server, 'reach.html');
+  const [x, y] = await page.evaluate(() => { const r = [...document.querySelectorAll('#side button')][4].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; });
+  const r = await b.call('browser_click', { tabId, x, y });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.match(r.hit, /^button "Row 5"/);
+  assert.equal(await page.textContent('#out'), 'clicked 5');
+  assert.equal((await b.call('browser_click', { tabId, x: 5000, y: 10 })).error?.code, 'INVALID_REQUEST');
+  await page.close();
+});
