@@ -201,7 +201,11 @@ test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screensho
     const snapTool = list.find((t) => t.name === 'browser_snapshot');
     assert.equal(snapTool.inputSchema.type, 'object');
     assert.ok(snapTool.inputSchema.properties.selector);
-    assert.ok(list.find((t) => t.name === 'browser_click').inputSchema.required.includes('snapshotId'));
+    const click = list.find((t) => t.name === 'browser_click').inputSchema.properties;
+    assert.ok(click.ref && click.snapshotId && click.x && click.y, JSON.stringify(click));
+    // One catalogue: the MCP list is exactly the extension's tool set.
+    const served = await b.worker.evaluate(() => globalThis.pcc.tools);
+    assert.deepEqual(list.map((t) => t.name).sort(), [...served].sort());
     const call = async (name, args) => (await rpc('tools/call', { name, arguments: args })).result;
 
     const snap = await call('browser_snapshot', { tabId });
