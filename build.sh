@@ -7,6 +7,7 @@
 #   ./build.sh demo [URL|FILE] snapshot a page through the real extension in headless Chromium
 #   ./build.sh bench          ours vs Playwright's AI snapshot → bench/results.json, bench/report.html
 #   ./build.sh corpus [DIR]   fidelity checks on every real page of ../shared/corpus/readability/
+#   ./build.sh reach [DIR]    reachability (headline, 3rd paragraph, last link, first field) on that corpus
 #   ./build.sh bridge [ARGS]  build and run the local Bridge (target/debug/pcc bridge)
 #   ./build.sh fuzz [CASES]   long property-test run over mutated captures (default 20000 cases)
 #   ./build.sh capture        re-capture tests/captures/*.json from the test pages (and the rules)
@@ -170,6 +171,7 @@ case "$cmd" in
     log "AX repeat reads on every corpus page → bench/revisions.json"
     node bench/revisions.mjs ;;
   corpus) setup; build; node www-tests/corpus.mjs "$@" ;;
+  reach) setup; build; node www-tests/reach.mjs "$@" ;;
   fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz --test fuzz_tools -- --nocapture ;;
   *) sed -n '2,12p' "$0"; exit 2 ;;
 esac

@@ -50,6 +50,8 @@ pub const DOM_FRAMES: usize = 64;
 /// characters are the state's budget).
 pub const FIND_DEFAULT_RESULTS: usize = 20;
 pub const FIND_MAX_RESULTS: usize = 100;
+/// The longest subtree text `browser_find` joins to find a phrase split by inline markup.
+pub const FIND_SUBTREE_CHARS: usize = 2_000;
 /// `browser_extract`: default characters, and the hard cap a caller may raise it to.
 pub const EXTRACT_DEFAULT_CHARS: usize = 12_000;
 pub const EXTRACT_MAX_CHARS: usize = 100_000;

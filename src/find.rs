@@ -7,7 +7,7 @@
 //! the result bound. Must never: search what filtering dropped (hidden, inert, sensitive
 //! values), return more than its bound, or pretend a capped answer is complete.
 
-use crate::budget::{Budget, FIND_DEFAULT_RESULTS, FIND_MAX_RESULTS, NODE_TEXT_CHARS};
+use crate::budget::{Budget, FIND_DEFAULT_RESULTS, FIND_MAX_RESULTS, FIND_SUBTREE_CHARS, NODE_TEXT_CHARS};
 use crate::filter::{Kind, VNode, View};
 use crate::identity::target_of;
 use crate::refs::RefTarget;
@@ -62,10 +62,8 @@ fn own_text(v: &VNode) -> String {
     fold_whitespace(&s)
 }
 
-fn matches(v: &VNode, q: &Query, needle: Option<&str>, pred: &dyn Fn(&str) -> bool) -> bool {
-    if !matches!(v.kind, Kind::Element | Kind::Text) {
-        return false;
-    }
+/// Whether an element passes the role and name criteria.
+fn role_and_name(v: &VNode, q: &Query) -> bool {
     if let Some(r) = &q.role {
         if v.kind != Kind::Element || !role::display(&v.role).eq_ignore_ascii_case(r) {
             return false;
@@ -78,13 +76,69 @@ fn matches(v: &VNode, q: &Query, needle: Option<&str>, pred: &dyn Fn(&str) -> bo
             return false;
         }
     }
-    let text = own_text(v);
-    if let Some(t) = needle {
-        if !folded(&text).contains(t) {
-            return false;
+    true
+}
+
+/// Appends a child's text the way the page renders the join: a space only at rendered
+/// whitespace or a box edge (`$<b>12</b>.99` stays `$12.99`).
+fn join_into(out: &mut String, prev: Option<&VNode>, next: &VNode, text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    let spaced = prev.is_some_and(|p| p.space_after || p.block) || next.space_before || next.block;
+    if !out.is_empty() && spaced {
+        out.push(' ');
+    }
+    out.push_str(text);
+}
+
+/// Per view node, whether its text holds the needle and passes the predicate: its own text
+/// joined with its subtree's, so that a phrase split by inline markup (`If the <a>conjugate
+/// transpose</a> of`) is found in the paragraph. Bottom-up, each child's text handed to its
+/// parent once; a subtree text over `FIND_SUBTREE_CHARS` is not built (its parts still
+/// match on their own).
+fn text_hits(view: &View, needle: Option<&str>, pred: &dyn Fn(&str) -> bool) -> Vec<bool> {
+    let ok = |t: &str| !t.is_empty() && needle.is_none_or(|n| folded(t).contains(n)) && pred(t);
+    let mut text: Vec<Option<String>> = vec![None; view.nodes.len()];
+    let mut hit = vec![false; view.nodes.len()];
+    for i in view.preorder().into_iter().rev() {
+        let v = &view.nodes[i];
+        let own = if matches!(v.kind, Kind::Element | Kind::Text) { own_text(v) } else { String::new() };
+        let mut all = Some(own.clone());
+        let mut prev: Option<&VNode> = None;
+        for &c in &v.children {
+            hit[i] |= hit[c];
+            match (text[c].take(), all.as_mut()) {
+                (Some(t), Some(out)) => join_into(out, prev, &view.nodes[c], &t),
+                _ => all = None,
+            }
+            prev = Some(&view.nodes[c]);
+        }
+        let all = all.filter(|t| char_len(t) <= FIND_SUBTREE_CHARS);
+        hit[i] |= ok(all.as_deref().unwrap_or(&own));
+        text[i] = all;
+    }
+    hit
+}
+
+/// The text of a node's subtree as `text_hits` joins it (for a match line), capped.
+fn subtree_text(view: &View, i: usize) -> String {
+    let mut out = String::new();
+    let mut stack = vec![(i, None::<usize>)];
+    while let Some((n, prev)) = stack.pop() {
+        let v = &view.nodes[n];
+        if matches!(v.kind, Kind::Element | Kind::Text) {
+            join_into(&mut out, prev.map(|p| &view.nodes[p]), v, &own_text(v));
+        }
+        if char_len(&out) > FIND_SUBTREE_CHARS {
+            break;
+        }
+        let kids = &v.children;
+        for (k, &c) in kids.iter().enumerate().rev() {
+            stack.push((c, if k == 0 { None } else { Some(kids[k - 1]) }));
         }
     }
-    pred(&text)
+    out
 }
 
 /// The nearest structural ancestors (landmarks, headings' sections, lists, tables, named
@@ -112,19 +166,20 @@ fn path(view: &View, parents: &[usize], mut i: usize) -> String {
     crate::text::join(&mut steps.iter().map(String::as_str), " > ")
 }
 
-/// A line shows its match: when the needle lies past what the line's cap keeps, the inline
-/// text becomes an excerpt around it.
-fn line_body(v: &VNode, tree: &Tree, needle: Option<&str>) -> String {
+/// A line shows its match: when the needle lies past what the line's cap keeps (or in the
+/// node's children), the line ends with an excerpt of its text around it.
+fn line_body(view: &View, i: usize, tree: &Tree, needle: Option<&str>) -> String {
+    let v = &view.nodes[i];
     let full = body(v, tree);
-    let Some(t) = needle.filter(|t| !t.is_empty()) else { return full };
-    if folded(&full).contains(t) {
+    let shows = |t: &str| needle.is_some_and(|n| folded(t).contains(n));
+    if shows(&full) || (v.children.is_empty() && needle.is_none()) {
         return full;
     }
-    let text = own_text(v);
-    let Some(at) = folded(&text).find(t) else { return full };
+    let text = if v.children.is_empty() { own_text(v) } else { subtree_text(view, i) };
+    let at = needle.and_then(|n| folded(&text).find(n)).unwrap_or(0);
     let start = floor_char(&text, at.saturating_sub(NODE_TEXT_CHARS / 2));
     let mut out = if v.kind == Kind::Text { "text".to_string() } else { role::display(&v.role).to_string() };
-    out.push_str(": …");
+    out.push_str(if start > 0 { ": …" } else { ": " });
     out.push_str(&capped(&text[start..], NODE_TEXT_CHARS));
     out
 }
@@ -142,12 +197,29 @@ pub fn find(view: &View, tree: &Tree, q: &Query, pred: &dyn Fn(&str) -> bool) ->
     let max_chars = Budget::clamped(q.max_chars, None).chars;
     let needle = q.text.as_deref().map(|t| folded(&fold_whitespace(t))).filter(|t| !t.is_empty());
     let parents = view.parents();
+    let texts = needle.is_some() || q.role.is_none() && q.name.is_none();
+    let hits = if texts { text_hits(view, needle.as_deref(), pred) } else { Vec::new() };
+    // Text queries report the deepest node holding the match (a dropped wrapper: its nearest
+    // shown ancestor); role and name queries every element that passes them.
+    let mut report = vec![false; view.nodes.len()];
+    for i in view.preorder() {
+        let v = &view.nodes[i];
+        let text_ok = !texts || (hits[i] && (q.role.is_some() || q.name.is_some() || !v.children.iter().any(|&c| hits[c])));
+        if !text_ok || !role_and_name(v, q) {
+            continue;
+        }
+        let mut at = i;
+        while !matches!(view.nodes[at].kind, Kind::Element | Kind::Text) && parents[at] != usize::MAX {
+            at = parents[at];
+        }
+        report[at] = matches!(view.nodes[at].kind, Kind::Element | Kind::Text) && at != view.root;
+    }
     let mut state = String::new();
     let mut refs = Vec::new();
     let (mut total, mut shown, mut cut) = (0, 0, false);
     for i in view.preorder() {
         let v = &view.nodes[i];
-        if !matches(v, q, needle.as_deref(), pred) {
+        if !report[i] {
             continue;
         }
         total += 1;
@@ -156,7 +228,7 @@ pub fn find(view: &View, tree: &Tree, q: &Query, pred: &dyn Fn(&str) -> bool) ->
         }
         let target = (v.kind == Kind::Element).then(|| target_of(v, tree)).flatten();
         let label = target.as_ref().map(|_| format!("e{}", refs.len() + 1));
-        let mut line = line_body(v, tree, needle.as_deref());
+        let mut line = line_body(view, i, tree, needle.as_deref());
         if let Some(l) = &label {
             line.push_str(" [ref=");
             line.push_str(l);

@@ -74,11 +74,3 @@ fn the_host_predicate_narrows_the_matches() {
     assert!(f.state.lines().all(|l| l.contains("00")), "{}", f.state);
 }
 
-#[test]
-#[ignore]
-fn show() {
-    for (n, q) in [("longlist", text("Item 25")), ("long-session", text("reply")), ("long-session", Query { role: Some("heading".into()), ..Query::default() })] {
-        let f = find(n, q);
-        println!("{} {} {}\n{}\n", f.matches, f.shown, f.snapshot_id, f.state);
-    }
-}

@@ -5,6 +5,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openTab } from './harness.mjs';
 import { startServer } from './server.mjs';
+import { corpusServer, subsetDir, pagesOf } from './corpus.mjs';
+import { reachPage, summarize } from './reach.mjs';
 
 let b, server;
 before(async () => { server = await startServer(); b = await launch(); });
@@ -27,6 +29,10 @@ test('find reaches a row the state elided, and its ref clicks it (inside an inne
   const r = await b.call('browser_click', { tabId, snapshotId: f.snapshotId, ref: 'e1' });
   assert.equal(r.ok, true, JSON.stringify(r));
   assert.equal(await page.textContent('#out'), 'clicked 250');
+  // A phrase split by inline markup is found in its paragraph.
+  const split = await b.call('browser_find', { tabId, text: 'the terms of service before you sign' });
+  assert.equal(split.matches, 1, split.state);
+  assert.match(split.state, /^- paragraph: Read the terms of service before you sign\./);
   // Text deep in the article: an excerpt shows the match.
   const gem = await b.call('browser_find', { tabId, text: 'hidden gem' });
   assert.equal(gem.matches, 1);
@@ -94,4 +100,18 @@ test('click at a point: the element there receives it and is named; a point outs
   assert.equal(await page.textContent('#out'), 'clicked 5');
   assert.equal((await b.call('browser_click', { tabId, x: 5000, y: 10 })).error?.code, 'INVALID_REQUEST');
   await page.close();
+});
+
+test('corpus subset: the headline, 3rd article paragraph, last link and first field are reached in ≤ 3 calls and ≤ 30,000 chars', async () => {
+  const corpus = await corpusServer(subsetDir);
+  const results = {};
+  try {
+    for (const name of pagesOf(subsetDir)) results[name] = await reachPage(b, subsetDir, name, corpus.url(name));
+  } finally {
+    await corpus.close();
+  }
+  const s = summarize(results);
+  console.log(`reach (subset): ${JSON.stringify(s)}`);
+  assert.ok(s.targets >= 30, `${s.targets} targets`);
+  assert.deepEqual(s.misses, []);
 });
