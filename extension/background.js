@@ -162,8 +162,50 @@ async function browserFind(params, signal) {
   const asked = optionalInt(params, 'maxResults'); // default and cap: budget.rs
   const maxResults = asked === undefined ? undefined : Math.min(asked, 1e9);
   const { result, tab } = await readTab(params, signal, (c, json, limits, handle) =>
-    c.find(json, params.text, params.role, params.name, params.exact === true, maxResults, limits.maxChars === undefined ? undefined : Math.min(limits.maxChars, 1e9), handle, regex));
+    c.find(json, params.text, params.role, params.name, params.exact === true, undefined, undefined, false, maxResults, limits.maxChars === undefined ? undefined : Math.min(limits.maxChars, 1e9), handle, regex));
   return { tab, ...result };
+}
+
+const TARGET_KEYS = ['role', 'name', 'label', 'placeholder', 'text', 'testId', 'exact', 'index'];
+
+/** A semantic `target` ({role, name, label, placeholder, text, testId, exact, index}), checked. */
+function targetOf(params) {
+  const t = params.target;
+  if (t === null || typeof t !== 'object' || Array.isArray(t)) fail('INVALID_REQUEST', 'target must be an object such as {"role": "button", "name": "Save"}');
+  for (const k of Object.keys(t)) if (!TARGET_KEYS.includes(k)) fail('INVALID_REQUEST', `unknown target key ${k.slice(0, 40)}`, `use ${TARGET_KEYS.join(', ')}`);
+  for (const k of ['role', 'name', 'label', 'placeholder', 'text', 'testId']) {
+    if (t[k] !== undefined && (typeof t[k] !== 'string' || !t[k])) fail('INVALID_REQUEST', `target.${k} must be a non-empty string`);
+  }
+  if (t.name !== undefined && t.label !== undefined) fail('INVALID_REQUEST', 'target takes name or label (a field is named by its label), not both');
+  if (t.exact !== undefined && typeof t.exact !== 'boolean') fail('INVALID_REQUEST', 'target.exact must be a boolean');
+  if (t.index !== undefined && !(Number.isInteger(t.index) && t.index >= 0)) fail('INVALID_REQUEST', 'target.index must be a non-negative integer (0 is the first match)');
+  if (!['role', 'name', 'label', 'placeholder', 'text', 'testId'].some((k) => t[k])) fail('INVALID_REQUEST', 'target needs role, name, label, placeholder, text or testId');
+  return t;
+}
+
+/** Most matches a target is resolved among (its `index` counts within them). */
+const TARGET_MATCHES = 100;
+
+/**
+ * Resolves a semantic target against the current document (the core matches; elements the
+ * page hides never count): `{snapshotId, ref}` of the `index`-th match, BROWSER_TARGET_NOT_FOUND,
+ * or BROWSER_TARGET_AMBIGUOUS listing the candidates when several match and no index says which.
+ */
+async function resolveTarget(tab, t, signal) {
+  const { collector } = await ready;
+  const { obs, all } = await captureAx(tab, signal);
+  signal?.throwIfAborted();
+  const handle = await handleOf(tab, all[0]);
+  const f = collector.find(JSON.stringify(obs), t.text, t.role, t.name ?? t.label, t.exact === true, t.placeholder, t.testId, true, TARGET_MATCHES, undefined, handle, undefined);
+  const what = JSON.stringify(t).slice(0, 120);
+  if (!f.matches) fail('BROWSER_TARGET_NOT_FOUND', `no visible element matches ${what}`, 'check the role and name with browser_find or a snapshot');
+  if (t.index === undefined && f.matches > 1) {
+    const lines = f.state.split('\n').slice(0, 5).map((l) => l.replace(/ \[ref=\w+\]/, ''));
+    fail('BROWSER_TARGET_AMBIGUOUS', `${f.matches} elements match ${what}: ${lines.join(' | ')}${f.matches > 5 ? ' | …' : ''}`, 'add index (0 is the first, in document order) or narrow the target');
+  }
+  const i = t.index ?? 0;
+  if (i >= f.shown) fail('BROWSER_TARGET_NOT_FOUND', `index ${i} is past the ${f.matches} elements matching ${what}`);
+  return { snapshotId: f.snapshotId, ref: `e${i + 1}` };
 }
 
 async function browserAccessibilitySnapshot(params, signal) {
@@ -291,6 +333,7 @@ function pageHas(text, selector) {
 }
 
 async function browserWaitFor(params, signal) {
+  if (params.target !== undefined) return waitForTarget(params, signal);
   const { text, selector } = params;
   if ((text === undefined && selector === undefined) || (text !== undefined && typeof text !== 'string') || (selector !== undefined && typeof selector !== 'string')) {
     fail('INVALID_REQUEST', 'wait_for needs text or selector (strings)');
@@ -313,6 +356,25 @@ async function browserWaitFor(params, signal) {
     if (found) return { ok: true, waitedMs: Date.now() - start };
     if (Date.now() - start > timeout) fail('BROWSER_WAIT_TIMEOUT', `nothing matched within ${timeout} ms`, 'check the text or selector, or wait longer with timeout');
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** wait_for a semantic target: until at least one visible element matches (`index`: that many + 1). */
+async function waitForTarget(params, signal) {
+  const t = targetOf(params);
+  const timeout = timeoutOf(params);
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const start = Date.now();
+  for (;;) {
+    try {
+      await resolveTarget(tab, { ...t, index: t.index ?? 0 }, signal);
+      return { ok: true, waitedMs: Date.now() - start };
+    } catch (e) {
+      if (e.code !== 'BROWSER_TARGET_NOT_FOUND' && !isNavigationError(e)) throw e;
+    }
+    if (Date.now() - start > timeout) fail('BROWSER_WAIT_TIMEOUT', `no visible element matched the target within ${timeout} ms`, 'check the target with browser_find, or wait longer with timeout');
+    await new Promise((r) => setTimeout(r, 150));
   }
 }
 
@@ -378,6 +440,12 @@ async function browserDisposeSession(params) {
 const ACTIONS = { browser_click: 'click', browser_fill: 'fill', browser_type: 'type', browser_press: 'press', browser_hover: 'hover', browser_select_option: 'select_option' };
 
 async function browserAction(action, params, signal) {
+  if (params.target !== undefined) {
+    if (params.ref !== undefined || params.snapshotId !== undefined) fail('INVALID_REQUEST', 'pass a target or a ref with its snapshotId, not both');
+    const tab = await resolveTab(params.tabId);
+    assertReadable(tab);
+    params = { ...params, ...(await resolveTarget(tab, targetOf(params), signal)) };
+  }
   if (typeof params.snapshotId !== 'string' || typeof params.ref !== 'string') {
     if (action === 'press' && params.ref === undefined) return pressWithoutRef(params, signal);
     if (action === 'click' && params.ref === undefined && (params.x !== undefined || params.y !== undefined)) return clickAtPoint(params, signal);

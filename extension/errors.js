@@ -20,6 +20,8 @@ export const HINTS = {
   BROWSER_PAGE_CHANGING: 'the page is navigating; retry shortly',
   BROWSER_TAB_NOT_OWNED: 'open a tab with browser_tab_open, or claim this one with browser_claim_tab',
   BROWSER_WAIT_TIMEOUT: 'nothing matched in time; check the condition or raise timeout',
+  BROWSER_TARGET_NOT_FOUND: 'no visible element matches the target; check it with browser_find or a snapshot',
+  BROWSER_TARGET_AMBIGUOUS: 'several elements match; add index (0 is the first) or narrow the target',
 };
 
 export const fail = (code, message, hint = HINTS[code]) => { throw new ToolError(code, message, hint); };

@@ -26,6 +26,13 @@ pub struct Query {
     pub role: Option<String>,
     pub name: Option<String>,
     pub exact: bool,
+    /// A substring of the element's `placeholder`.
+    pub placeholder: Option<String>,
+    /// The element's `data-testid`, whole.
+    pub test_id: Option<String>,
+    /// Target mode (semantic targets of actions): only elements with a DOM node count, a
+    /// text match names its nearest such element, so every line carries a ref in order.
+    pub elements: bool,
     pub max_results: Option<u64>,
     pub max_chars: Option<u64>,
 }
@@ -62,8 +69,15 @@ fn own_text(v: &VNode) -> String {
     fold_whitespace(&s)
 }
 
-/// Whether an element passes the role and name criteria.
-fn role_and_name(v: &VNode, q: &Query) -> bool {
+/// Whether an element passes the role, name, placeholder and test id criteria.
+fn criteria(v: &VNode, tree: &Tree, q: &Query) -> bool {
+    let attr = |k: &str| v.src.and_then(|s| tree.nodes[s].attr(k)).unwrap_or("");
+    if q.placeholder.as_ref().is_some_and(|p| !folded(attr("placeholder")).contains(&folded(p))) {
+        return false;
+    }
+    if q.test_id.as_ref().is_some_and(|t| attr("data-testid") != t) {
+        return false;
+    }
     if let Some(r) = &q.role {
         if v.kind != Kind::Element || !role::display(&v.role).eq_ignore_ascii_case(r) {
             return false;
@@ -197,22 +211,30 @@ pub fn find(view: &View, tree: &Tree, q: &Query, pred: &dyn Fn(&str) -> bool) ->
     let max_chars = Budget::clamped(q.max_chars, None).chars;
     let needle = q.text.as_deref().map(|t| folded(&fold_whitespace(t))).filter(|t| !t.is_empty());
     let parents = view.parents();
-    let texts = needle.is_some() || q.role.is_none() && q.name.is_none();
+    let by_element = q.role.is_some() || q.name.is_some() || q.placeholder.is_some() || q.test_id.is_some();
+    let texts = needle.is_some() || !by_element;
     let hits = if texts { text_hits(view, needle.as_deref(), pred) } else { Vec::new() };
     // Text queries report the deepest node holding the match (a dropped wrapper: its nearest
     // shown ancestor); role and name queries every element that passes them.
     let mut report = vec![false; view.nodes.len()];
     for i in view.preorder() {
         let v = &view.nodes[i];
-        let text_ok = !texts || (hits[i] && (q.role.is_some() || q.name.is_some() || !v.children.iter().any(|&c| hits[c])));
-        if !text_ok || !role_and_name(v, q) {
+        let text_ok = !texts || (hits[i] && (by_element || !v.children.iter().any(|&c| hits[c])));
+        if !text_ok || !criteria(v, tree, q) {
             continue;
         }
+        // The node a line is about: shown (a dropped wrapper gives way to its ancestor), and
+        // in target mode an element with a DOM node.
+        let shown = |n: &VNode| match n.kind {
+            Kind::Element => !q.elements || n.src.is_some(),
+            Kind::Text => !q.elements,
+            _ => false,
+        };
         let mut at = i;
-        while !matches!(view.nodes[at].kind, Kind::Element | Kind::Text) && parents[at] != usize::MAX {
+        while !shown(&view.nodes[at]) && parents[at] != usize::MAX {
             at = parents[at];
         }
-        report[at] = matches!(view.nodes[at].kind, Kind::Element | Kind::Text) && at != view.root;
+        report[at] = shown(&view.nodes[at]) && at != view.root;
     }
     let mut state = String::new();
     let mut refs = Vec::new();

@@ -140,8 +140,8 @@ pub struct Tree {
 }
 
 /// Attributes copied from the DOM into the tree.
-pub const KEPT_ATTRS: [&str; 11] =
-    ["id", "name", "type", "autocomplete", "href", "placeholder", "aria-label", "contenteditable", "role", "title", "aria-selected"];
+pub const KEPT_ATTRS: [&str; 12] =
+    ["id", "name", "type", "autocomplete", "href", "placeholder", "aria-label", "contenteditable", "role", "title", "aria-selected", "data-testid"];
 
 pub fn keep_attrs<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(String, String)> {
     attrs

@@ -103,9 +103,9 @@ impl Collector {
     /// `browser_find` (see `find::Query`); `tab` is the tab handle and `regex`, when given, a
     /// RegExp every match must also pass. (Plain arguments: an options decoder costs more wasm.)
     #[allow(clippy::too_many_arguments)]
-    pub fn find(&mut self, observation: JsValue, text: Option<String>, role: Option<String>, name: Option<String>, exact: bool, max_results: Option<u32>, max_chars: Option<u32>, tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
+    pub fn find(&mut self, observation: JsValue, text: Option<String>, role: Option<String>, name: Option<String>, exact: bool, placeholder: Option<String>, test_id: Option<String>, elements: bool, max_results: Option<u32>, max_chars: Option<u32>, tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
         let tab = decode(tab, "tab handle", options::tab_key)?;
-        let q = crate::find::Query { text, role, name, exact, max_results: max_results.map(u64::from), max_chars: max_chars.map(u64::from) };
+        let q = crate::find::Query { text, role, name, exact, placeholder, test_id, elements, max_results: max_results.map(u64::from), max_chars: max_chars.map(u64::from) };
         let obs = json_text(&observation)?;
         let pred = |s: &str| regex.as_ref().map(|r| r.test(s)).unwrap_or(true);
         self.core.find(&obs, &q, &tab, &pred).map_err(err).and_then(|r| to_js(&r))

@@ -74,3 +74,13 @@ fn the_host_predicate_narrows_the_matches() {
     assert!(f.state.lines().all(|l| l.contains("00")), "{}", f.state);
 }
 
+
+#[test]
+fn target_mode_names_elements_with_a_dom_node_each_with_a_ref_in_order() {
+    let f = find("long-session", Query { text: Some("e".into()), elements: true, max_results: Some(100), ..Query::default() });
+    assert!(f.shown > 10, "{}", f.state);
+    for (i, line) in f.state.lines().enumerate() {
+        assert!(line.contains(&format!("[ref=e{}]", i + 1)), "{line}");
+        assert!(!line.starts_with("- text:"), "{line}");
+    }
+}

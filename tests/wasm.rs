@@ -47,14 +47,14 @@ fn snapshot_returns_a_plain_object_and_redacts() {
 fn find_takes_a_host_regexp_and_its_refs_resolve() {
     let mut c = Collector::new("w");
     let re: pcc::wasm::RegExp = wasm_bindgen::JsCast::unchecked_into(JsValue::from(js_sys::RegExp::new("^sa", "i")));
-    let r = c.find(JsValue::from_str(OBS), None, Some("button".into()), None, false, None, None, tab(), Some(re)).unwrap();
+    let r = c.find(JsValue::from_str(OBS), None, Some("button".into()), None, false, None, None, false, None, None, tab(), Some(re)).unwrap();
     assert_eq!(get(&r, "matches").as_f64(), Some(1.0));
     let state = get(&r, "state").as_string().unwrap();
     assert_eq!(state, "- button \"Save\" [ref=e1]");
     let target = c.resolve(&get(&r, "snapshotId").as_string().unwrap(), "e1", tab()).unwrap();
     assert_eq!(get(&target, "backendNodeId").as_f64(), Some(11.0));
     // The password's value is not searchable.
-    let r = c.find(JsValue::from_str(OBS), Some("s3cret".into()), None, None, false, None, None, tab(), None).unwrap();
+    let r = c.find(JsValue::from_str(OBS), Some("s3cret".into()), None, None, false, None, None, false, None, None, tab(), None).unwrap();
     assert_eq!(get(&r, "matches").as_f64(), Some(0.0));
 }
 

@@ -115,3 +115,42 @@ test('corpus subset: the headline, 3rd article paragraph, last link and first fi
   assert.ok(s.targets >= 30, `${s.targets} targets`);
   assert.deepEqual(s.misses, []);
 });
+
+test('semantic targets: actions and wait_for resolve {role, name, text, placeholder, label, testId, index} against the page now', async () => {
+  const { page, tabId } = await openTab(b, server, 'reach.html');
+  await page.evaluate(() => {
+    document.querySelector('main').insertAdjacentHTML('afterbegin', `<label>Search the site <input id="q" placeholder="Type a word"></label>
+      <button data-testid="go">Go</button><button style="display:none">Row 7</button>`);
+  });
+  // Row 7 exists twice, once hidden: visible elements only, so it is unique.
+  let r = await b.call('browser_click', { tabId, target: { role: 'button', name: 'Row 7', exact: true } });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal(await page.textContent('#out'), 'clicked 7');
+  // Several match without index: ambiguous, with the candidates; index picks in document order.
+  r = await b.call('browser_click', { tabId, target: { role: 'button', name: 'Row 1' } });
+  assert.equal(r.error?.code, 'BROWSER_TARGET_AMBIGUOUS', JSON.stringify(r));
+  assert.match(r.error.message, /Row 1".*Row 10"/);
+  r = await b.call('browser_click', { tabId, target: { role: 'button', name: 'Row 1', index: 1 } });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal(await page.textContent('#out'), 'clicked 10');
+  r = await b.call('browser_click', { tabId, target: { text: 'terms of service' } });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  // A field by its label or placeholder; a button by its test id.
+  r = await b.call('browser_fill', { tabId, target: { label: 'Search the site' }, text: 'hello' });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal(await page.inputValue('#q'), 'hello');
+  r = await b.call('browser_fill', { tabId, target: { placeholder: 'type a word' }, text: 'again' });
+  assert.equal(await page.inputValue('#q'), 'again', JSON.stringify(r));
+  r = await b.call('browser_hover', { tabId, target: { testId: 'go' } });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal((await b.call('browser_click', { tabId, target: { role: 'button', name: 'No such button' } })).error?.code, 'BROWSER_TARGET_NOT_FOUND');
+  assert.equal((await b.call('browser_click', { tabId, target: { colour: 'red' } })).error?.code, 'INVALID_REQUEST');
+  assert.equal((await b.call('browser_click', { tabId, target: { role: 'button' }, ref: 'e1', snapshotId: 'x' })).error?.code, 'INVALID_REQUEST');
+  // wait_for a target that appears later.
+  setTimeout(() => page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<button>Late arrival</button>')).catch(() => {}), 400);
+  const w = await b.call('browser_wait_for', { tabId, target: { role: 'button', name: 'Late arrival' }, timeout: 5000 });
+  assert.equal(w.ok, true, JSON.stringify(w));
+  assert.ok(w.waitedMs >= 300, JSON.stringify(w));
+  assert.equal((await b.call('browser_wait_for', { tabId, target: { role: 'button', name: 'Never' }, timeout: 500 })).error?.code, 'BROWSER_WAIT_TIMEOUT');
+  await page.close();
+});
