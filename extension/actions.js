@@ -436,3 +436,18 @@ export async function clickAt(all, x, y, params) {
   }
   return { hit: result?.value ?? null };
 }
+
+/** One fact of an element, read in its own document (text capped at 2,000 characters). */
+export async function readFact(session, backendNodeId, read, attribute) {
+  return callOn(session, backendNodeId, `function (read, attribute) {
+    const r = this.getBoundingClientRect(), s = getComputedStyle(this);
+    switch (read) {
+      case 'text': return String(this.innerText ?? this.textContent ?? '').slice(0, 2000);
+      case 'value': return 'value' in this ? String(this.value).slice(0, 2000) : null;
+      case 'attribute': { const v = this.getAttribute(attribute); return v === null ? null : v.slice(0, 2000); }
+      case 'visible': return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
+      case 'enabled': return !(this.disabled || this.getAttribute('aria-disabled') === 'true' || this.closest('fieldset[disabled]'));
+    }
+    return null;
+  }`, [read, attribute ?? null]);
+}

@@ -4,13 +4,13 @@
 //
 // Entry point for tests and the Bridge: `globalThis.pcc.call(method, params)` resolves to
 // the tool's result, or to `{error: {code, message, hint}}`.
-import { memoryBytes, projectTabs, projectTab, screenshotText } from './wasm/pcc.js';
+import { memoryBytes, projectTabs, projectTab, screenshotText, projectEvaluate } from './wasm/pcc.js';
 import { ready } from './core.js';
 import { captureObservation } from './capture.js';
 import { applyPasswordMemory } from './worlds.js';
 import { sessions } from './debugger.js';
 import { resolveTab, assertReadable, handleOf } from './handles.js';
-import { act, isConnected, scroll, reveal, clickAt } from './actions.js';
+import { act, isConnected, scroll, reveal, clickAt, readFact } from './actions.js';
 import { domAct } from './domwalk.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { assertMayAct, markOwned, ownerOf, release } from './ownership.js';
@@ -81,6 +81,16 @@ async function scopeOf(main, selector) {
   return { session: '', backendNodeId: node.backendNodeId };
 }
 
+/** A ref-scoped read (`{ref, snapshotId}`): that element's subtree, in its own session. */
+async function refScope(tab, all, params) {
+  if (typeof params.ref !== 'string' || typeof params.snapshotId !== 'string') fail('INVALID_REQUEST', 'a ref-scoped read needs ref and the snapshotId that produced it');
+  const target = (await ready).collector.resolve(params.snapshotId, params.ref, await handleOf(tab, all[0]));
+  if (target.walkIndex !== undefined) fail('INVALID_REQUEST', 'a ref-scoped read needs a ref of an accessibility-source read', 'take browser_find or browser_snapshot again');
+  const session = all.find((s) => s.session === target.session);
+  if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
+  return { session: target.session, backendNodeId: target.backendNodeId };
+}
+
 function optionalInt(params, key) {
   const v = params[key];
   if (v === undefined || v === null) return undefined;
@@ -98,6 +108,7 @@ async function observe(tab, params, signal) {
       const { all, obs, captureMs } = await captureAx(tab, signal);
       if (!obs.frames.some((f) => f.ax)) throw new Error('AX domain unavailable');
       if (params.selector) obs.scope = await scopeOf(all[0], params.selector);
+      else if (params.ref !== undefined) obs.scope = await refScope(tab, all, params);
       return { obs, all, captureMs, handle: await handleOf(tab, all[0]) };
     } catch (e) {
       if (e && e.code && e.code !== 'BROWSER_SCRIPT_FAILED') throw e; // selector errors are the caller's
@@ -105,6 +116,7 @@ async function observe(tab, params, signal) {
     }
   }
   signal?.throwIfAborted();
+  if (params.ref !== undefined) fail('BROWSER_PAGE_UNAVAILABLE', 'a ref-scoped read needs the debugger on this tab', 'close DevTools on this tab, or read with a selector');
   const { obs, captureMs, documentId } = await captureDom(tab, params.selector);
   // Key the handle like the AX path when the debugger works, so refs survive a source switch.
   const all = await sessions(tab.id).catch(() => null);
@@ -208,6 +220,45 @@ async function resolveTarget(tab, t, signal) {
   return { snapshotId: f.snapshotId, ref: `e${i + 1}` };
 }
 
+const LOCATOR_READS = ['count', 'text', 'value', 'attribute', 'visible', 'enabled'];
+
+/**
+ * `browser_locator`: one fact of a target or ref, read now. Read-only (any readable tab);
+ * every string passes the evaluate scrub, so a sensitive field's value is `[redacted]`.
+ */
+async function browserLocator(params, signal) {
+  if (!LOCATOR_READS.includes(params.read)) fail('INVALID_REQUEST', `read is one of ${LOCATOR_READS.join(', ')}`);
+  if (params.read === 'attribute' && (typeof params.attribute !== 'string' || !params.attribute)) fail('INVALID_REQUEST', 'read: attribute needs attribute (its name)');
+  if (params.target !== undefined && params.ref !== undefined) fail('INVALID_REQUEST', 'pass a target or a ref with its snapshotId, not both');
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const { collector, limits } = await ready;
+  if (params.read === 'count') {
+    if (params.target === undefined) fail('INVALID_REQUEST', 'count needs a target');
+    const t = targetOf(params);
+    const { obs, all } = await captureAx(tab, signal);
+    signal?.throwIfAborted();
+    const f = collector.find(JSON.stringify(obs), t.text, t.role, t.name ?? t.label, t.exact === true, t.placeholder, t.testId, true, 1, undefined, await handleOf(tab, all[0]), undefined);
+    return { tab: tabInfo(tab), read: 'count', value: f.matches };
+  }
+  let { snapshotId, ref } = params;
+  if (params.target !== undefined) ({ snapshotId, ref } = await resolveTarget(tab, targetOf(params), signal));
+  if (typeof snapshotId !== 'string' || typeof ref !== 'string') fail('INVALID_REQUEST', 'locator needs a target, or a ref with its snapshotId');
+  const all = await sessions(tab.id, signal);
+  const handle = await handleOf(tab, all[0]);
+  const target = collector.resolve(snapshotId, ref, handle);
+  if (target.walkIndex !== undefined) fail('INVALID_REQUEST', 'locator needs a ref of an accessibility-source read', 'use a target, or a ref from browser_find');
+  const session = all.find((s) => s.session === target.session);
+  if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${ref} is gone`);
+  let value = await readFact(session, target.backendNodeId, params.read, params.attribute);
+  if (typeof value === 'string') {
+    const fields = await formFields(tab.id, limits);
+    if (!fields) fail('BROWSER_SCRIPT_FAILED', 'could not check the value for sensitive content', 'retry once the page has loaded');
+    value = projectEvaluate(JSON.stringify({ type: 'string', value, truncated: false }), JSON.stringify(fields)).value;
+  }
+  return { tab: tabInfo(tab, handle), read: params.read, value };
+}
+
 async function browserAccessibilitySnapshot(params, signal) {
   for (const k of ['sessionId', 'baseSnapshotId']) {
     if (params[k] !== undefined && typeof params[k] !== 'string') fail('INVALID_REQUEST', `${k} must be a string`);
@@ -217,7 +268,7 @@ async function browserAccessibilitySnapshot(params, signal) {
     ...limits,
     tab: handle,
     sessionId: params.sessionId || '',
-    scope: params.selector || '',
+    scope: params.selector || (params.ref !== undefined ? `ref ${params.snapshotId} ${params.ref}` : ''),
     disableDiffing: params.disableDiffing === true,
     baseSnapshotId: params.baseSnapshotId,
   }));
@@ -580,6 +631,7 @@ const TOOLS = {
   browser_accessibility_snapshot: browserAccessibilitySnapshot,
   browser_find: browserFind,
   browser_scroll: browserScroll,
+  browser_locator: browserLocator,
   browser_dispose_session: browserDisposeSession,
   browser_tabs: browserTabs,
   browser_tab_open: browserTabOpen,

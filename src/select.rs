@@ -255,6 +255,6 @@ fn closing_line(view: &View, selected: &[bool], main_frame: usize, behind_modal:
     if s.omitted_frames > 0 {
         line.push_str(&format!(", iframes {}", s.omitted_frames));
     }
-    line.push_str(&format!("; {} off-screen); narrow with selector", s.omitted_offscreen));
+    line.push_str(&format!("; {} off-screen); reach them with browser_find", s.omitted_offscreen));
     (Some(line), s)
 }

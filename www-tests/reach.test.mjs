@@ -154,3 +154,32 @@ test('semantic targets: actions and wait_for resolve {role, name, text, placehol
   assert.equal((await b.call('browser_wait_for', { tabId, target: { role: 'button', name: 'Never' }, timeout: 500 })).error?.code, 'BROWSER_WAIT_TIMEOUT');
   await page.close();
 });
+
+test('browser_locator reads one fact of a target or ref; a sensitive value is [redacted]; a ref-scoped snapshot is one subtree', async () => {
+  const { page, tabId } = await openTab(b, server, 'reach.html');
+  await page.evaluate(() => {
+    document.querySelector('main').insertAdjacentHTML('afterbegin', `<label>Nickname <input id="nick" value="ada"></label>
+      <label>Password <input id="pw" type="password" value="LocatorSecret-91"></label><button disabled data-kind="x">Later</button>`);
+  });
+  const read = async (params) => b.call('browser_locator', { tabId, ...params });
+  assert.equal((await read({ target: { role: 'button', name: 'Row 1' }, read: 'count' })).value, 111);
+  assert.equal((await read({ target: { label: 'Nickname' }, read: 'value' })).value, 'ada');
+  const pw = await read({ target: { label: 'Password' }, read: 'value' });
+  assert.ok(!JSON.stringify(pw).includes('LocatorSecret-91'), JSON.stringify(pw));
+  assert.equal(pw.value, '[redacted]');
+  assert.ok(!JSON.stringify(await read({ target: { label: 'Password' }, read: 'attribute', attribute: 'value' })).includes('LocatorSecret-91'));
+  assert.equal((await read({ target: { role: 'button', name: 'Later' }, read: 'enabled' })).value, false);
+  assert.equal((await read({ target: { role: 'button', name: 'Later' }, read: 'attribute', attribute: 'data-kind' })).value, 'x');
+  assert.equal((await read({ target: { text: 'terms of service' }, read: 'text' })).value, 'terms of service');
+  const f = await b.call('browser_find', { tabId, text: 'Row 12', maxResults: 1 });
+  assert.equal((await read({ ref: 'e1', snapshotId: f.snapshotId, read: 'visible' })).value, true);
+  assert.equal((await read({ target: { role: 'button' }, read: 'nope' })).error?.code, 'INVALID_REQUEST');
+  // A ref-scoped read: the sidebar's subtree only.
+  const nav = await b.call('browser_find', { tabId, role: 'navigation', name: 'Rows' });
+  const sub = await b.call('browser_snapshot', { tabId, ref: 'e1', snapshotId: nav.snapshotId });
+  assert.ok(!sub.error, JSON.stringify(sub.error));
+  assert.match(sub.snapshot.state, /Row 1/);
+  assert.ok(!sub.snapshot.state.includes('A long article'), sub.snapshot.state.slice(0, 300));
+  assert.equal((await b.call('browser_snapshot', { tabId, ref: 'e99', snapshotId: nav.snapshotId })).error?.code, 'BROWSER_STALE_REF');
+  await page.close();
+});
