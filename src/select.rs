@@ -44,12 +44,22 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
     // Depth (in rendered lines) and run position of every node.
     let mut depth = vec![0usize; n];
     let mut run = vec![RunPos::None; n];
+    // Where a node sits: 1 in the main content (inside `main` or an `article`), 2 in page
+    // chrome (navigation, sidebars, header, footer), 0 elsewhere. Chrome wins when nested.
+    let mut region = vec![0u8; n];
     for &i in &order {
         let v = &view.nodes[i];
         let child_depth = depth[i] + usize::from(v.kind == Kind::Element && i != view.root);
+        let inner = match v.role.as_str() {
+            _ if region[i] == 2 => 2,
+            "navigation" | "complementary" | "contentinfo" | "banner" => 2,
+            "main" | "article" => 1,
+            _ => region[i],
+        };
         for &c in &v.children {
             depth[c] = child_depth;
             run[c] = run[i];
+            region[c] = inner;
         }
         mark_runs(view, i, &mut run);
     }
@@ -72,12 +82,16 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
             3
         } else if run[i] == RunPos::Edge {
             4
-        } else if run[i] == RunPos::None && v.actionable {
+        } else if region[i] == 1 && (!v.actionable || run[i] == RunPos::None) {
+            // A reader's order: the article's text (its paragraphs form a run too) before
+            // the page's repeated chrome, nearest the viewport first.
             5
-        } else if run[i] == RunPos::None {
+        } else if run[i] == RunPos::None && v.actionable && region[i] != 2 {
             6
-        } else {
+        } else if run[i] == RunPos::None {
             7
+        } else {
+            8
         };
         // Off-screen nodes nearest the viewport first; in-viewport ones in document order.
         let dist = if v.in_viewport { 0 } else { distance(view, tree, i) };

@@ -159,7 +159,8 @@ export async function checkPage(b, url, { selectors = true } = {}) {
         if (r.error.code !== 'BROWSER_SELECTOR_NOT_FOUND') result.widenedSelectors.push(`#${id}: ${r.error.code}`);
         continue;
       }
-      const inside = await page.evaluate((id) => (document.getElementById(id)?.textContent || '').replace(/\s+/g, ''), id);
+      // Inside as rendered (innerText, without the math annotations a page hides) or as markup.
+      const inside = await page.evaluate((id) => { const e = document.getElementById(id); return `${e?.innerText || ''}${e?.textContent || ''}`.replace(/\s+/g, ''); }, id);
       // A scoped answer holds only what is inside the element: its page text lines must be
       // (by their first characters, titles in parentheses aside: a line may carry a title
       // beside its text, or leave out math the page hides from readers).

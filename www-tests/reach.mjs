@@ -69,7 +69,12 @@ export async function reachPage(b, dir, name, url) {
   const third = expectedParagraphs(dir, name)[2] || null;
   const snap = await b.call('browser_snapshot', { tabId });
   const first = JSON.stringify(snap);
-  const out = {};
+  // How much of the article the first read shows: expected paragraphs whose opening words
+  // are in it (a reader's priorities: the article's opening before repeated page chrome).
+  const paragraphs = expectedParagraphs(dir, name);
+  const squashed = squash(first);
+  const shown = paragraphs.filter((p) => squashed.includes(squash(wordsOf(p)))).length;
+  const out = { article: { paragraphs: paragraphs.length, inFirstRead: shown, firstFive: paragraphs.slice(0, 5).filter((p) => squashed.includes(squash(wordsOf(p)))).length, ofFirstFive: Math.min(5, paragraphs.length) } };
   for (const [k, target] of [['headline', t.headline], ['paragraph3', third], ['lastLink', t.lastLink], ['field', t.field]]) {
     if (target) out[k] = { target: wordsOf(target), ...(await reach(b, tabId, first, target)) };
   }
@@ -80,8 +85,14 @@ export async function reachPage(b, dir, name, url) {
 
 /** Rates over many pages: targets, reached first read, reached in ≤ 3 calls and ≤ 30,000 chars. */
 export function summarize(results) {
-  const s = { targets: 0, firstRead: 0, reached: 0, calls: 0, maxChars: 0, misses: [] };
+  const s = { targets: 0, firstRead: 0, reached: 0, calls: 0, maxChars: 0, misses: [], paragraphs: 0, paragraphsInFirstRead: 0, openings: 0, openingsInFirstRead: 0 };
   for (const [name, r] of Object.entries(results)) {
+    if (r.article) {
+      s.paragraphs += r.article.paragraphs;
+      s.paragraphsInFirstRead += r.article.inFirstRead;
+      s.openings += r.article.ofFirstFive;
+      s.openingsInFirstRead += r.article.firstFive;
+    }
     for (const [k, v] of Object.entries(r)) {
       if (!v || v.calls === undefined) continue;
       s.targets++;
