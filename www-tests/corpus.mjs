@@ -119,13 +119,18 @@ export function checkState(state, facts) {
   return out;
 }
 
-/** Reads one corpus page through the extension and checks it. */
-export async function checkPage(b, url, { selectors = true } = {}) {
+/** Opens a corpus page in an agent tab and lets it settle: `{page, tabId}`. */
+export async function openCorpusPage(b, url) {
   const [page, opened] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url })]);
   if (opened.error) throw new Error(`${opened.error.code}: ${opened.error.message}`);
-  const tabId = opened.tab.id;
   await page.waitForLoadState('load').catch(() => {});
   await page.waitForTimeout(150);
+  return { page, tabId: opened.tab.id };
+}
+
+/** Reads one corpus page through the extension and checks it. */
+export async function checkPage(b, url, { selectors = true } = {}) {
+  const { page, tabId } = await openCorpusPage(b, url);
   const facts = await pageFacts(page);
   const result = { url, sources: {}, missingRefs: [], widenedSelectors: [] };
   for (const source of ['chromium_ax', 'dom']) {
@@ -187,36 +192,44 @@ export function violations(r) {
   return v;
 }
 
-async function main() {
+/**
+ * Runs `visit(b, dir, name, url)` over every page of the corpus directory given on the
+ * command line (else `$PCC_CORPUS`, else the shared corpus), in one offline browser.
+ */
+export async function overCorpus(visit) {
   const { launch } = await import('./harness.mjs');
   const dir = process.argv[2] || fullDir;
   if (!fs.existsSync(dir)) { console.error(`no corpus at ${dir} (set PCC_CORPUS)`); process.exit(2); }
   const server = await corpusServer(dir);
   const b = await launch({ offline: true });
-  const totals = { pages: 0, bad: 0 };
-  const sum = { chromium_ax: {}, dom: {} };
   try {
-    for (const name of pagesOf(dir)) {
-      let r;
-      try { r = await checkPage(b, server.url(name)); } catch (e) { console.log(`${name}: ERROR ${e.message}`); totals.bad++; continue; }
-      totals.pages++;
-      for (const [s, c] of Object.entries(r.sources)) {
-        for (const k of ['lines', 'namelessHeadings', 'notes', 'cheapNotes', 'extraTexts', 'chars']) sum[s][k] = (sum[s][k] || 0) + c[k];
-        for (const k of ['internalRoles', 'splitRuns']) sum[s][k] = (sum[s][k] || 0) + c[k].length;
-      }
-      sum.missingRefs = (sum.missingRefs || 0) + r.missingRefs.length;
-      const rv = r.revisions;
-      sum.unchangedSecondReads = (sum.unchangedSecondReads || 0) + (rv.second === 'unchanged' ? 1 : 0);
-      sum.smallDiffs = (sum.smallDiffs || 0) + (rv.change === 'diff' && rv.changeChars <= 200 ? 1 : 0);
-      if (rv.second !== 'unchanged' || rv.change !== 'diff') console.log(`${name}: revisions ${JSON.stringify(rv)}`);
-      sum.widened = (sum.widened || 0) + r.widenedSelectors.length;
-      const v = violations(r);
-      if (v.length) { totals.bad++; console.log(`${name}:\n  ${v.join('\n  ')}`); }
-    }
+    for (const name of pagesOf(dir)) await visit(b, dir, name, server.url(name));
   } finally {
     await b.close();
     await server.close();
   }
+}
+
+async function main() {
+  const totals = { pages: 0, bad: 0 };
+  const sum = { chromium_ax: {}, dom: {} };
+  await overCorpus(async (b, dir, name, url) => {
+    let r;
+    try { r = await checkPage(b, url); } catch (e) { console.log(`${name}: ERROR ${e.message}`); totals.bad++; return; }
+    totals.pages++;
+    for (const [s, c] of Object.entries(r.sources)) {
+      for (const k of ['lines', 'namelessHeadings', 'notes', 'cheapNotes', 'extraTexts', 'chars']) sum[s][k] = (sum[s][k] || 0) + c[k];
+      for (const k of ['internalRoles', 'splitRuns']) sum[s][k] = (sum[s][k] || 0) + c[k].length;
+    }
+    sum.missingRefs = (sum.missingRefs || 0) + r.missingRefs.length;
+    const rv = r.revisions;
+    sum.unchangedSecondReads = (sum.unchangedSecondReads || 0) + (rv.second === 'unchanged' ? 1 : 0);
+    sum.smallDiffs = (sum.smallDiffs || 0) + (rv.change === 'diff' && rv.changeChars <= 200 ? 1 : 0);
+    if (rv.second !== 'unchanged' || rv.change !== 'diff') console.log(`${name}: revisions ${JSON.stringify(rv)}`);
+    sum.widened = (sum.widened || 0) + r.widenedSelectors.length;
+    const v = violations(r);
+    if (v.length) { totals.bad++; console.log(`${name}:\n  ${v.join('\n  ')}`); }
+  });
   console.log(JSON.stringify({ ...totals, ...sum }, null, 1));
   if (totals.bad) process.exit(1);
 }

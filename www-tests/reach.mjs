@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { corpusServer, pagesOf, fullDir } from './corpus.mjs';
+import { overCorpus, openCorpusPage } from './corpus.mjs';
 
 const fold = (s) => String(s || '').replace(/\s+/g, ' ').trim();
 /** Compared without spacing or case: a state may join inline runs differently than `innerText`. */
@@ -60,11 +60,7 @@ async function reach(b, tabId, first, target) {
 
 /** All four targets of one page. */
 export async function reachPage(b, dir, name, url) {
-  const [page, opened] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url })]);
-  if (opened.error) throw new Error(`${opened.error.code}: ${opened.error.message}`);
-  const tabId = opened.tab.id;
-  await page.waitForLoadState('load').catch(() => {});
-  await page.waitForTimeout(150);
+  const { page, tabId } = await openCorpusPage(b, url);
   const t = await pageTargets(page);
   const third = expectedParagraphs(dir, name)[2] || null;
   const snap = await b.call('browser_snapshot', { tabId });
@@ -108,20 +104,10 @@ export function summarize(results) {
 }
 
 async function main() {
-  const { launch } = await import('./harness.mjs');
-  const dir = process.argv[2] || fullDir;
-  if (!fs.existsSync(dir)) { console.error(`no corpus at ${dir} (set PCC_CORPUS)`); process.exit(2); }
-  const server = await corpusServer(dir);
-  const b = await launch({ offline: true });
   const results = {};
-  try {
-    for (const name of pagesOf(dir)) {
-      try { results[name] = await reachPage(b, dir, name, server.url(name)); } catch (e) { console.log(`${name}: ERROR ${e.message}`); }
-    }
-  } finally {
-    await b.close();
-    await server.close();
-  }
+  await overCorpus(async (b, dir, name, url) => {
+    try { results[name] = await reachPage(b, dir, name, url); } catch (e) { console.log(`${name}: ERROR ${e.message}`); }
+  });
   console.log(JSON.stringify(summarize(results), null, 1));
 }
 
