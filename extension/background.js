@@ -32,9 +32,6 @@ function tabInfo(tab, handle) {
   return t;
 }
 
-/** Characters of the view a scroll result carries (a diff is usually far smaller). */
-const SCROLL_VIEW_CHARS = 4000;
-
 /** Timeouts of waiting tools: default 5 s, at most 30 s. */
 const TIMEOUT_DEFAULT_MS = 5000;
 const TIMEOUT_MAX_MS = 30000;
@@ -195,8 +192,17 @@ function targetOf(params) {
   return t;
 }
 
-/** Most matches a target is resolved among (its `index` counts within them). */
-const TARGET_MATCHES = 100;
+/**
+ * The core's matches of a target on the page now (target mode: elements with a DOM node,
+ * each line's ref in order); at most `max` shown, all counted (the core caps `max`).
+ */
+async function matchTarget(tab, t, max, signal) {
+  const { collector } = await ready;
+  const { obs, all } = await captureAx(tab, signal);
+  signal?.throwIfAborted();
+  const handle = await handleOf(tab, all[0]);
+  return collector.find(JSON.stringify(obs), t.text, t.role, t.name ?? t.label, t.exact === true, t.placeholder, t.testId, true, max, undefined, handle, undefined);
+}
 
 /**
  * Resolves a semantic target against the current document (the core matches; elements the
@@ -204,11 +210,7 @@ const TARGET_MATCHES = 100;
  * or BROWSER_TARGET_AMBIGUOUS listing the candidates when several match and no index says which.
  */
 async function resolveTarget(tab, t, signal) {
-  const { collector } = await ready;
-  const { obs, all } = await captureAx(tab, signal);
-  signal?.throwIfAborted();
-  const handle = await handleOf(tab, all[0]);
-  const f = collector.find(JSON.stringify(obs), t.text, t.role, t.name ?? t.label, t.exact === true, t.placeholder, t.testId, true, TARGET_MATCHES, undefined, handle, undefined);
+  const f = await matchTarget(tab, t, 1e9, signal);
   const what = JSON.stringify(t).slice(0, 120);
   if (!f.matches) fail('BROWSER_TARGET_NOT_FOUND', `no visible element matches ${what}`, 'check the role and name with browser_find or a snapshot');
   if (t.index === undefined && f.matches > 1) {
@@ -235,11 +237,7 @@ async function browserLocator(params, signal) {
   const { collector, limits } = await ready;
   if (params.read === 'count') {
     if (params.target === undefined) fail('INVALID_REQUEST', 'count needs a target');
-    const t = targetOf(params);
-    const { obs, all } = await captureAx(tab, signal);
-    signal?.throwIfAborted();
-    const f = collector.find(JSON.stringify(obs), t.text, t.role, t.name ?? t.label, t.exact === true, t.placeholder, t.testId, true, 1, undefined, await handleOf(tab, all[0]), undefined);
-    return { tab: tabInfo(tab), read: 'count', value: f.matches };
+    return { tab: tabInfo(tab), read: 'count', value: (await matchTarget(tab, targetOf(params), 1, signal)).matches };
   }
   let { snapshotId, ref } = params;
   if (params.target !== undefined) ({ snapshotId, ref } = await resolveTarget(tab, targetOf(params), signal));
@@ -598,7 +596,7 @@ async function browserScroll(params, signal) {
   // What the viewport shows now: a small state (the budget keeps what is in view first),
   // with refs under its own snapshotId. (An AX revision would say `unchanged`: scrolling
   // changes what is seen, not the page.)
-  const { result } = await readTab({ tabId: tab.id, maxChars: SCROLL_VIEW_CHARS }, signal, (c, json, limits, h) => c.snapshot(json, { ...limits, tab: h }));
+  const { result } = await readTab({ tabId: tab.id, maxChars: (await ready).limits.scrollViewChars }, signal, (c, json, limits, h) => c.snapshot(json, { ...limits, tab: h }));
   const { snapshotId, state, truncated } = result;
   return { ...out, snapshotId, state, truncated };
 }

@@ -50,6 +50,8 @@ pub const DOM_FRAMES: usize = 64;
 /// characters are the state's budget).
 pub const FIND_DEFAULT_RESULTS: usize = 20;
 pub const FIND_MAX_RESULTS: usize = 100;
+/// The state of what is in view that a `browser_scroll` result carries.
+pub const SCROLL_VIEW_CHARS: usize = 4_000;
 /// The longest subtree text `browser_find` joins to find a phrase split by inline markup.
 pub const FIND_SUBTREE_CHARS: usize = 2_000;
 /// `browser_extract`: default characters, and the hard cap a caller may raise it to.
@@ -96,7 +98,8 @@ pub const SETTLE_MAX_MS: usize = 1_000;
 pub const FRAME_ANSWER_MS: usize = 1_500;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 16] = [
+pub const SOURCE_LIMITS: [(&str, usize); 17] = [
+    ("scrollViewChars", SCROLL_VIEW_CHARS),
     ("evalDepth", EVAL_DEPTH),
     ("evalArrayItems", EVAL_ARRAY_ITEMS),
     ("evalObjectFields", EVAL_OBJECT_FIELDS),
