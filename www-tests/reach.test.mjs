@@ -5,8 +5,6 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openTab } from './harness.mjs';
 import { startServer } from './server.mjs';
-import { corpusServer, subsetDir, pagesOf } from './corpus.mjs';
-import { reachPage, summarize } from './reach.mjs';
 
 let b, server;
 before(async () => { server = await startServer(); b = await launch(); });
@@ -100,20 +98,6 @@ test('click at a point: the element there receives it and is named; a point outs
   assert.equal(await page.textContent('#out'), 'clicked 5');
   assert.equal((await b.call('browser_click', { tabId, x: 5000, y: 10 })).error?.code, 'INVALID_REQUEST');
   await page.close();
-});
-
-test('corpus subset: the headline, 3rd article paragraph, last link and first field are reached in ≤ 3 calls and ≤ 30,000 chars', async () => {
-  const corpus = await corpusServer(subsetDir);
-  const results = {};
-  try {
-    for (const name of pagesOf(subsetDir)) results[name] = await reachPage(b, subsetDir, name, corpus.url(name));
-  } finally {
-    await corpus.close();
-  }
-  const s = summarize(results);
-  console.log(`reach (subset): ${JSON.stringify(s)}`);
-  assert.ok(s.targets >= 30, `${s.targets} targets`);
-  assert.deepEqual(s.misses, []);
 });
 
 test('semantic targets: actions and wait_for resolve {role, name, text, placeholder, label, testId, index} against the page now', async () => {
