@@ -97,6 +97,16 @@ test('CLI: open, snapshot, click and an AX diff, compact and fenced by default',
   const ax3 = parseModelText((await cli('ax', '--tab', String(tabId))).stdout, { fenced: false });
   assert.equal(ax3.json.mode, 'unchanged');
 
+  // find (fenced page text) and a locator read of its ref.
+  const found = await cli('find', 'Hover me', '--tab', String(tabId));
+  assert.equal(found.code, 0, found.stderr);
+  const f = parseModelText(found.stdout);
+  assert.equal(f.json.matches, 1, found.stdout);
+  const fref = refOf(f.body, /button "Hover me"/);
+  const text = await cli('locator', 'text', fref, '--snapshot', f.json.snapshotId, '--tab', String(tabId));
+  assert.equal(text.code, 0, text.stderr);
+  assert.equal(parseModelText(text.stdout).json.value, 'Hover me'); // page text: fenced
+
   // Scripts can rely on exit codes and stderr.
   const stale = await cli('click', 'e999', '--snapshot', json.snapshotId, '--tab', String(tabId));
   assert.equal(stale.code, 1);

@@ -152,6 +152,25 @@ enum Cmd {
     Close { tab: i64 },
     /// Claim a user tab for actions; prints its handle.
     Claim { tab: i64 },
+    /// Give a claimed user tab back.
+    Release { tab: i64 },
+    /// Forget the accessibility revisions of an agent session.
+    Dispose { session: String },
+    /// Read one fact of a ref: count is for targets (use `pcc call browser_locator`).
+    Locator {
+        /// text, value, attribute, visible or enabled.
+        read: String,
+        /// A ref from a snapshot or browser_find.
+        r#ref: String,
+        /// The snapshotId of the ref.
+        #[arg(long)]
+        snapshot: String,
+        /// The attribute name, for `attribute`.
+        #[arg(long)]
+        attribute: Option<String>,
+        #[command(flatten)]
+        tab: Tab,
+    },
     /// Load a URL in a tab.
     Navigate {
         url: String,
@@ -462,6 +481,9 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
         Cmd::Open { url } => ("browser_tab_open", p.set("url", Some(url))),
         Cmd::Close { tab } => ("browser_tab_close", p.set("tabId", Some(tab))),
         Cmd::Claim { tab } => ("browser_claim_tab", p.set("tabId", Some(tab))),
+        Cmd::Release { tab } => ("browser_release_tab", p.set("tabId", Some(tab))),
+        Cmd::Dispose { session } => ("browser_dispose_session", p.set("sessionId", Some(session))),
+        Cmd::Locator { read, r#ref, snapshot, attribute, tab } => ("browser_locator", p.tab(&tab).set("read", Some(read)).set("ref", Some(r#ref)).set("snapshotId", Some(snapshot)).set("attribute", attribute)),
         Cmd::Navigate { url, tab } => ("browser_navigate", p.tab(&tab).set("url", Some(url))),
         Cmd::Find { text, regex, role, name, exact, max_results, tab, selector } => ("browser_find", p.tab(&tab).set("text", text).set("regex", regex).set("role", role).set("name", name).flag("exact", exact).set("maxResults", max_results).set("selector", selector)),
         Cmd::Scroll { direction, pages, r#ref, to, snapshot, tab } => ("browser_scroll", p.tab(&tab).set("direction", direction).set("pages", pages).set("ref", r#ref).set("toRef", to).set("snapshotId", snapshot)),
