@@ -358,6 +358,7 @@ export async function scroll(all, session, backendNodeId, { direction, pages, dx
     from = result.objectId;
   }
   const scroller = await callObject(session, from, SCROLLER_OF, [horizontal], false);
+  session.send('Runtime.releaseObject', { objectId: from }).catch(() => {});
   const at = () => callObject(session, scroller, POSITION);
   const start = await at();
   const sign = direction === 'up' || direction === 'left' ? -1 : 1;
