@@ -78,14 +78,23 @@ async function scopeOf(main, selector) {
   return { session: '', backendNodeId: node.backendNodeId };
 }
 
+/**
+ * The live DOM node of an accessibility-source ref: `{session, backendNodeId}` (its debugger
+ * session object), or INVALID_REQUEST (no snapshotId, a DOM-walk ref) / BROWSER_STALE_REF.
+ */
+async function axNode(all, handle, snapshotId, ref) {
+  if (typeof ref !== 'string' || typeof snapshotId !== 'string') fail('INVALID_REQUEST', 'a ref needs the snapshotId that produced it');
+  const target = (await ready).collector.resolve(snapshotId, ref, handle);
+  if (target.walkIndex !== undefined) fail('INVALID_REQUEST', 'this needs a ref of an accessibility-source read', 'take browser_find or browser_snapshot again (the debugger must be available)');
+  const session = all.find((s) => s.session === target.session);
+  if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${ref} is gone`);
+  return { session, backendNodeId: target.backendNodeId };
+}
+
 /** A ref-scoped read (`{ref, snapshotId}`): that element's subtree, in its own session. */
 async function refScope(tab, all, params) {
-  if (typeof params.ref !== 'string' || typeof params.snapshotId !== 'string') fail('INVALID_REQUEST', 'a ref-scoped read needs ref and the snapshotId that produced it');
-  const target = (await ready).collector.resolve(params.snapshotId, params.ref, await handleOf(tab, all[0]));
-  if (target.walkIndex !== undefined) fail('INVALID_REQUEST', 'a ref-scoped read needs a ref of an accessibility-source read', 'take browser_find or browser_snapshot again');
-  const session = all.find((s) => s.session === target.session);
-  if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
-  return { session: target.session, backendNodeId: target.backendNodeId };
+  const { session, backendNodeId } = await axNode(all, await handleOf(tab, all[0]), params.snapshotId, params.ref);
+  return { session: session.session, backendNodeId };
 }
 
 function optionalInt(params, key) {
@@ -234,21 +243,18 @@ async function browserLocator(params, signal) {
   if (params.target !== undefined && params.ref !== undefined) fail('INVALID_REQUEST', 'pass a target or a ref with its snapshotId, not both');
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
-  const { collector, limits } = await ready;
+  const { limits } = await ready;
   if (params.read === 'count') {
     if (params.target === undefined) fail('INVALID_REQUEST', 'count needs a target');
     return { tab: tabInfo(tab), read: 'count', value: (await matchTarget(tab, targetOf(params), 1, signal)).matches };
   }
   let { snapshotId, ref } = params;
   if (params.target !== undefined) ({ snapshotId, ref } = await resolveTarget(tab, targetOf(params), signal));
-  if (typeof snapshotId !== 'string' || typeof ref !== 'string') fail('INVALID_REQUEST', 'locator needs a target, or a ref with its snapshotId');
+  else if (ref === undefined) fail('INVALID_REQUEST', 'locator needs a target, or a ref with its snapshotId');
   const all = await sessions(tab.id, signal);
   const handle = await handleOf(tab, all[0]);
-  const target = collector.resolve(snapshotId, ref, handle);
-  if (target.walkIndex !== undefined) fail('INVALID_REQUEST', 'locator needs a ref of an accessibility-source read', 'use a target, or a ref from browser_find');
-  const session = all.find((s) => s.session === target.session);
-  if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${ref} is gone`);
-  let value = await readFact(session, target.backendNodeId, params.read, params.attribute);
+  const { session, backendNodeId } = await axNode(all, handle, snapshotId, ref);
+  let value = await readFact(session, backendNodeId, params.read, params.attribute);
   if (typeof value === 'string') {
     const fields = await formFields(tab.id, limits);
     if (!fields) fail('BROWSER_SCRIPT_FAILED', 'could not check the value for sensitive content', 'retry once the page has loaded');
@@ -573,55 +579,45 @@ async function browserScroll(params, signal) {
     }
     if (!direction && !deltaX && !deltaY) fail('INVALID_REQUEST', 'scroll needs direction, deltaX/deltaY or toRef');
   }
-  const tab = await resolveTab(params.tabId);
-  assertReadable(tab);
-  const all = await sessions(tab.id, signal);
-  const handle = await handleOf(tab, all[0]);
-  await assertMayAct(tab, params, handle);
-  let session = all[0];
-  let backendNodeId = null;
-  const ref = params.toRef ?? params.ref;
-  if (ref !== undefined) {
-    if (typeof params.snapshotId !== 'string' || typeof ref !== 'string') fail('INVALID_REQUEST', 'a ref needs the snapshotId that produced it');
-    const target = (await ready).collector.resolve(params.snapshotId, ref, handle);
-    if (target.walkIndex !== undefined) fail('INVALID_REQUEST', 'scrolling by ref needs a ref of an accessibility-source read', 'take browser_snapshot or browser_find again (the debugger must be available)');
-    session = all.find((s) => s.session === target.session);
-    if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${ref} is gone`);
-    backendNodeId = target.backendNodeId;
-  }
-  const started = Date.now();
-  const moved = params.toRef !== undefined ? await reveal(session, backendNodeId) : await scroll(all, session, backendNodeId, { direction, pages, dx: deltaX, dy: deltaY });
-  const out = await outcome(tab, handle, all[0], started, { ok: true, action: 'scroll', ...moved });
+  const out = await onTab(params, signal, async (all, handle) => {
+    const ref = params.toRef ?? params.ref;
+    const { session, backendNodeId } = ref === undefined ? { session: all[0], backendNodeId: null } : await axNode(all, handle, params.snapshotId, ref);
+    const moved = params.toRef !== undefined ? await reveal(session, backendNodeId) : await scroll(all, session, backendNodeId, { direction, pages, dx: deltaX, dy: deltaY });
+    return { ok: true, action: 'scroll', ...moved };
+  });
   if (out.navigated) return out;
   // What the viewport shows now: a small state (the budget keeps what is in view first),
   // with refs under its own snapshotId. (An AX revision would say `unchanged`: scrolling
   // changes what is seen, not the page.)
-  const { result } = await readTab({ tabId: tab.id, maxChars: (await ready).limits.scrollViewChars }, signal, (c, json, limits, h) => c.snapshot(json, { ...limits, tab: h }));
+  const { result } = await readTab({ tabId: out.tab.id, maxChars: (await ready).limits.scrollViewChars }, signal, (c, json, limits, h) => c.snapshot(json, { ...limits, tab: h }));
   const { snapshotId, state, truncated } = result;
   return { ...out, snapshotId, state, truncated };
 }
 
-async function clickAtPoint(params, signal) {
-  if (!Number.isFinite(params.x) || !Number.isFinite(params.y)) fail('INVALID_REQUEST', 'a click at a point needs x and y (viewport CSS pixels)');
+/**
+ * A side effect on the tab itself (no ref of an earlier read): an agent-owned or claimed tab,
+ * `run(all, handle)` → the outcome fields, reported once the page settled.
+ */
+async function onTab(params, signal, run) {
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
   const all = await sessions(tab.id, signal);
   const handle = await handleOf(tab, all[0]);
   await assertMayAct(tab, params, handle);
   const started = Date.now();
-  const { hit } = await clickAt(all, params.x, params.y, params);
-  return outcome(tab, handle, all[0], started, { ok: true, action: 'click', hit });
+  return outcome(tab, handle, all[0], started, await run(all, handle));
+}
+
+async function clickAtPoint(params, signal) {
+  if (!Number.isFinite(params.x) || !Number.isFinite(params.y)) fail('INVALID_REQUEST', 'a click at a point needs x and y (viewport CSS pixels)');
+  return onTab(params, signal, async (all) => ({ ok: true, action: 'click', hit: (await clickAt(all, params.x, params.y, params)).hit }));
 }
 
 async function pressWithoutRef(params, signal) {
-  const tab = await resolveTab(params.tabId);
-  assertReadable(tab);
-  const all = await sessions(tab.id, signal);
-  const handle = await handleOf(tab, all[0]);
-  await assertMayAct(tab, params, handle);
-  const started = Date.now();
-  await act(all, all[0], undefined, 'press', params);
-  return outcome(tab, handle, all[0], started, { ok: true, action: 'press' });
+  return onTab(params, signal, async (all) => {
+    await act(all, all[0], undefined, 'press', params);
+    return { ok: true, action: 'press' };
+  });
 }
 
 const TOOLS = {
