@@ -47,7 +47,7 @@ setup() {
     # Not --locked: the CLI's own lockfile names a yanked crate version.
     cargo install wasm-bindgen-cli --version "$want" --force
   fi
-  if [ ! -d www-tests/node_modules/playwright-core ] || [ ! -x www-tests/node_modules/.bin/wasm-opt ]; then
+  if [ ! -d www-tests/node_modules/playwright-core ] || [ ! -x www-tests/node_modules/.bin/wasm-opt ] || [ ! -f www-tests/node_modules/@mozilla/readability/Readability.js ]; then
     log "npm ci (playwright-core drives Debian's /usr/bin/chromium and never downloads a browser; binaryen)"
     (cd www-tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
   fi
@@ -79,7 +79,16 @@ wasm_rustflags() {
   printf '%s' "${flags# }"
 }
 
+# Mozilla Readability (npm, pinned in www-tests/package-lock.json) ships inside the
+# extension: browser_extract runs it in the page on a clone of the document.
+vendor() {
+  local from=www-tests/node_modules/@mozilla/readability
+  mkdir -p extension/vendor
+  cmp -s "$from/Readability.js" extension/vendor/Readability.js || cp "$from/Readability.js" "$from/LICENSE.md" extension/vendor/
+}
+
 build() {
+  vendor
   local wasm=target/wasm32-unknown-unknown/release/pcc.wasm out=extension/wasm
   local rustflags; rustflags=$(wasm_rustflags)
   log "cargo build --release --target wasm32-unknown-unknown (extension module)"

@@ -5,6 +5,7 @@
 import { visibleDom, extract } from './wasm/pcc.js';
 import { ready } from './core.js';
 import { domWalk, documentId, frameArm, framePost } from './domwalk.js';
+import { articleWalk } from './article.js';
 import { fail } from './errors.js';
 import { sessions, isAttached } from './debugger.js';
 
@@ -183,10 +184,29 @@ export async function domCua(tab, params, signal) {
 export async function extractContent(tab, params, signal) {
   const selector = selectorOf(params);
   if (params.format !== undefined && !['markdown', 'text'].includes(params.format)) fail('INVALID_REQUEST', 'format is "markdown" or "text"');
-  const opts = { maxChars: params.maxChars, format: params.format };
+  const opts = { maxChars: params.maxChars, format: params.format, offset: params.offset };
   return stableRead(tab.id, async (t) => {
-    const { page } = await walkFrames(t, selector, false, (await ready).limits.walkExtractTextChars);
+    const { limits } = await ready;
+    // The caller's selector scopes the read; otherwise the article Readability finds, else
+    // the whole body.
+    const page = (!selector && await readArticle(t.id, limits)) || (await walkFrames(t, selector, false, limits.walkExtractTextChars)).page;
     signal?.throwIfAborted();
     return extract(JSON.stringify(page), opts);
   });
+}
+
+/** The article walk (article.js) of frame 0, injecting Readability once per document; null when there is none. */
+async function readArticle(tabId, limits) {
+  const run = async () => (await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: articleWalk, args: [limits.walkMaxNodes, limits.walkExtractTextChars] }))[0]?.result;
+  try {
+    let r = await run();
+    if (r?.needsReadability) {
+      await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['vendor/Readability.js'] });
+      r = await run();
+    }
+    return r?.article ? r : null;
+  } catch (e) {
+    if (isNavigationError(e)) throw e;
+    return null; // a page the extension cannot script: the walk says why
+  }
 }

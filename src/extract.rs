@@ -1,15 +1,18 @@
-//! `browser_extract`: the page's main content as Markdown or plain text. Main content is
-//! found readability-style (paragraph scores bubbled up to their containers, weighed by
-//! link density and boilerplate hints), not the whole body with its navigation.
+//! `browser_extract`: the page's main content as Markdown or plain text, one page of it
+//! at a time. What the main content is was decided in the page: the article Mozilla
+//! Readability found (`PageWalk::article`), else the caller's selector, else the body
+//! without its landmarks of page chrome.
 //!
-//! Owns: main-content detection and the Markdown/text rendering of a DOM walk.
+//! Owns: the Markdown/text rendering of a walk, its paging (`offset` → `nextOffset`), the
+//! article's metadata in the header, and saying why a result is empty.
 //! Must never: emit a form field's value, hidden or template content, a secret-bearing URL
-//! parameter, or more than the (clamped) character budget.
+//! parameter, or more than the (clamped) character budget; never call an empty result
+//! complete without a `hint`.
 
 use crate::budget::{EXTRACT_DEFAULT_CHARS, EXTRACT_MAX_CHARS, HREF_CHARS, MIN_CHARS, NODE_TEXT_CHARS, TAB_URL_CHARS};
 use crate::input::PageWalk;
 use crate::redact;
-use crate::text::{capped, cut, fold_whitespace};
+use crate::text::{capped, char_len, fold_whitespace};
 use crate::walk_view::WalkView;
 use serde::Serialize;
 
@@ -23,22 +26,43 @@ pub enum Format {
 #[serde(rename_all = "camelCase")]
 pub struct Extract {
     pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub byline: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
     pub url: String,
     pub format: &'static str,
-    /// `main` (detected main content), `selector` (the caller's scope) or `body`.
+    /// `article` (Readability's), `selector` (the caller's scope) or `body`.
     pub scope: &'static str,
     pub content: String,
     pub char_count: usize,
-    /// Characters of the whole rendered content before the budget.
+    /// Characters of the whole rendered content, all pages.
     pub total_chars: usize,
-    pub truncated: bool,
+    /// Where `content` starts in the whole content (absent at 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub offset: usize,
+    /// Where the next page starts; absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
+    /// Why the content is empty, and the call that helps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<&'static str>,
 }
 
-/// Options of `browser_extract` (`{maxChars, format}`; format `markdown` or `text`).
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Options of `browser_extract` (`{maxChars, format, offset}`; format `markdown` or `text`).
 #[derive(Debug, Clone, Default)]
 pub struct ExtractOptions {
     pub max_chars: Option<u64>,
     pub format: Option<String>,
+    pub offset: Option<u64>,
 }
 
 /// Clamps the caller's `maxChars` to `[MIN_CHARS, EXTRACT_MAX_CHARS]`; default 12,000.
@@ -46,35 +70,65 @@ pub fn budget(max_chars: Option<u64>) -> usize {
     max_chars.map_or(EXTRACT_DEFAULT_CHARS, |v| (v.min(EXTRACT_MAX_CHARS as u64) as usize).max(MIN_CHARS))
 }
 
-pub fn extract(page: &PageWalk, format: Format, max_chars: usize) -> Extract {
+pub fn extract(page: &PageWalk, format: Format, max_chars: usize, offset: usize) -> Extract {
     let main = page.frames.iter().find(|f| f.frame_id == 0).or(page.frames.first());
     let nodes = main.map(|f| f.nodes.as_slice()).unwrap_or(&[]);
     let view = WalkView::new(nodes);
     let scoped = page.scope_index.and_then(|i| usize::try_from(i).ok()).filter(|&i| i < nodes.len());
-    let (roots, scope) = match scoped {
-        Some(s) => (vec![s], "selector"),
-        None => match main_content(&view) {
-            Some(roots) => (roots, "main"),
-            None => (body(&view).into_iter().collect(), "body"),
-        },
+    let (roots, scope) = match (scoped, &page.article) {
+        (Some(s), _) => (vec![s], "selector"),
+        (None, Some(_)) => (view.roots.clone(), "article"),
+        (None, None) => (body(&view).into_iter().collect(), "body"),
     };
-    let mut r = Renderer { view: &view, format, out: String::new(), skip_boilerplate: scoped.is_none(), list_depth: 0 };
+    let mut r = Renderer { view: &view, format, out: String::new(), skip_chrome: scope == "body", list_depth: 0 };
     for root in roots {
         r.block(root, "");
     }
     let full = tidy(&r.out);
-    let total_chars = crate::text::char_len(&full);
-    let content = if total_chars > max_chars { cut_at_block(&full, max_chars) } else { full };
+    let total_chars = char_len(&full);
+    let (content, next_offset) = page_of(&full, offset, max_chars);
+    let hint = match () {
+        _ if !content.is_empty() => None,
+        _ if offset > 0 && total_chars > 0 => Some("offset is past the end of the content: start again at offset 0"),
+        _ => Some("no readable text here: browser_snapshot shows the page's controls, browser_find searches it"),
+    };
+    let meta = page.article.clone().unwrap_or_default();
+    let bounded = |v: Option<String>| v.map(|s| capped(&s, NODE_TEXT_CHARS)).filter(|s| !s.is_empty());
     Extract {
         title: capped(&page.title, NODE_TEXT_CHARS),
+        byline: bounded(meta.byline),
+        site: bounded(meta.site),
+        published: bounded(meta.published),
+        lang: bounded(meta.lang),
         url: capped(&redact::url(&page.url), TAB_URL_CHARS),
         format: if format == Format::Markdown { "markdown" } else { "text" },
         scope,
-        char_count: crate::text::char_len(&content),
+        char_count: char_len(&content),
         total_chars,
-        truncated: total_chars > max_chars,
+        offset,
+        next_offset,
+        hint,
         content,
     }
+}
+
+/// The part of `full` from character `offset` within `max` characters, cut at the last
+/// block boundary in its second half (else at `max`), and where the next part starts.
+fn page_of(full: &str, offset: usize, max: usize) -> (String, Option<usize>) {
+    let rest: &str = full.char_indices().nth(offset).map_or("", |(b, _)| &full[b..]);
+    let rest_chars = char_len(rest);
+    if rest_chars <= max {
+        return (rest.to_string(), None);
+    }
+    let end = rest.char_indices().nth(max).map_or(rest.len(), |(b, _)| b);
+    let keep = &rest[..end];
+    // A blank line, else a line end, else a space in the second half; else mid-word.
+    let cut = ["\n\n", "\n", " "].iter().filter_map(|sep| keep.rfind(sep)).find(|&p| p > keep.len() / 2).unwrap_or(end);
+    // The next part starts after the separator at the cut (an indented line keeps its indent).
+    let after = &rest[cut..];
+    let gap = after.len() - if after.starts_with('\n') { after.trim_start_matches('\n') } else { after.trim_start_matches(' ') }.len();
+    let next = offset + char_len(&rest[..cut + gap]);
+    (rest[..cut].trim_end().to_string(), Some(next))
 }
 
 fn body(view: &WalkView<'_>) -> Option<usize> {
@@ -91,36 +145,14 @@ const BLOCK_TAGS: [&str; 36] = [
 const SKIPPED_TAGS: [&str; 12] =
     ["input", "textarea", "select", "button", "svg", "canvas", "video", "audio", "iframe", "frame", "object", "dialog"];
 
-/// Containers that are page chrome, not the main content.
-const BOILERPLATE_TAGS: [&str; 4] = ["nav", "header", "footer", "aside"];
-const BOILERPLATE_ROLES: [&str; 6] = ["navigation", "banner", "contentinfo", "complementary", "search", "dialog"];
-const NEGATIVE_HINTS: [&str; 18] = [
-    "comment", "sidebar", "footer", "masthead", "menu", "nav", "share", "social", "promo", "related", "advert",
-    "cookie", "banner", "breadcrumb", "subscribe", "newsletter", "popup", "modal",
-];
-const POSITIVE_HINTS: [&str; 8] = ["article", "content", "main", "post", "entry", "story", "body", "text"];
+/// Landmarks of page chrome, left out of a whole-body extract (never the body itself).
+const CHROME_TAGS: [&str; 4] = ["nav", "header", "footer", "aside"];
+const CHROME_ROLES: [&str; 6] = ["navigation", "banner", "contentinfo", "complementary", "search", "dialog"];
 
-fn hints(view: &WalkView<'_>, i: usize) -> String {
-    let mut s = String::new();
-    for a in ["class", "id"] {
-        if let Some(v) = view.attr(i, a) {
-            s.push(' ');
-            s.push_str(&v.to_ascii_lowercase());
-        }
-    }
-    s
-}
-
-fn is_boilerplate(view: &WalkView<'_>, i: usize) -> bool {
-    let n = &view.nodes[i];
-    if BOILERPLATE_TAGS.contains(&n.tag.as_str()) || view.attr(i, "role").is_some_and(|r| BOILERPLATE_ROLES.contains(&r)) {
-        return true;
-    }
-    if view.attr(i, "aria-hidden") == Some("true") {
-        return true;
-    }
-    let h = hints(view, i);
-    NEGATIVE_HINTS.iter().any(|w| h.contains(w)) && !POSITIVE_HINTS.iter().any(|w| h.contains(w))
+fn is_chrome(view: &WalkView<'_>, i: usize) -> bool {
+    CHROME_TAGS.contains(&view.nodes[i].tag.as_str())
+        || view.attr(i, "role").is_some_and(|r| CHROME_ROLES.contains(&r))
+        || view.attr(i, "aria-hidden") == Some("true")
 }
 
 fn is_block(view: &WalkView<'_>, i: usize) -> bool {
@@ -129,114 +161,11 @@ fn is_block(view: &WalkView<'_>, i: usize) -> bool {
         || n.display.as_deref().is_some_and(|d| !d.starts_with("inline") && d != "contents" && d != "none")
 }
 
-/// Readability-style detection: returns the chosen container and its content siblings.
-fn main_content(view: &WalkView<'_>) -> Option<Vec<usize>> {
-    let n = view.nodes.len();
-    let mut excluded = vec![false; n];
-    let mut parent = vec![usize::MAX; n];
-    for i in 0..n {
-        for &c in &view.children[i] {
-            parent[c] = i;
-            excluded[c] = excluded[i];
-        }
-        // Children come after parents in the walk, so exclusion flows down in one pass.
-        if is_boilerplate(view, i) || view.hidden[i] {
-            excluded[i] = true;
-            for &c in &view.children[i] {
-                excluded[c] = true;
-            }
-        }
-    }
-    // Text and link-text lengths per subtree (children come after parents: sum backwards).
-    let mut text_len = vec![0usize; n];
-    let mut link_len = vec![0usize; n];
-    for i in (0..n).rev() {
-        if excluded[i] {
-            continue;
-        }
-        if view.nodes[i].tag == "#text" {
-            text_len[i] = view.nodes[i].text.as_deref().map_or(0, |t| t.trim().len());
-        } else if SKIPPED_TAGS.contains(&view.nodes[i].tag.as_str()) {
-            continue;
-        }
-        if view.nodes[i].tag == "a" {
-            link_len[i] = text_len[i];
-        }
-        if let Some(&p) = parent.get(i).filter(|&&p| p != usize::MAX) {
-            text_len[p] += text_len[i];
-            link_len[p] += link_len[i];
-        }
-    }
-    let mut score = vec![0f64; n];
-    let mut scored = vec![false; n];
-    for i in 0..n {
-        let tag = view.nodes[i].tag.as_str();
-        if excluded[i] || !matches!(tag, "p" | "pre" | "td" | "blockquote" | "li" | "dd") && !(is_block(view, i) && has_direct_text(view, i)) {
-            continue;
-        }
-        let len = text_len[i];
-        if len < 25 {
-            continue;
-        }
-        let commas = view.text(i, 2000).matches([',', '，', '、']).count() as f64;
-        let s = 1.0 + commas + (len as f64 / 100.0).min(3.0);
-        let mut anc = parent[i];
-        for level in 0..3 {
-            if anc == usize::MAX {
-                break;
-            }
-            if !scored[anc] {
-                scored[anc] = true;
-                score[anc] = initial_score(view, anc);
-            }
-            score[anc] += s / [1.0, 2.0, 3.0][level];
-            anc = parent[anc];
-        }
-    }
-    let weighted = |i: usize| score[i] * (1.0 - link_len[i] as f64 / text_len[i].max(1) as f64);
-    let top = (0..n).filter(|&i| scored[i] && !excluded[i]).max_by(|&a, &b| weighted(a).total_cmp(&weighted(b)))?;
-    if weighted(top) < 5.0 {
-        return None;
-    }
-    // Siblings that are content too (a split article, a lead paragraph beside the body).
-    let threshold = (weighted(top) * 0.2).max(10.0);
-    let Some(&p) = parent.get(top).filter(|&&p| p != usize::MAX) else { return Some(vec![top]) };
-    let roots = view.children[p]
-        .iter()
-        .copied()
-        .filter(|&s| {
-            s == top
-                || !excluded[s] && view.nodes[s].tag != "#text" && ((scored[s] && weighted(s) >= threshold)
-                    || (view.nodes[s].tag == "p" && text_len[s] > 80 && link_len[s] * 4 < text_len[s]))
-        })
-        .collect();
-    Some(roots)
-}
-
-fn has_direct_text(view: &WalkView<'_>, i: usize) -> bool {
-    view.children[i].iter().any(|&c| view.nodes[c].tag == "#text" && view.nodes[c].text.as_deref().is_some_and(|t| t.trim().len() >= 25))
-}
-
-fn initial_score(view: &WalkView<'_>, i: usize) -> f64 {
-    let tag_score = match view.nodes[i].tag.as_str() {
-        "article" | "main" => 10.0,
-        "div" | "section" => 5.0,
-        "pre" | "td" | "blockquote" => 3.0,
-        "ol" | "ul" | "dl" | "dd" | "dt" | "li" | "form" | "address" => -3.0,
-        "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "th" => -5.0,
-        _ => 0.0,
-    };
-    let h = hints(view, i);
-    let class_score = if POSITIVE_HINTS.iter().any(|w| h.contains(w)) { 25.0 } else { 0.0 }
-        - if NEGATIVE_HINTS.iter().any(|w| h.contains(w)) { 25.0 } else { 0.0 };
-    tag_score + class_score + if view.attr(i, "role") == Some("main") { 10.0 } else { 0.0 }
-}
-
 struct Renderer<'a, 'v> {
     view: &'a WalkView<'v>,
     format: Format,
     out: String,
-    skip_boilerplate: bool,
+    skip_chrome: bool,
     list_depth: usize,
 }
 
@@ -247,7 +176,7 @@ impl Renderer<'_, '_> {
 
     fn skipped(&self, i: usize) -> bool {
         let v = self.view;
-        v.hidden[i] || v.in_field[i] || SKIPPED_TAGS.contains(&v.nodes[i].tag.as_str()) || (self.skip_boilerplate && is_boilerplate(v, i))
+        v.hidden[i] || v.in_field[i] || SKIPPED_TAGS.contains(&v.nodes[i].tag.as_str()) || (self.skip_chrome && is_chrome(v, i))
     }
 
     /// Renders a block: inline runs between block children become paragraphs.
@@ -295,9 +224,17 @@ impl Renderer<'_, '_> {
                 (prefix.to_string(), None)
             }
             "li" => {
-                let ordered = self.view.nodes.get(self.parent_of(i)).is_some_and(|p| p.tag == "ol");
+                let parent = self.parent_of(i);
                 let indent = "  ".repeat(self.list_depth.saturating_sub(1));
-                (format!("{prefix}{indent}"), Some(if ordered { "1. " } else { "- " }))
+                // An ordered item says its number (the model reads the Markdown, not a renderer).
+                let bullet = match self.view.nodes.get(parent) {
+                    Some(p) if p.tag == "ol" => {
+                        let n = self.view.children[parent].iter().take_while(|&&c| c != i).filter(|&&c| self.view.nodes[c].tag == "li").count();
+                        format!("{}. ", n + 1)
+                    }
+                    _ => "- ".to_string(),
+                };
+                (format!("{prefix}{indent}"), Some(bullet))
             }
             _ => (prefix.to_string(), None),
         };
@@ -327,7 +264,7 @@ impl Renderer<'_, '_> {
         usize::try_from(self.view.nodes[i].parent).unwrap_or(usize::MAX)
     }
 
-    fn flush(&mut self, run: &mut String, prefix: &str, bullet: &mut Option<&'static str>) {
+    fn flush(&mut self, run: &mut String, prefix: &str, bullet: &mut Option<String>) {
         let text = fold_whitespace(run);
         run.clear();
         if text.is_empty() {
@@ -361,10 +298,15 @@ impl Renderer<'_, '_> {
         }
         let v = self.view;
         let n = &v.nodes[i];
+        // The walk drops whitespace-only text and marks its neighbours: it is still a space.
+        if n.ws_before {
+            out.push(' ');
+        }
         if n.tag == "#text" {
             out.push_str(n.text.as_deref().unwrap_or(""));
             return;
         }
+
         let md = self.md();
         match n.tag.as_str() {
             "br" => out.push('\n'),
@@ -380,7 +322,8 @@ impl Renderer<'_, '_> {
             "code" if md => wrap(out, "`", &self.inline_of(i)),
             "img" => {
                 if let Some(alt) = v.attr(i, "alt") {
-                    out.push_str(&if md { format!("![{}]", capped(alt, NODE_TEXT_CHARS)) } else { capped(alt, NODE_TEXT_CHARS) });
+                    // Set apart: an image's text is never glued to the words beside it.
+                    out.push_str(&if md { format!(" ![{}] ", capped(alt, NODE_TEXT_CHARS)) } else { format!(" {} ", capped(alt, NODE_TEXT_CHARS)) });
                 }
             }
             _ => {
@@ -388,6 +331,9 @@ impl Renderer<'_, '_> {
                     self.inline(c, out);
                 }
             }
+        }
+        if n.ws_end {
+            out.push(' ');
         }
     }
 
@@ -442,11 +388,102 @@ fn tidy(s: &str) -> String {
     out
 }
 
-/// Cuts at the last block boundary within `max` characters (else mid-text with `…`).
-fn cut_at_block(s: &str, max: usize) -> String {
-    let keep = cut(s, max, true);
-    match keep.rfind("\n\n") {
-        Some(p) if p > keep.len() / 2 => format!("{}\n\n…", &keep[..p]),
-        _ => keep,
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    /// A page from `(parent, tag, text-or-attrs)` triples; `article` marks Readability's walk.
+    fn page(nodes: &[(i64, &str, Value)], article: Option<Value>) -> PageWalk {
+        let nodes: Vec<Value> = nodes
+            .iter()
+            .map(|(parent, tag, x)| match x {
+                Value::String(t) => json!({"parent": parent, "tag": tag, "text": t}),
+                attrs => json!({"parent": parent, "tag": tag, "attrs": attrs}),
+            })
+            .collect();
+        let mut v = json!({"url": "https://example.com/a?token=SECRET1", "title": "T", "frames": [{"frameId": 0, "nodes": nodes}]});
+        if let Some(a) = article {
+            v["article"] = a;
+        }
+        crate::input::decode_page_walk(&v.to_string()).unwrap()
+    }
+
+    fn check(p: &PageWalk, max: usize, offset: usize, expect: Value) {
+        let got = serde_json::to_value(extract(p, Format::Markdown, max, offset)).unwrap();
+        for (k, want) in expect.as_object().unwrap() {
+            assert_eq!(&got[k], want, "{k} in {got:#}");
+        }
+    }
+
+    fn paragraphs(n: usize) -> Vec<(i64, &'static str, Value)> {
+        let mut v = vec![(-1, "div", json!({}))];
+        for i in 0..n {
+            v.push((0, "p", json!({})));
+            v.push(((v.len() - 1) as i64, "#text", json!(format!("Paragraph {i} of the article, with enough words to be a block."))));
+        }
+        v
+    }
+
+    #[test]
+    fn an_article_is_rendered_with_its_metadata() {
+        let p = page(&[(-1, "div", json!({})), (0, "h2", json!({})), (1, "#text", json!("Head")), (0, "p", json!({})), (3, "#text", json!("Body text."))],
+            Some(json!({"byline": "Ann Author", "site": "Example", "published": "2024-01-02", "lang": "en"})));
+        check(&p, 12_000, 0, json!({"scope": "article", "content": "## Head\n\nBody text.", "byline": "Ann Author", "site": "Example", "published": "2024-01-02", "lang": "en", "url": "https://example.com/a?token=[redacted]"}));
+    }
+
+    #[test]
+    fn a_body_whose_class_names_a_footer_or_sidebar_is_still_content() {
+        let p = page(&[(-1, "body", json!({"class": "feature-footer-v2 no-sidebars"})), (0, "div", json!({"class": "i-nav_drawer"})), (1, "#text", json!("Story text."))], None);
+        check(&p, 12_000, 0, json!({"scope": "body", "content": "Story text.", "hint": Value::Null}));
+    }
+
+    #[test]
+    fn a_body_extract_leaves_out_navigation_landmarks() {
+        let p = page(&[(-1, "body", json!({})), (0, "nav", json!({})), (1, "#text", json!("Home About")), (0, "p", json!({})), (3, "#text", json!("Story text."))], None);
+        check(&p, 12_000, 0, json!({"content": "Story text."}));
+    }
+
+    #[test]
+    fn whitespace_the_walk_dropped_between_inline_elements_is_a_space() {
+        let mut p = page(&[(-1, "body", json!({})), (0, "p", json!({})), (1, "a", json!({})), (2, "#text", json!("one")), (1, "b", json!({})), (4, "#text", json!("two")), (1, "#text", json!("three"))], None);
+        p.frames[0].nodes[4].ws_before = true;
+        p.frames[0].nodes[4].ws_end = true;
+        let got = extract(&p, Format::Text, 12_000, 0);
+        assert_eq!(got.content, "one two three");
+    }
+
+    #[test]
+    fn an_empty_result_says_why_and_what_to_call() {
+        let p = page(&[(-1, "body", json!({}))], None);
+        let got = extract(&p, Format::Text, 12_000, 0);
+        assert_eq!((got.content.as_str(), got.char_count), ("", 0));
+        assert!(got.hint.is_some_and(|h| h.contains("browser_snapshot")));
+    }
+
+    #[test]
+    fn an_offset_past_the_end_says_so() {
+        let p = page(&paragraphs(3), Some(json!({})));
+        check(&p, 12_000, 100_000, json!({"content": "", "hint": "offset is past the end of the content: start again at offset 0"}));
+    }
+
+    #[test]
+    fn pages_cut_between_blocks_and_together_are_the_whole_content() {
+        let p = page(&paragraphs(60), Some(json!({})));
+        let whole = extract(&p, Format::Text, 100_000, 0);
+        assert!(whole.next_offset.is_none() && whole.total_chars > 3_000);
+        let (mut offset, mut parts) = (0, Vec::new());
+        while parts.len() < 50 {
+            let part = extract(&p, Format::Text, 1_000, offset);
+            assert!(part.char_count <= 1_000 && part.content.ends_with("block."), "{}", part.content);
+            assert_eq!(part.total_chars, whole.total_chars);
+            parts.push(part.content);
+            match part.next_offset {
+                Some(n) => offset = n,
+                None => break,
+            }
+        }
+        assert!(parts.len() > 3);
+        assert_eq!(parts.join("\n\n"), whole.content);
     }
 }

@@ -85,12 +85,19 @@ const REVISION: Fields = &[
 ];
 const EXTRACT: Fields = &[
     ("title", Text(NODE_TEXT_CHARS)),
+    ("byline", Text(NODE_TEXT_CHARS)),
+    ("site", Text(NODE_TEXT_CHARS)),
+    ("published", Text(NODE_TEXT_CHARS)),
+    ("lang", Text(NODE_TEXT_CHARS)),
     ("url", Url),
     ("format", Scalar),
     ("scope", Scalar),
     ("content", Body(EXTRACT_MAX_CHARS)),
     ("charCount", Scalar),
     ("totalChars", Scalar),
+    ("offset", Scalar),
+    ("nextOffset", Scalar),
+    ("hint", Scalar),
     ("truncated", Scalar),
 ];
 const TAB_LIST: Fields = &[("tabs", List(&[TAB_ROW], MAX_TABS)), ("count", Scalar), ("truncated", Scalar)];

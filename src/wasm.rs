@@ -201,7 +201,7 @@ pub fn extract(walk_json: &str, options: JsValue) -> Result<JsValue, JsValue> {
         Some(_) => return Err(err(Error::new(Code::InvalidRequest, "format must be \"markdown\" or \"text\"", "omit format for Markdown"))),
     };
     let page = crate::input::decode_page_walk(walk_json).map_err(err)?;
-    to_js(&crate::extract::extract(&page, format, crate::extract::budget(opts.max_chars)))
+    to_js(&crate::extract::extract(&page, format, crate::extract::budget(opts.max_chars), opts.offset.map_or(0, |o| o as usize)))
 }
 
 /// `browser_evaluate`: the bounded result from the page-side serializer's JSON, with the

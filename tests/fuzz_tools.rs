@@ -75,7 +75,7 @@ enum WalkMutation {
 fn sensitive_editors_never_reach_extract_or_dom_cua() {
     let page = pcc::input::decode_page_walk(&walk().to_string()).unwrap();
     for format in [Format::Markdown, Format::Text] {
-        let ex = extract(&page, format, pcc::extract::budget(None));
+        let ex = extract(&page, format, pcc::extract::budget(None), 0);
         assert!(ex.content.contains("Ordinary readable paragraph"), "{}", ex.content);
         no_secret(&serde_json::to_string(&ex).unwrap()).unwrap();
     }
@@ -179,7 +179,7 @@ proptest! {
                 prop_assert!(cua.char_count <= budget::TOTAL_CHARS && cua.node_count <= budget::TOTAL_NODES);
                 no_secret_of(&serde_json::to_string(&cua).unwrap(), secrets_after(&muts))?;
                 for format in [Format::Markdown, Format::Text] {
-                    let ex = extract(&page, format, pcc::extract::budget(Some(raise)));
+                    let ex = extract(&page, format, pcc::extract::budget(Some(raise)), 0);
                     prop_assert!(ex.content.chars().count() <= budget::EXTRACT_MAX_CHARS);
                     no_secret_of(&serde_json::to_string(&ex).unwrap(), secrets_after(&muts))?;
                 }

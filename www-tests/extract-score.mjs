@@ -1,6 +1,7 @@
 // browser_extract against Mozilla Readability's expected article (issue #17): token
-// precision / recall / F1 of the text extract (all of it, maxChars 100,000) and, in the same
-// run, of `document.body.innerText`, per corpus page. `./build.sh extract-score [DIR]`.
+// precision / recall / F1 of the text extract, read page by page at the default cap as a
+// model would, and in the same run of `document.body.innerText` and of Readability itself on
+// the live page, per corpus page. `./build.sh extract-score [DIR]`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,14 +28,40 @@ const expectedText = (dir, name) => fs.readFileSync(path.join(dir, name, 'expect
   .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ')
   .replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, n) => String.fromCodePoint(+n));
 
+const readabilitySource = fs.readFileSync(new URL('./node_modules/@mozilla/readability/Readability.js', import.meta.url), 'utf8');
+
+/**
+ * The whole extract read as a model would at the default cap: page after page through
+ * `nextOffset`. Checks each page's bounds on the way.
+ */
+export async function readPaged(b, tabId, format = 'text') {
+  const parts = [];
+  let first;
+  for (let offset = 0; parts.length < 50;) {
+    const r = await b.call('browser_extract', { tabId, format, ...(offset ? { offset } : {}) });
+    if (r.error) return { error: r.error.code, parts, first: r };
+    first ??= r;
+    if (r.charCount > 12000) throw new Error(`a page of ${r.charCount} chars over the default 12,000`);
+    parts.push(r.content);
+    if (r.nextOffset === undefined) break;
+    offset = r.nextOffset;
+  }
+  return { text: parts.join('\n\n'), calls: parts.length, first };
+}
+
 export async function scorePage(b, dir, name, url) {
   const { page, tabId } = await openCorpusPage(b, url);
   const want = tokens(expectedText(dir, name));
-  const r = await b.call('browser_extract', { tabId, format: 'text', maxChars: 100000 });
+  const r = await readPaged(b, tabId);
   const inner = await page.evaluate(() => document.body?.innerText || '');
+  // Readability itself, on the same live page (the main world, over CDP: no CSP applies).
+  const direct = await page.evaluate(`${readabilitySource}\n;(() => { try { return new Readability(document.cloneNode(true)).parse()?.textContent || ''; } catch { return ''; } })()`);
   await b.call('browser_tab_close', { tabId });
   await page.close().catch(() => {});
-  return { ours: f1(tokens(r.content), want), inner: f1(tokens(inner), want), scope: r.scope, empty: !r.content, error: r.error?.code };
+  return {
+    ours: f1(tokens(r.text), want), inner: f1(tokens(inner), want), readability: f1(tokens(direct), want),
+    scope: r.first?.scope, calls: r.calls, empty: !r.text, innerEmpty: !inner.trim(), error: r.error,
+  };
 }
 
 function stats(xs) {
@@ -49,12 +76,14 @@ async function main() {
   });
   const names = Object.keys(rows);
   const worst = names.sort((a, b) => rows[a].ours.f1 - rows[b].ours.f1).slice(0, 8)
-    .map((n) => `${n}: F1 ${rows[n].ours.f1.toFixed(2)} (p ${rows[n].ours.p.toFixed(2)}, r ${rows[n].ours.r.toFixed(2)}, scope ${rows[n].scope}${rows[n].empty ? ', EMPTY' : ''}; innerText ${rows[n].inner.f1.toFixed(2)})`);
+    .map((n) => `${n}: F1 ${rows[n].ours.f1.toFixed(2)} (p ${rows[n].ours.p.toFixed(2)}, r ${rows[n].ours.r.toFixed(2)}, scope ${rows[n].scope}, ${rows[n].calls} calls${rows[n].empty ? ', EMPTY' : ''}; innerText ${rows[n].inner.f1.toFixed(2)}; Readability ${rows[n].readability.f1.toFixed(2)})`);
   console.log(JSON.stringify({
     pages: names.length,
     ours: stats(names.map((n) => rows[n].ours.f1)),
     innerText: stats(names.map((n) => rows[n].inner.f1)),
-    empty: names.filter((n) => rows[n].empty).length,
+    readability: stats(names.map((n) => rows[n].readability.f1)),
+    emptyWhereInnerTextIsNot: names.filter((n) => rows[n].empty && !rows[n].innerEmpty),
+    pagedCalls: { max: Math.max(...names.map((n) => rows[n].calls || 0)), multi: names.filter((n) => rows[n].calls > 1).length },
     worst,
   }, null, 1));
 }

@@ -75,9 +75,10 @@ test('extract: main content as Markdown, not navigation, sidebars, hidden text o
   const r = await b.call('browser_extract', { tabId });
   assert.ok(!r.error, JSON.stringify(r));
   assert.equal(r.format, 'markdown');
-  assert.equal(r.scope, 'main');
+  assert.equal(r.scope, 'article');
+  // The page's own metadata; the headline is the title (Readability lifts it out of the text).
+  assert.deepEqual([r.title, r.byline, r.site, r.published, r.lang], ['How tides work', 'Ada Ocean', 'Example News', '2024-05-06T07:08:09Z', 'en']);
   const c = r.content;
-  assert.match(c, /^# How tides work/m);
   assert.match(c, /^## Spring and neap tides/m);
   assert.match(c, /\*\*spring tides\*\*/);
   assert.match(c, /\[tide tables\]\(https:\/\/example\.test\/tides\?session_token=\[redacted\]&page=2\)/);
@@ -87,12 +88,26 @@ test('extract: main content as Markdown, not navigation, sidebars, hidden text o
   assert.match(c, /Tidal energy can be harnessed/);
   for (const no of [/Trending/, /Section A/, /Copyright/, /cookies/, /Hidden paragraph/, /Template paragraph/, SECRET]) assert.ok(!no.test(c), `${no} in:\n${c}`);
   assert.equal(r.charCount, [...c].length);
-  assert.equal(r.truncated, false);
+  assert.equal(r.nextOffset, undefined);
   const text = await b.call('browser_extract', { tabId, format: 'text' });
   assert.ok(!/[#*`]|\]\(/.test(text.content.replace(/height\(t\)[^\n]*\n[^\n]*/, '')), text.content);
   assert.match(text.content, /Tides are the rise and fall/);
-  const short = await b.call('browser_extract', { tabId, maxChars: 300 });
-  assert.ok(short.charCount <= 300 && short.truncated && short.totalChars > 300, JSON.stringify(short));
+  // Paged: 300 characters at a time; each page is the whole content at its offset, and the
+  // next one starts where it ended (only the separator between them is skipped).
+  const all = [...c];
+  let pages = 0;
+  for (let offset = 0; pages < 20; pages++) {
+    const part = await b.call('browser_extract', { tabId, maxChars: 300, offset });
+    assert.ok(part.charCount <= 300 && part.totalChars === r.totalChars, JSON.stringify(part));
+    assert.equal(all.slice(offset, offset + part.charCount).join(''), part.content);
+    if (part.nextOffset === undefined) {
+      assert.equal(offset + part.charCount, all.length);
+      break;
+    }
+    assert.match(all.slice(offset + part.charCount, part.nextOffset).join(''), /^\s*$/);
+    offset = part.nextOffset;
+  }
+  assert.ok(pages > 2, pages);
   const scoped = await b.call('browser_extract', { tabId, selector: 'footer' });
   assert.equal(scoped.scope, 'selector');
   assert.match(scoped.content, /Copyright Example News/);
@@ -104,13 +119,14 @@ test('extract works read-only on an unclaimed user tab; a click there is refused
   const { page, tabId } = await openUserTab(b, server, 'article.html');
   const r = await b.call('browser_extract', { tabId });
   assert.ok(!r.error, JSON.stringify(r));
-  assert.match(r.content, /How tides work/);
+  assert.equal(r.title, 'How tides work');
+  assert.match(r.content, /Tides are the rise and fall/);
   assert.equal(r.tab.handle, undefined);
   const snap = await b.call('browser_snapshot', { tabId });
   const ref = snap.snapshot.state.match(/link "tide tables"[^\n]*\[ref=(e\d+)\]/)?.[1];
   assert.ok(ref, snap.snapshot.state);
   const click = await b.call('browser_click', { tabId, snapshotId: snap.snapshot.snapshotId, ref });
-  assert.equal(click.error?.code, 'BROWSER_TAB_NOT_OWNED');
+  assert.equal(click.error?.code, "BROWSER_TAB_NOT_OWNED", JSON.stringify(click));
   assert.ok(click.error.hint);
   assert.equal(page.url(), server.url('article.html'));
   await page.close();

@@ -66,6 +66,18 @@ pub struct PageWalk {
     pub frames: Vec<FrameWalk>,
     /// The selector's element in frame 0's walk, when the caller narrowed the read.
     pub scope_index: Option<i64>,
+    /// Set when frame 0's walk is the article Readability found (not the whole document):
+    /// the page's own metadata for it.
+    pub article: Option<ArticleMeta>,
+}
+
+/// Metadata of an article, from the page's own markup (meta tags, JSON-LD, bylines).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ArticleMeta {
+    pub byline: Option<String>,
+    pub site: Option<String>,
+    pub published: Option<String>,
+    pub lang: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -163,6 +175,21 @@ pub(super) fn read_page(p: &mut Parser<'_>) -> Result<PageWalk> {
             "title" => w.title = p.string()?,
             "scopeIndex" => w.scope_index = p.opt_i64()?,
             "frames" => w.frames = p.vec(read_frame)?,
+            "article" => {
+                let mut m = ArticleMeta::default();
+                p.object(|p, k| {
+                    let slot = match k {
+                        "byline" => &mut m.byline,
+                        "site" => &mut m.site,
+                        "published" => &mut m.published,
+                        "lang" => &mut m.lang,
+                        _ => return p.skip(),
+                    };
+                    *slot = p.opt_string()?;
+                    Ok(())
+                })?;
+                w.article = Some(m);
+            }
             _ => p.skip()?,
         }
         Ok(())

@@ -95,6 +95,7 @@ pub fn extract(p: &mut Parser<'_>) -> Result<ExtractOptions> {
         match k {
             "maxChars" => o.max_chars = count(p)?,
             "format" => o.format = p.opt_string()?,
+            "offset" => o.offset = count(p)?,
             _ => p.skip()?,
         }
         Ok(())
