@@ -57,6 +57,10 @@ pub const FIND_SUBTREE_CHARS: usize = 2_000;
 /// `browser_extract`: default characters, and the hard cap a caller may raise it to.
 pub const EXTRACT_DEFAULT_CHARS: usize = 12_000;
 pub const EXTRACT_MAX_CHARS: usize = 100_000;
+/// A Markdown table cell's characters (a layout table's cell can hold a whole column).
+pub const EXTRACT_CELL_CHARS: usize = 300;
+/// Under this many characters in all, an extract says in its `hint` where else to look.
+pub const EXTRACT_TINY_CHARS: usize = 200;
 /// `browser_evaluate` (SPEC §3): nesting depth, array items, object fields, string
 /// characters, and the whole result's characters.
 pub const EVAL_DEPTH: usize = 8;

@@ -9,7 +9,7 @@
 //! parameter, or more than the (clamped) character budget; never call an empty result
 //! complete without a `hint`.
 
-use crate::budget::{EXTRACT_DEFAULT_CHARS, EXTRACT_MAX_CHARS, HREF_CHARS, MIN_CHARS, NODE_TEXT_CHARS, TAB_URL_CHARS};
+use crate::budget::{EXTRACT_CELL_CHARS, EXTRACT_DEFAULT_CHARS, EXTRACT_MAX_CHARS, EXTRACT_TINY_CHARS, HREF_CHARS, MIN_CHARS, NODE_TEXT_CHARS, TAB_URL_CHARS};
 use crate::input::PageWalk;
 use crate::redact;
 use crate::text::{capped, char_len, fold_whitespace};
@@ -88,9 +88,9 @@ pub fn extract(page: &PageWalk, format: Format, max_chars: usize, offset: usize)
     let total_chars = char_len(&full);
     let (content, next_offset) = page_of(&full, offset, max_chars);
     let hint = match () {
-        _ if !content.is_empty() => None,
-        _ if offset > 0 && total_chars > 0 => Some("offset is past the end of the content: start again at offset 0"),
-        _ => Some("no readable text here: browser_snapshot shows the page's controls, browser_find searches it"),
+        _ if offset > 0 && content.is_empty() && total_chars > 0 => Some("offset is past the end of the content: start again at offset 0"),
+        _ if total_chars < EXTRACT_TINY_CHARS => Some("little or no readable text here: browser_snapshot shows the page's controls, browser_find searches it"),
+        _ => None,
     };
     let meta = page.article.clone().unwrap_or_default();
     let bounded = |v: Option<String>| v.map(|s| capped(&s, NODE_TEXT_CHARS)).filter(|s| !s.is_empty());
@@ -202,7 +202,7 @@ impl Renderer<'_, '_> {
             }
             "hr" => return self.paragraph(if self.md() { "---" } else { "" }, prefix),
             "tr" => {
-                let cells: Vec<String> = v.children[i].iter().filter(|&&c| !self.skipped(c) && matches!(v.nodes[c].tag.as_str(), "td" | "th")).map(|&c| self.inline_of(c).replace('|', "\\|")).collect();
+                let cells: Vec<String> = v.children[i].iter().filter(|&&c| !self.skipped(c) && matches!(v.nodes[c].tag.as_str(), "td" | "th")).map(|&c| capped(&self.inline_of(c), EXTRACT_CELL_CHARS).replace('|', "\\|")).collect();
                 if !cells.is_empty() {
                     let row = crate::text::join(&mut cells.iter().map(String::as_str), if self.md() { " | " } else { "\t" });
                     let row = if self.md() { format!("| {row} |") } else { row };
@@ -435,7 +435,7 @@ mod tests {
     #[test]
     fn a_body_whose_class_names_a_footer_or_sidebar_is_still_content() {
         let p = page(&[(-1, "body", json!({"class": "feature-footer-v2 no-sidebars"})), (0, "div", json!({"class": "i-nav_drawer"})), (1, "#text", json!("Story text."))], None);
-        check(&p, 12_000, 0, json!({"scope": "body", "content": "Story text.", "hint": Value::Null}));
+        check(&p, 12_000, 0, json!({"scope": "body", "content": "Story text."}));
     }
 
     #[test]
@@ -459,6 +459,14 @@ mod tests {
         let got = extract(&p, Format::Text, 12_000, 0);
         assert_eq!((got.content.as_str(), got.char_count), ("", 0));
         assert!(got.hint.is_some_and(|h| h.contains("browser_snapshot")));
+    }
+
+    #[test]
+    fn a_long_table_cell_is_bounded() {
+        let long = "word ".repeat(200);
+        let p = page(&[(-1, "table", json!({})), (0, "tr", json!({})), (1, "td", json!({})), (2, "#text", json!(long)), (1, "td", json!({})), (4, "#text", json!("b"))], Some(json!({})));
+        let got = extract(&p, Format::Markdown, 12_000, 0).content;
+        assert!(got.starts_with("| word word") && got.contains("… | b |") && got.len() < 400, "{got}");
     }
 
     #[test]

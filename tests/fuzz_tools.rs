@@ -179,7 +179,7 @@ proptest! {
                 prop_assert!(cua.char_count <= budget::TOTAL_CHARS && cua.node_count <= budget::TOTAL_NODES);
                 no_secret_of(&serde_json::to_string(&cua).unwrap(), secrets_after(&muts))?;
                 for format in [Format::Markdown, Format::Text] {
-                    let ex = extract(&page, format, pcc::extract::budget(Some(raise)), 0);
+                    let ex = extract(&page, format, pcc::extract::budget(Some(raise)), (raise % 5_000) as usize);
                     prop_assert!(ex.content.chars().count() <= budget::EXTRACT_MAX_CHARS);
                     no_secret_of(&serde_json::to_string(&ex).unwrap(), secrets_after(&muts))?;
                 }
