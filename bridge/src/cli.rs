@@ -128,7 +128,7 @@ enum Cmd {
         #[command(flatten)]
         scope: Scope,
     },
-    /// Main content as Markdown (or --format text).
+    /// The article (or main text) as Markdown (or --format text), one page at a time.
     Extract {
         #[command(flatten)]
         tab: Tab,
@@ -138,6 +138,9 @@ enum Cmd {
         format: Option<String>,
         #[arg(long)]
         max_chars: Option<u64>,
+        /// Where to start: the nextOffset of the previous page.
+        #[arg(long)]
+        offset: Option<u64>,
     },
     /// Open tabs.
     Tabs,
@@ -475,7 +478,7 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
         Cmd::Snapshot { tab, scope } => ("browser_snapshot", p.tab(&tab).scope(scope)),
         Cmd::Ax { tab, scope, full, session } => ("browser_accessibility_snapshot", p.tab(&tab).scope(scope).flag("disableDiffing", full).set("sessionId", session)),
         Cmd::Dom { tab, scope } => ("browser_dom_cua", p.tab(&tab).scope(scope)),
-        Cmd::Extract { tab, selector, format, max_chars } => ("browser_extract", p.tab(&tab).set("selector", selector).set("format", format).set("maxChars", max_chars)),
+        Cmd::Extract { tab, selector, format, max_chars, offset } => ("browser_extract", p.tab(&tab).set("selector", selector).set("format", format).set("maxChars", max_chars).set("offset", offset)),
         Cmd::Tabs => ("browser_tabs", p),
         Cmd::Tab { tab } => ("browser_selected_tab", p.tab(&tab)),
         Cmd::Open { url } => ("browser_tab_open", p.set("url", Some(url))),
