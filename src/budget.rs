@@ -57,7 +57,7 @@ pub const FIND_SUBTREE_CHARS: usize = 2_000;
 /// `browser_extract`: default characters, and the hard cap a caller may raise it to.
 pub const EXTRACT_DEFAULT_CHARS: usize = 12_000;
 pub const EXTRACT_MAX_CHARS: usize = 100_000;
-/// A Markdown table cell's characters (a layout table's cell can hold a whole column).
+/// A table cell longer than this makes its row layout: its cells are rendered as blocks.
 pub const EXTRACT_CELL_CHARS: usize = 300;
 /// Under this many characters in all, an extract says in its `hint` where else to look.
 pub const EXTRACT_TINY_CHARS: usize = 200;

@@ -202,7 +202,12 @@ impl Renderer<'_, '_> {
             }
             "hr" => return self.paragraph(if self.md() { "---" } else { "" }, prefix),
             "tr" => {
-                let cells: Vec<String> = v.children[i].iter().filter(|&&c| !self.skipped(c) && matches!(v.nodes[c].tag.as_str(), "td" | "th")).map(|&c| capped(&self.inline_of(c), EXTRACT_CELL_CHARS).replace('|', "\\|")).collect();
+                let ids: Vec<usize> = v.children[i].iter().copied().filter(|&c| !self.skipped(c) && matches!(v.nodes[c].tag.as_str(), "td" | "th")).collect();
+                let cells: Vec<String> = ids.iter().map(|&c| self.inline_of(c).replace('|', "\\|")).collect();
+                // A row with a cell longer than a table cell is layout: its cells are blocks.
+                if cells.iter().any(|c| char_len(c) > EXTRACT_CELL_CHARS) {
+                    return ids.into_iter().for_each(|c| self.block(c, prefix));
+                }
                 if !cells.is_empty() {
                     let row = crate::text::join(&mut cells.iter().map(String::as_str), if self.md() { " | " } else { "\t" });
                     let row = if self.md() { format!("| {row} |") } else { row };
@@ -462,11 +467,11 @@ mod tests {
     }
 
     #[test]
-    fn a_long_table_cell_is_bounded() {
-        let long = "word ".repeat(200);
-        let p = page(&[(-1, "table", json!({})), (0, "tr", json!({})), (1, "td", json!({})), (2, "#text", json!(long)), (1, "td", json!({})), (4, "#text", json!("b"))], Some(json!({})));
-        let got = extract(&p, Format::Markdown, 12_000, 0).content;
-        assert!(got.starts_with("| word word") && got.contains("… | b |") && got.len() < 400, "{got}");
+    fn a_data_row_is_a_markdown_row_and_a_layout_row_is_text() {
+        let row = |first: &str| page(&[(-1, "table", json!({})), (0, "tr", json!({})), (1, "td", json!({})), (2, "#text", json!(first)), (1, "td", json!({})), (4, "#text", json!("b"))], Some(json!({})));
+        assert_eq!(extract(&row("a"), Format::Markdown, 12_000, 0).content, "| a | b |\n| --- | --- |");
+        let long = "word ".repeat(70);
+        assert_eq!(extract(&row(&long), Format::Markdown, 12_000, 0).content, format!("{}\n\nb", long.trim()));
     }
 
     #[test]
