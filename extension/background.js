@@ -152,7 +152,8 @@ async function readTab(params, signal, render) {
 }
 
 async function browserSnapshot(params, signal) {
-  const { result, tab, timing } = await readTab(params, signal, (c, json, limits, handle) => c.snapshot(json, { ...limits, tab: handle }));
+  const page = optionalInt(params, 'page');
+  const { result, tab, timing } = await readTab(params, signal, (c, json, limits, handle) => c.snapshot(json, { ...limits, tab: handle, page }));
   const out = { tab, snapshot: result };
   if (timing) out.timing = timing;
   return out;

@@ -23,6 +23,8 @@ pub struct SnapshotOptions {
     pub max_chars: Option<u64>,
     pub max_nodes: Option<u64>,
     pub tab: TabKey,
+    /// A page of the state in document order (1-based), instead of the budgeted selection.
+    pub page: Option<u64>,
 }
 
 /// Options of `browser_accessibility_snapshot`.
@@ -63,7 +65,7 @@ impl Collector {
     pub fn snapshot(&mut self, observation_json: &str, opts: &SnapshotOptions) -> Result<SnapshotResult> {
         let obs = decode_observation(observation_json)?;
         let tree = build_tree(&obs)?;
-        let out = snapshot(&tree, Budget::clamped(opts.max_chars, opts.max_nodes), RefLabels { prefix: 'e', first: 1 })?;
+        let out = snapshot(&tree, Budget::clamped(opts.max_chars, opts.max_nodes), RefLabels { prefix: 'e', first: 1 }, opts.page.map(|p| p as usize))?;
         let mut result = out.result;
         self.counter += 1;
         result.snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
@@ -130,7 +132,7 @@ impl Collector {
         };
         let (tree, url, walk_id) = tree;
         let budget = Budget::clamped(opts.max_chars, opts.max_nodes);
-        let mut out = snapshot(&tree, budget, RefLabels { prefix: 'a', first: self.ax_refs + 1 })?;
+        let mut out = snapshot(&tree, budget, RefLabels { prefix: 'a', first: self.ax_refs + 1 }, None)?;
         stamp_walk(&mut out.refs, walk_id.as_deref());
         let entries = diff::entries(&out.view, &tree);
         self.ax_counter += 1;

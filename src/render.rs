@@ -147,7 +147,7 @@ pub fn render(view: &View, tree: &Tree, selected: &[bool], labels: RefLabels) ->
         let children = &view.nodes[of].children;
         if pos >= children.len() {
             let (_, _, depth, container, om) = cursors.pop().expect("non-empty");
-            flush(&mut r, &om, depth, container.map(|c| &view.nodes[c]));
+            flush(&mut r, &om, depth, container, view, labels);
             continue;
         }
         top.1 += 1;
@@ -157,7 +157,7 @@ pub fn render(view: &View, tree: &Tree, selected: &[bool], labels: RefLabels) ->
             if child.kind == Kind::Warning {
                 // Warnings are always shown: they are how an unexpandable iframe is reported.
                 let om = std::mem::take(&mut top.4);
-                flush(&mut r, &om, depth, container.map(|x| &view.nodes[x]));
+                flush(&mut r, &om, depth, container, view, labels);
                 push_line(&mut r, &body(child, tree), depth, None);
                 continue;
             }
@@ -177,12 +177,15 @@ pub fn render(view: &View, tree: &Tree, selected: &[bool], labels: RefLabels) ->
             continue;
         }
         let om = std::mem::take(&mut top.4);
-        flush(&mut r, &om, depth, container.map(|x| &view.nodes[x]));
+        flush(&mut r, &om, depth, container, view, labels);
         if child.kind == Kind::Group {
             cursors.push((c, 0, depth, container, Omitted::default()));
             continue;
         }
-        let label = (child.actionable && child.kind == Kind::Element).then(|| format!("{}{}", labels.prefix, labels.first + r.refs.len()));
+        // The root of a scoped read carries a ref too: the next read (another page, a
+        // narrower scope) names it under this result's snapshotId.
+        let scoped_root = depth == 0 && tree.scope.is_some();
+        let label = (child.kind == Kind::Element && (child.actionable || scoped_root)).then(|| format!("{}{}", labels.prefix, labels.first + r.refs.len()));
         if let Some(l) = &label {
             r.refs.push((l.clone(), c));
         }
@@ -230,7 +233,10 @@ fn push_line(r: &mut Rendered, body: &str, depth: usize, ref_label: Option<&str>
     r.lines += 1;
 }
 
-fn flush(r: &mut Rendered, om: &Omitted, depth: usize, container: Option<&VNode>) {
+/// The `- note: N more …` line of an omitted run. In a container of the page it ends with a
+/// `[more=label]` handle: a ref of that container (its own, or a new one) that a ref-scoped
+/// `browser_snapshot` opens.
+fn flush(r: &mut Rendered, om: &Omitted, depth: usize, container: Option<usize>, view: &View, labels: RefLabels) {
     // A note must save more than it costs: one left-out line or two say less than the note
     // would (the closing line still counts them).
     if om.units == 0 || (om.units == 1 && om.nodes <= 2) {
@@ -244,13 +250,24 @@ fn flush(r: &mut Rendered, om: &Omitted, depth: usize, container: Option<&VNode>
     if om.nodes > om.units {
         line.push_str(&format!(" ({} nodes)", om.nodes));
     }
-    if let Some(c) = container {
-        if !c.name.is_empty() {
-            line.push_str(" in ");
-            quote_into(&mut line, &capped(&c.name, 60));
-        } else {
-            line.push_str(&format!(" in {}", role::display(&c.role)));
-        }
+    let Some(ci) = container else { return push_line(r, &line, depth, None) };
+    let c = &view.nodes[ci];
+    if !c.name.is_empty() {
+        line.push_str(" in ");
+        quote_into(&mut line, &capped(&c.name, 60));
+    } else {
+        line.push_str(&format!(" in {}", role::display(&c.role)));
+    }
+    if c.src.is_some() {
+        let handle = match r.refs.iter().find(|(_, vi)| *vi == ci) {
+            Some((l, _)) => l.clone(),
+            None => {
+                let l = format!("{}{}", labels.prefix, labels.first + r.refs.len());
+                r.refs.push((l.clone(), ci));
+                l
+            }
+        };
+        line.push_str(&format!(" [more={handle}]"));
     }
     push_line(r, &line, depth, None);
 }

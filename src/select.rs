@@ -34,6 +34,32 @@ enum RunPos {
 }
 
 pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Selection {
+    select_in(view, tree, budget, labels, None)
+}
+
+/// Page `page` (1-based) of the view in document order, each within the budget: a page
+/// starts after the last node the previous page showed (their ancestors come along as
+/// context). The closing note says whether another page follows.
+/// `Err(pages)` when `page` is past the last page. `truncated` says another page follows.
+pub fn select_page(view: &View, tree: &Tree, budget: Budget, labels: RefLabels, page: usize) -> Result<Selection, usize> {
+    let order = view.preorder();
+    let mut from = 0;
+    for k in 1.. {
+        let sel = select_in(view, tree, budget, labels, Some((from, k)));
+        if k >= page {
+            return Ok(sel);
+        }
+        if !sel.truncated {
+            return Err(k);
+        }
+        let last = order.iter().rposition(|&i| sel.selected[i]).unwrap_or(0);
+        from = (last + 1).max(from + 1);
+    }
+    unreachable!("pages are counted until one returns")
+}
+
+/// `paged`: `(first document position, page number)` for a page in document order.
+fn select_in(view: &View, tree: &Tree, budget: Budget, labels: RefLabels, paged: Option<(usize, usize)>) -> Selection {
     let order = view.preorder();
     let parents = view.parents();
     let n = view.nodes.len();
@@ -95,7 +121,11 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
         };
         // Off-screen nodes nearest the viewport first; in-viewport ones in document order.
         let dist = if v.in_viewport { 0 } else { distance(view, tree, i) };
-        let key = (class as u64) << 60 | dist.min((1 << 38) - 1) << 21 | (doc_pos as u64).min((1 << 21) - 1);
+        let key = match paged {
+            Some((from, _)) if doc_pos < from => continue,
+            Some(_) => doc_pos as u64,
+            None => (class as u64) << 60 | dist.min((1 << 38) - 1) << 21 | (doc_pos as u64).min((1 << 21) - 1),
+        };
         cands.push((key, i));
     }
     crate::order::sort_keyed(&mut cands);
@@ -137,6 +167,10 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
         }
         let (uc, un, ut) = used[slot];
         if uc + cost + reserve(&lim) > lim.chars || un + chain.len() > lim.nodes || (text_cost > 0 && ut + text_cost > lim.text_chars) {
+            // A page is a stretch of the document without gaps: it ends at the first misfit.
+            if paged.is_some() {
+                break;
+            }
             continue;
         }
         used[slot] = (uc + cost, un + chain.len(), ut + text_cost);
@@ -147,8 +181,16 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
     }
 
     // Exact fit: render, and drop the last-added leaves until the text is within budget.
+    // A page's closing line is fitted in its longer form ("…; more: page N").
+    let summary_of = |selected: &[bool]| {
+        let (line, stats) = closing_line(view, selected, main_frame, tree.behind_modal);
+        match paged {
+            Some((_, k)) => (Some(format!("- note: page {k}; more: page {}", k + 1)), stats),
+            None => (line, stats),
+        }
+    };
     let mut rendered = render(view, tree, &selected, labels);
-    let mut summary = closing_line(view, &selected, main_frame, tree.behind_modal);
+    let mut summary = summary_of(&selected);
     while crate::text::char_len(&rendered.state) + summary.0.as_ref().map(|l| crate::text::char_len(&l) + 1).unwrap_or(0) > budget.chars {
         let mut removed = 0;
         while removed < 4 {
@@ -168,9 +210,16 @@ pub fn select(view: &View, tree: &Tree, budget: Budget, labels: RefLabels) -> Se
             break;
         }
         rendered = render(view, tree, &selected, labels);
-        summary = closing_line(view, &selected, main_frame, tree.behind_modal);
+        summary = summary_of(&selected);
     }
-    let (line, stats) = summary;
+    let (mut line, mut stats) = summary;
+    if let Some((_, k)) = paged {
+        let last = order.iter().rposition(|&i| selected[i]).unwrap_or(0);
+        stats.truncated = order[last + 1..].iter().any(|&i| matches!(view.nodes[i].kind, Kind::Element | Kind::Text));
+        if !stats.truncated {
+            line = Some(format!("- note: page {k}, the last"));
+        }
+    }
     if let Some(line) = line {
         if !rendered.state.is_empty() {
             rendered.state.push('\n');

@@ -5,13 +5,13 @@
 //! (the `Collector` does), or return anything unbounded.
 
 use crate::budget::Budget;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::filter::{filter, Kind, View};
 use crate::identity::target_of;
 use crate::input::Observation;
 use crate::refs::RefTarget;
 use crate::render::RefLabels;
-use crate::select::select;
+use crate::select::{select, select_page};
 use crate::tree::Tree;
 use crate::{ax_tree, dom_tree};
 use serde::Serialize;
@@ -71,9 +71,15 @@ pub struct Output {
 
 /// Renders a state under `budget` (the result's `snapshot_id` is left empty). A scoped read
 /// whose element shows nothing is an error, never an empty or widened state.
-pub fn snapshot(tree: &Tree, budget: Budget, labels: RefLabels) -> Result<Output> {
+/// With `page`, the state is that page of the (scoped) view in document order.
+pub fn snapshot(tree: &Tree, budget: Budget, labels: RefLabels, page: Option<usize>) -> Result<Output> {
     let view = filter(tree);
-    let sel = select(&view, tree, budget, labels);
+    let sel = match page {
+        None => select(&view, tree, budget, labels),
+        Some(p) => select_page(&view, tree, budget, labels, p).map_err(|pages| {
+            Error::new(Code::InvalidRequest, format!("page {p} is past the end: this read has {pages}"), "ask for a page from 1 to that number")
+        })?,
+    };
     if tree.scope.is_some() && sel.total == 0 {
         return Err(Error::empty_scope());
     }

@@ -67,3 +67,59 @@ fn no_secret_or_hidden_action_appears() {
     assert!(!pw.contains("value="));
     assert!(!line_with(&r.state, "textbox \"API token\"").contains("value="));
 }
+
+#[test]
+fn an_elided_run_in_a_container_carries_a_handle_that_resolves_to_that_container() {
+    let mut c = pcc::collector::Collector::new("t");
+    let r: Snap = c.snapshot(&capture("long-session"), &opts(None, None)).expect("snapshot").into();
+    let note = line_with(&r.state, "more links in \"Conversations\"");
+    let handle = note.split("[more=").nth(1).and_then(|h| h.strip_suffix(']')).unwrap_or_else(|| panic!("no handle on {note:?}"));
+    let target = c.resolve(&r.result.snapshot_id, handle, &tab()).expect("the handle resolves");
+    assert_eq!((target.role.as_str(), target.name.as_str()), ("navigation", "Conversations"));
+    // A handle is a ref like the others: counted once, however many notes carry it.
+    assert_eq!(r.result.ref_count, distinct_labels(&r.state));
+}
+
+fn distinct_labels(state: &str) -> usize {
+    let mut labels = std::collections::HashSet::new();
+    for marker in ["[ref=", "[more="] {
+        labels.extend(state.split(marker).skip(1).filter_map(|s| s.split(']').next()));
+    }
+    labels.len()
+}
+
+/// A line without its indentation, ref labels and handles (labels differ between reads).
+fn bare(line: &str) -> String {
+    let l = line.trim_start();
+    l.split(" [ref=").next().unwrap().split(" [more=").next().unwrap().to_string()
+}
+
+#[test]
+fn pages_in_document_order_reach_every_line_within_the_budget_each() {
+    let whole = snap("long-session");
+    let mut seen = std::collections::HashSet::new();
+    let mut pages = 0;
+    for page in 1..100 {
+        let mut o = opts(None, None);
+        o.page = Some(page);
+        let r = snap_with("long-session", o);
+        assert!(r.char_count <= budget::TOTAL_CHARS && r.node_count <= budget::TOTAL_NODES, "page {page}: {} chars", r.char_count);
+        seen.extend(r.state.lines().map(bare));
+        pages += 1;
+        let last = r.state.lines().last().unwrap();
+        if !r.truncated {
+            assert_eq!(last, format!("- note: page {page}, the last"));
+            break;
+        }
+        assert_eq!(last, format!("- note: page {page}; more: page {}", page + 1));
+    }
+    assert!(pages > 2, "{pages} pages");
+    for line in whole.state.lines().filter(|l| !l.trim_start().starts_with("- note:")) {
+        assert!(seen.contains(&bare(line)), "not on any page: {line}");
+    }
+    let mut o = opts(None, None);
+    o.page = Some(pages as u64 + 1);
+    let past = pcc::collector::Collector::new("t").snapshot(&capture("long-session"), &o).unwrap_err();
+    assert_eq!(past.code, pcc::error::Code::InvalidRequest);
+    assert!(past.message.contains(&format!("has {pages}")), "{}", past.message);
+}

@@ -167,3 +167,38 @@ test('browser_locator reads one fact of a target or ref; a sensitive value is [r
   assert.equal((await b.call('browser_snapshot', { tabId, ref: 'e99', snapshotId: nav.snapshotId })).error?.code, 'BROWSER_STALE_REF');
   await page.close();
 });
+
+test('a [more=…] note opens its region with a ref-scoped read, and a long state reads page by page', async () => {
+  const { tabId } = await openTab(b, server, 'reach.html');
+  const s = await b.call('browser_snapshot', { tabId });
+  const note = s.snapshot.state.split('\n').find((l) => /note: \d+ more buttons in "Rows" \[more=\w+\]/.test(l));
+  assert.ok(note, s.snapshot.state.slice(0, 2000));
+  const handle = note.match(/\[more=(\w+)\]/)[1];
+  const opened = await b.call('browser_snapshot', { tabId, snapshotId: s.snapshot.snapshotId, ref: handle });
+  assert.ok(!opened.error, JSON.stringify(opened.error));
+  const st = opened.snapshot.state;
+  assert.match(st, /^- navigation "Rows"/);
+  assert.ok(st.split('\n').filter((l) => /button "Row \d+"/.test(l)).length > s.snapshot.state.split('\n').filter((l) => /button "Row \d+"/.test(l)).length, st.slice(0, 800));
+  assert.ok(opened.snapshot.charCount <= 20000);
+  // Page by page in document order: every row once the pages are read, each page in budget.
+  // Each page names its root with a ref, so the next page asks under the latest snapshotId
+  // (older ones are forgotten after a few reads).
+  const rows = new Set();
+  let pages = 0;
+  let at = { snapshotId: s.snapshot.snapshotId, ref: handle };
+  for (let page = 1; page <= 30; page++) {
+    const p = await b.call('browser_snapshot', { tabId, ...at, page, maxChars: 4000 });
+    assert.ok(!p.error && p.snapshot.charCount <= 4000, JSON.stringify(p.error ?? p.snapshot.charCount));
+    for (const m of p.snapshot.state.matchAll(/button "Row (\d+)"/g)) rows.add(m[1]);
+    pages = page;
+    at = { snapshotId: p.snapshot.snapshotId, ref: refOf(p.snapshot.state, 'navigation "Rows"') };
+    if (/note: page \d+, the last$/.test(p.snapshot.state)) break;
+    assert.match(p.snapshot.state, new RegExp(`note: page ${page}; more: page ${page + 1}$`));
+  }
+  assert.ok(pages > 2, `${pages} pages`);
+  const total = await b.call('browser_find', { tabId, role: 'button', name: 'Row ', maxResults: 1 });
+  assert.equal(rows.size, total.matches, `rows on pages ${rows.size}, on the page ${total.matches}`);
+  const past = await b.call('browser_snapshot', { tabId, ...at, page: pages + 1, maxChars: 4000 });
+  assert.equal(past.error?.code, 'INVALID_REQUEST');
+  assert.match(past.error.message, new RegExp(`has ${pages}`));
+});

@@ -23,11 +23,11 @@ const SELECTOR: (&str, &str, &str) = ("selector", "string", "CSS selector narrow
 const MAX_CHARS: (&str, &str, &str) = ("maxChars", "integer", "character budget (capped)");
 const MAX_NODES: (&str, &str, &str) = ("maxNodes", "integer", "node budget (capped)");
 const TARGET: (&str, &str, &str) = ("target", "object", "instead of a ref: {role?, name?, label?, placeholder?, text?, testId?, exact?, index?} resolved against the page now (visible elements; index 0 is the first match)");
-const SCOPE_REF: (&str, &str, &str) = ("ref", "string", "read only this element's subtree (with its snapshotId)");
+const SCOPE_REF: (&str, &str, &str) = ("ref", "string", "read only this element's subtree (with its snapshotId); a `[more=…]` note's handle is such a ref: it opens what the note left out");
 const TIMEOUT: (&str, &str, &str) = ("timeout", "integer", "milliseconds, default 5000, max 30000");
 
 pub const TOOLS: &[Tool] = &[
-    Tool { name: "browser_snapshot", description: "The page as a compact semantic state (one line per visible node, refs on what can be acted on). Use refs with snapshotId in actions.", params: &[TAB, SELECTOR, SCOPE_REF, SNAPSHOT_ID, MAX_CHARS, MAX_NODES], required: &[], read_only: true },
+    Tool { name: "browser_snapshot", description: "The page as a compact semantic state (one line per visible node, refs on what can be acted on). Use refs with snapshotId in actions.", params: &[TAB, SELECTOR, SCOPE_REF, SNAPSHOT_ID, MAX_CHARS, MAX_NODES, ("page", "integer", "read the state page by page in document order (1, 2, …) instead of the budgeted selection; the last line says if more follows")], required: &[], read_only: true },
     Tool { name: "browser_accessibility_snapshot", description: "Chromium's accessibility tree as full / diff / unchanged against your last read of the same document (refs aN).", params: &[TAB, SELECTOR, SCOPE_REF, SNAPSHOT_ID, MAX_CHARS, MAX_NODES, ("sessionId", "string", "your agent session (revisions are kept per session)"), ("disableDiffing", "boolean", "force a full state")], required: &[], read_only: true },
     Tool { name: "browser_dom_cua", description: "Visible DOM elements in the viewport with coordinates, for computer-use style clicking.", params: &[TAB, SELECTOR, MAX_CHARS, MAX_NODES], required: &[], read_only: true },
     Tool { name: "browser_extract", description: "The page's article (Mozilla Readability) or main text as Markdown or plain text, with its byline, site and date; a long one is read in pages: pass nextOffset back as offset. Works read-only on any tab.", params: &[TAB, SELECTOR, ("format", "string", "markdown (default) or text"), MAX_CHARS, ("offset", "integer", "character offset to start at (nextOffset of the previous page)")], required: &[], read_only: true },

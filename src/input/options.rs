@@ -36,6 +36,7 @@ pub fn snapshot(p: &mut Parser<'_>) -> Result<SnapshotOptions> {
             "maxChars" => o.max_chars = count(p)?,
             "maxNodes" => o.max_nodes = count(p)?,
             "tab" => o.tab = tab_key(p)?,
+            "page" => o.page = count(p)?.filter(|&n| n > 0),
             _ => p.skip()?,
         }
         Ok(())

@@ -22,7 +22,7 @@ pub fn tab() -> TabKey {
 }
 
 pub fn opts(max_chars: Option<u64>, max_nodes: Option<u64>) -> SnapshotOptions {
-    SnapshotOptions { max_chars, max_nodes, tab: tab() }
+    SnapshotOptions { max_chars, max_nodes, tab: tab(), page: None }
 }
 
 /// A result whose `state` is always present (full snapshots), other fields by deref.
