@@ -20,6 +20,7 @@ import { journal } from './journal.js';
 import { settle } from './settle.js';
 import { status, doctor, recordEvent } from './status.js';
 import { startBridge, configureBridge, bridgeState } from './bridge.js';
+import catalogue from './catalogue.json' with { type: 'json' };
 
 
 chrome.tabs.onRemoved.addListener(async (tabId) => (await ready).collector.clearTab(tabId));
@@ -647,8 +648,11 @@ const TOOLS = {
   ...Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (p, signal) => browserAction(action, p, signal)])),
 };
 
-/** Tools whose effects on the page are unknown when they do not finish. */
-const SIDE_EFFECTS = new Set([...Object.keys(ACTIONS), 'browser_scroll', 'browser_navigate', 'browser_tab_open', 'browser_tab_close', 'browser_evaluate']);
+/** Each tool's parameters, from the catalogue (the one source; a test checks TOOLS against it). */
+const PARAMS = new Map(catalogue.tools.map((t) => [t.name, new Set(Object.keys(t.params))]));
+
+/** Tools whose effects on the page are unknown when they do not finish: all but the readers. */
+const SIDE_EFFECTS = new Set(catalogue.tools.filter((t) => !t.annotations.readOnly).map((t) => t.name));
 
 /** No tool call outlives this (plus its own `timeout`): a hung page or browser API yields a
  * stable code, and the worker keeps serving the next call. */
@@ -683,6 +687,10 @@ async function call(method, params = {}) {
     await ready;
     if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, 60)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
     if (params === null || typeof params !== 'object' || Array.isArray(params)) fail('INVALID_REQUEST', 'params must be an object');
+    const known = PARAMS.get(method);
+    for (const k of Object.keys(params)) {
+      if (!known?.has(k)) fail('INVALID_REQUEST', `${method} has no parameter ${k.slice(0, 60)}`, `its parameters: ${[...(known ?? [])].join(', ')}`);
+    }
     limit = deadline(method, params);
     out = await Promise.race([TOOLS[method](params, limit.signal), limit.promise]);
   } catch (e) {
@@ -694,5 +702,5 @@ async function call(method, params = {}) {
   return out;
 }
 
-globalThis.pcc = { call, tools: Object.keys(TOOLS), memoryBytes: () => memoryBytes(), bridge: { configure: configureBridge, state: bridgeState } };
+globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue, memoryBytes: () => memoryBytes(), bridge: { configure: configureBridge, state: bridgeState } };
 startBridge(call);

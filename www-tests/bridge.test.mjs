@@ -216,6 +216,15 @@ test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screensho
     // One catalogue: the MCP list is exactly the extension's tool set.
     const served = await b.worker.evaluate(() => globalThis.pcc.tools);
     assert.deepEqual(list.map((t) => t.name).sort(), [...served].sort());
+    // Schemas and annotations are the catalogue's (a host may auto-approve on them).
+    const catalogue = await b.worker.evaluate(() => globalThis.pcc.catalogue);
+    for (const t of catalogue.tools) {
+      const m = list.find((x) => x.name === t.name);
+      assert.deepEqual(Object.keys(m.inputSchema.properties).sort(), Object.keys(t.params).sort(), t.name);
+      assert.deepEqual([m.annotations.readOnlyHint, m.annotations.destructiveHint, m.annotations.idempotentHint], [t.annotations.readOnly, t.annotations.destructive, t.annotations.idempotent], t.name);
+    }
+    for (const n of ['browser_tab_close', 'browser_navigate', 'browser_evaluate', 'browser_click']) assert.equal(list.find((x) => x.name === n).annotations.destructiveHint, true, n);
+    assert.equal(list.find((x) => x.name === 'browser_select_option').inputSchema.properties.values.type, 'array');
     const call = async (name, args) => (await rpc('tools/call', { name, arguments: args })).result;
 
     const snap = await call('browser_snapshot', { tabId });

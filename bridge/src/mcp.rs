@@ -9,7 +9,6 @@ use crate::client::{Client, ClientError};
 use crate::output::show;
 use crate::tools;
 use pcc::model_text::{TextOptions, FENCE_NOTE};
-use pcc::projection;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult, PaginatedRequestParams,
@@ -35,11 +34,12 @@ pub async fn serve(port: u16) -> Result<(), String> {
 }
 
 fn tool_list() -> Vec<Tool> {
-    tools::TOOLS
+    tools::tools()
         .iter()
         .map(|t| {
-            Tool::new(t.name, format!("{} {}", t.description, if t.read_only { "" } else { "Has side effects; never retried automatically." }).trim_end().to_string(), tools::input_schema(t))
-                .with_annotations(ToolAnnotations::new().read_only(t.read_only).destructive(false))
+            let description = if t.read_only { t.description.clone() } else { format!("{} Has side effects; never retried automatically.", t.description) };
+            Tool::new(t.name.clone(), description, tools::input_schema(t))
+                .with_annotations(ToolAnnotations::new().read_only(t.read_only).destructive(t.destructive).idempotent(t.idempotent).open_world(true))
         })
         .collect()
 }
@@ -57,11 +57,11 @@ impl ServerHandler for Browser {
 
     async fn call_tool(&self, request: CallToolRequestParams, _context: RequestContext<RoleServer>) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
-        if tools::find(&name).is_none() {
+        let Some(tool) = tools::find(&name) else {
             return Err(McpError::invalid_params(format!("unknown tool {name}"), None));
-        }
+        };
         let params = request.arguments.unwrap_or_default();
-        let mode = projection::has_compact(&name).then_some("compact");
+        let mode = tool.compact.then_some("compact");
         let client = self.client.clone();
         let method = name.clone();
         let answer = tokio::task::spawn_blocking(move || client.call(&method, params, mode))

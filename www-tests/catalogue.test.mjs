@@ -1,0 +1,21 @@
+// One catalogue (issue #18): extension/catalogue.json names every tool the extension routes,
+// with its parameters; a parameter the catalogue does not list is refused, naming it. (The
+// Bridge checks its MCP list, CLI and the README table against the same file: cargo test.)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch } from './harness.mjs';
+
+let b;
+before(async () => { b = await launch(); });
+after(async () => { await b?.close(); });
+
+test('the router serves exactly the catalogue, and refuses a parameter it does not list', async () => {
+  const { tools, catalogue } = await b.worker.evaluate(() => ({ tools: globalThis.pcc.tools, catalogue: globalThis.pcc.catalogue }));
+  assert.deepEqual([...tools].sort(), catalogue.tools.map((t) => t.name).sort());
+  for (const t of catalogue.tools) {
+    const r = await b.call(t.name, { bogusParam: 1 });
+    assert.equal(r.error?.code, 'INVALID_REQUEST', `${t.name}: ${JSON.stringify(r).slice(0, 200)}`);
+    assert.match(r.error.message, /no parameter bogusParam/, t.name);
+    for (const p of Object.keys(t.params)) assert.ok(r.error.hint.includes(p), `${t.name}: hint lacks ${p}`);
+  }
+});
