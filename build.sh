@@ -51,6 +51,10 @@ setup() {
     log "npm ci (playwright-core drives Debian's /usr/bin/chromium and never downloads a browser; binaryen)"
     (cd www-tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
   fi
+  if [ ! -d pi-tests/node_modules/@mariozechner/pi-coding-agent ]; then
+    log "npm ci in pi-tests/ (the pi coding agent 0.73, pinned: the pi package is tested in it)"
+    (cd pi-tests && npm ci --no-audit --no-fund)
+  fi
 }
 
 # wasm-bindgen + wasm-opt of one release module into $2 (skipped while it is up to date).
@@ -159,6 +163,8 @@ build_bridge() {
 test_e2e() {
   log "www-tests: the extension (and the Bridge, CLI, MCP) end to end in headless Chromium"
   (cd www-tests && node --test --test-concurrency=1 --test-timeout=120000 --test-reporter=spec ./*.test.mjs)
+  log "pi-tests: the pi package in the real pi coding agent (faux model) against the Bridge and extension"
+  (cd pi-tests && node --test --test-concurrency=1 --test-timeout=120000 --test-reporter=spec ./*.test.mjs)
 }
 
 cmd=${1:-help}

@@ -100,7 +100,13 @@ enum Cmd {
     /// Bridge health and capabilities.
     Health,
     /// Any tool by name: `pcc call browser_snapshot '{"maxChars":5000}'`.
-    Call { method: String, params: Option<String> },
+    Call {
+        method: String,
+        params: Option<String>,
+        /// Write an image the result carries (a screenshot) to this PNG file.
+        #[arg(long)]
+        image: Option<std::path::PathBuf>,
+    },
     /// The page as a compact semantic state with refs.
     Snapshot {
         #[command(flatten)]
@@ -465,7 +471,7 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
     let p = Params::new();
     let mut path = None;
     let (method, params) = match cmd {
-        Cmd::Call { method, params } => {
+        Cmd::Call { method, params, image } => {
             let params = match params {
                 None => Map::new(),
                 Some(s) => match serde_json::from_str::<Value>(&s) {
@@ -473,7 +479,7 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
                     _ => return Err("params must be a JSON object".into()),
                 },
             };
-            return Ok((method, (params, None)));
+            return Ok((method, (params, image)));
         }
         Cmd::Snapshot { tab, scope } => ("browser_snapshot", p.tab(&tab).scope(scope)),
         Cmd::Ax { tab, scope, full, session } => ("browser_accessibility_snapshot", p.tab(&tab).scope(scope).flag("disableDiffing", full).set("sessionId", session)),

@@ -1,0 +1,113 @@
+// The pi extension of pi-control-chrome (pi coding agent, npm @mariozechner/pi-coding-agent
+// 0.73.x): one pi tool per catalogue tool (extension/catalogue.json: same names, descriptions
+// and JSON Schemas), each a call through `pcc call` to the local Bridge, so the model reads
+// exactly the text `pcc` and the MCP server show (compact results, page text fenced as
+// untrusted content). Plus `/chrome status|tabs|doctor` for the person at the keyboard.
+//
+// Owns: mapping pi tool calls to Bridge calls and their outcome to pi results.
+// Must never: put Base64, state text or secrets into `details` (ids and counts only), retry a
+// call, or return a tool error as a success (it is thrown: pi marks it as an error).
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const catalogue = JSON.parse(readFileSync(join(root, "extension", "catalogue.json"), "utf8"));
+
+/** The `pcc` binary: $PCC_BIN, else this checkout's build, else `pcc` on the PATH. */
+function pccBin(): string {
+  if (process.env.PCC_BIN) return process.env.PCC_BIN;
+  for (const profile of ["release", "debug"]) {
+    const p = join(root, "target", profile, "pcc");
+    if (existsSync(p)) return p;
+  }
+  return "pcc";
+}
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function pcc(args: string[], signal?: AbortSignal): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(pccBin(), args, { signal, maxBuffer: 8 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 3) : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+const START_HINT =
+  "start the Bridge with `pcc bridge` (or ./build.sh bridge in the checkout), load extension/ unpacked in Chrome, and paste the token from `pcc pair` into its options";
+
+/** Small ids and counts of a result for `details` (never page text, Base64 or secrets). */
+function detailsOf(method: string, text: string, sessionId: string): Record<string, string | number | boolean> {
+  const d: Record<string, string | number | boolean> = { method };
+  // The result's compact JSON line (the fence's opening line may precede it).
+  const head = text.split("\n").find((l) => l.startsWith("{")) ?? "";
+  for (const key of ["snapshotId", "mode", "refCount", "nodeCount", "charCount", "matches", "nextOffset"]) {
+    const m = head.match(new RegExp(`"${key}":("[^"]{1,80}"|\\d+|true|false)`));
+    if (m) d[key] = m[1].startsWith('"') ? m[1].slice(1, -1) : m[1] === "true" ? true : m[1] === "false" ? false : Number(m[1]);
+  }
+  const tab = head.match(/"tab":\{"id":(\d+)/) ?? head.match(/"tabId":(\d+)/);
+  if (tab) d.tabId = Number(tab[1]);
+  if (method === "browser_accessibility_snapshot") d.sessionId = sessionId;
+  return d;
+}
+
+export default function (pi: ExtensionAPI) {
+  // The pi session is the agent session of the accessibility revisions.
+  let sessionId: string | null = null;
+  const sessionOf = (ctx: { sessionManager: { getSessionId(): string } }) => (sessionId = `pi-${ctx.sessionManager.getSessionId()}`);
+  pi.on("session_shutdown", async () => {
+    // Its revisions are of no use to anyone after it.
+    if (sessionId) await pcc(["call", "browser_dispose_session", JSON.stringify({ sessionId })]);
+  });
+
+  for (const t of catalogue.tools) {
+    const properties: Record<string, unknown> = {};
+    for (const [name, schema] of Object.entries(t.params)) properties[name] = typeof schema === "string" ? catalogue.shared[schema] : schema;
+    pi.registerTool({
+      name: t.name,
+      label: t.name.replace(/^browser_/, "browser ").replace(/_/g, " "),
+      description: t.annotations.readOnly ? t.description : `${t.description} Has side effects; never retried automatically.`,
+      parameters: { type: "object", properties, required: t.required, additionalProperties: false } as never,
+      async execute(_id: string, params: Record<string, unknown>, signal: AbortSignal | undefined, _onUpdate: unknown, ctx: { sessionManager: { getSessionId(): string } }) {
+        const args = { ...params };
+        const session = sessionOf(ctx);
+        if (t.name === "browser_accessibility_snapshot" && args.sessionId === undefined) args.sessionId = session;
+        const dir = t.name === "browser_screenshot" ? mkdtempSync(join(tmpdir(), "pcc-shot-")) : null;
+        const png = dir ? join(dir, "shot.png") : null;
+        try {
+          const ran = await pcc(["call", t.name, JSON.stringify(args), ...(png ? ["--image", png] : [])], signal);
+          if (ran.code !== 0) {
+            const line = ran.stderr.trim().split("\n").pop() || `pcc exited with ${ran.code}`;
+            throw new Error(ran.code === 3 ? `${line}\nTo connect: ${START_HINT}.` : line);
+          }
+          const text = ran.stdout.replace(/\n$/, "");
+          const content: ({ type: "text"; text: string } | { type: "image"; data: string; mimeType: string })[] = [{ type: "text", text }];
+          if (png && existsSync(png)) content.push({ type: "image", data: readFileSync(png).toString("base64"), mimeType: "image/png" });
+          return { content, details: detailsOf(t.name, text, session) };
+        } finally {
+          if (dir) rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    });
+  }
+
+  pi.registerCommand("chrome", {
+    description: "pi-control-chrome: status, tabs or doctor (for you, not the model)",
+    handler: async (args: string, ctx) => {
+      const what = (args || "status").trim();
+      const method = { status: "browser_status", tabs: "browser_tabs", doctor: "browser_doctor" }[what];
+      if (!method) return ctx.ui.notify("usage: /chrome status|tabs|doctor", "warning");
+      const ran = await pcc(["--pretty", "--no-fence", "call", method, "{}"]);
+      ctx.ui.notify(ran.code === 0 ? ran.stdout.trim() : `${ran.stderr.trim()}${ran.code === 3 ? `\n${START_HINT}` : ""}`, ran.code === 0 ? "info" : "error");
+    },
+  });
+}

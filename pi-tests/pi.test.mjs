@@ -1,0 +1,134 @@
+// The pi package (issue #18) in the real pi coding agent 0.73, offline: pi-ai's faux provider
+// plays the model (each step a function of what the tools returned), pi's own resource loader
+// loads pi-extension/ and skills/, and every tool call goes through the real Bridge to the
+// extension in headless Chromium.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAgentSession, DefaultResourceLoader, SessionManager, AuthStorage, ModelRegistry } from '@mariozechner/pi-coding-agent';
+import { registerFauxProvider, fauxAssistantMessage, fauxToolCall, fauxText } from '@mariozechner/pi-ai';
+import { withBridge, pccBin } from '../www-tests/bridge-harness.mjs';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const catalogue = JSON.parse(fs.readFileSync(path.join(root, 'extension', 'catalogue.json'), 'utf8'));
+const SECRETS = ['LEAK-password-01', 'LEAK-hidden-02', 'LEAK-token-03', 'LEAK-apikey-04', 'LEAK-cvc-08', 'LEAK-secret-09'];
+
+let c;
+withBridge((x) => {
+  c = x;
+  // The pi extension and the Skill script find this Bridge through pcc's own environment.
+  Object.assign(process.env, { PCC_HOME: x.br.home, PCC_PORT: String(x.br.port), PCC_BIN: pccBin });
+});
+
+const faux = registerFauxProvider();
+const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-pi-agent-'));
+
+async function loader() {
+  const l = new DefaultResourceLoader({ cwd: root, agentDir, additionalExtensionPaths: [path.join(root, 'pi-extension', 'index.ts')], additionalSkillPaths: [path.join(root, 'skills')] });
+  await l.reload();
+  return l;
+}
+
+/** A pi session whose model is the faux provider playing `steps`; returns its messages. */
+async function run(prompt, steps) {
+  faux.setResponses(steps);
+  const authStorage = AuthStorage.inMemory();
+  authStorage.setRuntimeApiKey(faux.getModel().provider, 'offline');
+  const { session } = await createAgentSession({
+    cwd: root, agentDir, authStorage, modelRegistry: ModelRegistry.create(authStorage), model: faux.getModel(),
+    resourceLoader: await loader(), sessionManager: SessionManager.inMemory(),
+  });
+  await session.prompt(prompt);
+  return session.messages;
+}
+
+const results = (messages) => messages.filter((m) => m.role === 'toolResult');
+const textOf = (m) => m.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+/** The last tool result's text, for a step of the scripted model. */
+const lastText = (ctx) => textOf([...ctx.messages].reverse().find((m) => m.role === 'toolResult'));
+
+test("pi's loader loads the package without errors: the tools are the catalogue's, the Skill is listed", async () => {
+  const l = await loader();
+  const { extensions, errors } = l.getExtensions();
+  assert.deepEqual(errors, []);
+  const names = extensions.flatMap((e) => [...e.tools.keys()]).sort();
+  assert.deepEqual(names, catalogue.tools.map((t) => t.name).sort());
+  assert.ok(extensions.some((e) => e.commands.has('chrome')));
+  assert.deepEqual(l.getSkills().skills.map((s) => s.name), ['pi-control-chrome']);
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).pi;
+  assert.deepEqual(manifest, { extensions: ['./pi-extension/index.ts'], skills: ['./skills'] });
+});
+
+test('a scripted model opens a page, reads it, clicks the ref it parsed, and sees the change; a stale ref is an error result', async () => {
+  let snapshotId, ref;
+  const messages = await run('Click the counter on the test page.', [
+    fauxAssistantMessage(fauxToolCall('browser_tab_open', { url: c.server.url('basic.html') })),
+    (ctx) => {
+      const tabId = Number(lastText(ctx).match(/"id":(\d+)/)[1]);
+      return fauxAssistantMessage(fauxToolCall('browser_snapshot', { tabId }));
+    },
+    (ctx) => {
+      const t = lastText(ctx);
+      snapshotId = t.match(/"snapshotId":"([^"]+)"/)[1];
+      ref = t.match(/button "Click me" \[ref=(e\d+)\]/)[1];
+      return fauxAssistantMessage(fauxToolCall('browser_click', { ref, snapshotId }));
+    },
+    () => fauxAssistantMessage(fauxToolCall('browser_snapshot', {})),
+    () => fauxAssistantMessage(fauxToolCall('browser_click', { ref: 'e999', snapshotId })),
+    fauxAssistantMessage(fauxText('Done.')),
+  ]);
+  const r = results(messages);
+  assert.equal(r.length, 5, JSON.stringify(r.map((m) => textOf(m).slice(0, 200))));
+  assert.ok(r.slice(0, 4).every((m) => !m.isError), JSON.stringify(r.map((m) => [m.isError, textOf(m).slice(0, 160)])));
+  assert.match(textOf(r[1]), /<untrusted-page-content>/);
+  assert.match(textOf(r[2]), /"ok":true/);
+  assert.match(textOf(r[3]), /button "Clicked 1 times"/);
+  assert.equal(r[4].isError, true);
+  assert.match(textOf(r[4]), /^BROWSER_STALE_REF: .*\(hint: /);
+  for (const m of r) assert.ok(JSON.stringify(m.details).length < 200, JSON.stringify(m.details));
+  assert.equal(r[1].details.snapshotId, snapshotId);
+});
+
+test('a screenshot is an image block plus exactly its sentence; details stay small; no secret in content or details', async () => {
+  const messages = await run('Look at the page.', [
+    fauxAssistantMessage(fauxToolCall('browser_tab_open', { url: c.server.url('secrets.html') })),
+    (ctx) => fauxAssistantMessage([fauxToolCall('browser_screenshot', { tabId: Number(lastText(ctx).match(/"id":(\d+)/)[1]) })]),
+    (ctx) => fauxAssistantMessage(fauxToolCall('browser_snapshot', {})),
+    () => fauxAssistantMessage(fauxToolCall('browser_extract', {})),
+    () => fauxAssistantMessage(fauxToolCall('browser_accessibility_snapshot', {})),
+    fauxAssistantMessage(fauxText('Done.')),
+  ]);
+  const r = results(messages);
+  const shot = r[1];
+  assert.ok(!shot.isError, textOf(shot));
+  assert.deepEqual(shot.content.map((b) => b.type), ['text', 'image']);
+  assert.match(shot.content[0].text, /^Screenshot captured for tab \d+\.$/);
+  assert.equal(shot.content[1].mimeType, 'image/png');
+  assert.ok(Buffer.from(shot.content[1].data, 'base64').subarray(1, 4).toString() === 'PNG');
+  for (const m of r) {
+    assert.ok(JSON.stringify(m.details).length < 200, JSON.stringify(m.details));
+    const seen = JSON.stringify([textOf(m), m.details]);
+    for (const s of SECRETS) assert.ok(!seen.includes(s), `${s} in ${m.toolName}`);
+  }
+  // The pi session is the accessibility revisions' agent session.
+  assert.match(r[4].details.sessionId, /^pi-/);
+});
+
+test("/skill:pi-control-chrome: the model runs the Skill's script through pi's bash tool", async () => {
+  const skillDir = path.join(root, 'skills', 'pi-control-chrome');
+  const messages = await run('/skill:pi-control-chrome List my tabs.', [
+    (ctx) => {
+      // The expanded skill is in the prompt the model sees.
+      assert.match(JSON.stringify(ctx.messages), /node scripts\/browser\.mjs METHOD/);
+      return fauxAssistantMessage(fauxToolCall('bash', { command: `cd ${skillDir} && node scripts/browser.mjs browser_tabs; echo "exit=$?"` }));
+    },
+    fauxAssistantMessage(fauxText('Done.')),
+  ]);
+  const r = results(messages);
+  assert.equal(r[0].toolName, 'bash');
+  assert.match(textOf(r[0]), /"tabs":\[/);
+  assert.match(textOf(r[0]), /exit=0/);
+});
