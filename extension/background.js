@@ -20,7 +20,6 @@ import { journal } from './journal.js';
 import { settle } from './settle.js';
 import { status, doctor, recordEvent } from './status.js';
 import { startBridge, configureBridge, bridgeState } from './bridge.js';
-import catalogue from './catalogue.json' with { type: 'json' };
 
 
 chrome.tabs.onRemoved.addListener(async (tabId) => (await ready).collector.clearTab(tabId));
@@ -648,11 +647,17 @@ const TOOLS = {
   ...Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (p, signal) => browserAction(action, p, signal)])),
 };
 
-/** Each tool's parameters, from the catalogue (the one source; a test checks TOOLS against it). */
-const PARAMS = new Map(catalogue.tools.map((t) => [t.name, new Set(Object.keys(t.params))]));
-
-/** Tools whose effects on the page are unknown when they do not finish: all but the readers. */
-const SIDE_EFFECTS = new Set(catalogue.tools.filter((t) => !t.annotations.readOnly).map((t) => t.name));
+/**
+ * The catalogue (the one source of tool names and parameters; a test checks TOOLS against
+ * it): each tool's parameters, and the tools whose effects are unknown when they do not
+ * finish (all but the readers). Fetched, not imported: a restarted service worker cannot
+ * load a JSON module it did not cache at install.
+ */
+const catalogue = fetch(chrome.runtime.getURL('catalogue.json')).then((r) => r.json()).then((c) => ({
+  c,
+  params: new Map(c.tools.map((t) => [t.name, new Set(Object.keys(t.params))])),
+  sideEffects: new Set(c.tools.filter((t) => !t.annotations.readOnly).map((t) => t.name)),
+}));
 
 /** No tool call outlives this (plus its own `timeout`): a hung page or browser API yields a
  * stable code, and the worker keeps serving the next call. */
@@ -662,14 +667,14 @@ const CALL_DEADLINE_MS = 45000;
  * The call's deadline: past it the call answers with a stable code and its `signal` aborts,
  * so the abandoned work sends no further command, renders nothing and acts on nothing.
  */
-function deadline(method, params) {
+function deadline(method, params, sideEffects) {
   const base = globalThis.pcc?.callDeadlineMs ?? CALL_DEADLINE_MS; // tests shorten it
   const ms = base + (Number.isInteger(params.timeout) ? Math.min(params.timeout, TIMEOUT_MAX_MS) : 0);
   const ctl = new AbortController();
   let timer;
   const promise = new Promise((_, reject) => {
     timer = setTimeout(() => {
-      const err = SIDE_EFFECTS.has(method)
+      const err = sideEffects.has(method)
         ? new ToolError('BROWSER_OPERATION_UNCERTAIN', `${method} did not finish within ${ms / 1000} s`, HINTS.BROWSER_OPERATION_UNCERTAIN)
         : new ToolError('BROWSER_PAGE_UNAVAILABLE', `the tab did not answer within ${ms / 1000} s`, 'the page may be hung or crashed; reload it or open a new tab');
       ctl.abort(err);
@@ -687,11 +692,11 @@ async function call(method, params = {}) {
     await ready;
     if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, 60)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
     if (params === null || typeof params !== 'object' || Array.isArray(params)) fail('INVALID_REQUEST', 'params must be an object');
-    const known = PARAMS.get(method);
+    const { params: known, sideEffects } = await catalogue;
     for (const k of Object.keys(params)) {
-      if (!known?.has(k)) fail('INVALID_REQUEST', `${method} has no parameter ${k.slice(0, 60)}`, `its parameters: ${[...(known ?? [])].join(', ')}`);
+      if (!known.get(method)?.has(k)) fail('INVALID_REQUEST', `${method} has no parameter ${k.slice(0, 60)}`, `its parameters: ${[...(known.get(method) ?? [])].join(', ')}`);
     }
-    limit = deadline(method, params);
+    limit = deadline(method, params, sideEffects);
     out = await Promise.race([TOOLS[method](params, limit.signal), limit.promise]);
   } catch (e) {
     out = { error: toWire(e) };
@@ -702,5 +707,5 @@ async function call(method, params = {}) {
   return out;
 }
 
-globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue, memoryBytes: () => memoryBytes(), bridge: { configure: configureBridge, state: bridgeState } };
+globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), bridge: { configure: configureBridge, state: bridgeState } };
 startBridge(call);

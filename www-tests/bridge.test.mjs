@@ -217,7 +217,7 @@ test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screensho
     const served = await b.worker.evaluate(() => globalThis.pcc.tools);
     assert.deepEqual(list.map((t) => t.name).sort(), [...served].sort());
     // Schemas and annotations are the catalogue's (a host may auto-approve on them).
-    const catalogue = await b.worker.evaluate(() => globalThis.pcc.catalogue);
+    const catalogue = await b.worker.evaluate(() => globalThis.pcc.catalogue());
     for (const t of catalogue.tools) {
       const m = list.find((x) => x.name === t.name);
       assert.deepEqual(Object.keys(m.inputSchema.properties).sort(), Object.keys(t.params).sort(), t.name);

@@ -10,7 +10,7 @@ before(async () => { b = await launch(); });
 after(async () => { await b?.close(); });
 
 test('the router serves exactly the catalogue, and refuses a parameter it does not list', async () => {
-  const { tools, catalogue } = await b.worker.evaluate(() => ({ tools: globalThis.pcc.tools, catalogue: globalThis.pcc.catalogue }));
+  const { tools, catalogue } = await b.worker.evaluate(async () => ({ tools: globalThis.pcc.tools, catalogue: await globalThis.pcc.catalogue() }));
   assert.deepEqual([...tools].sort(), catalogue.tools.map((t) => t.name).sort());
   for (const t of catalogue.tools) {
     const r = await b.call(t.name, { bogusParam: 1 });
