@@ -27,7 +27,8 @@ const faux = registerFauxProvider();
 const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-pi-agent-'));
 
 async function loader() {
-  const l = new DefaultResourceLoader({ cwd: root, agentDir, additionalExtensionPaths: [path.join(root, 'pi-extension', 'index.ts')], additionalSkillPaths: [path.join(root, 'skills')] });
+  // The checkout itself, as `pi -e <checkout>` names it: pi resolves its package.json manifest.
+  const l = new DefaultResourceLoader({ cwd: os.tmpdir(), agentDir, additionalExtensionPaths: [root] });
   await l.reload();
   return l;
 }
