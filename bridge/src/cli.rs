@@ -1,7 +1,8 @@
 //! The command line: one subcommand per tool, plus `bridge`, `mcp`, `health` and `call`.
 //! Page reads ask the Bridge for compact results; `--raw` shows the Bridge's raw result for
 //! diagnostics; `--pretty` indents for people. Page text is fenced as untrusted content
-//! unless `--no-fence`.
+//! unless `--no-fence`. Those three go before the subcommand (`pcc --raw tabs`): `bridge`
+//! and `mcp` have no use for them and do not list them.
 //!
 //! Owns: argument parsing, exit codes and what goes to stdout / stderr. Must never: retry
 //! a call, or print Base64 (a screenshot goes to a file).
@@ -27,13 +28,13 @@ struct Cli {
     #[arg(long, global = true)]
     port: Option<u16>,
     /// Show the Bridge's raw result (diagnostics only).
-    #[arg(long, global = true)]
+    #[arg(long)]
     raw: bool,
     /// Indent JSON for people.
-    #[arg(long, global = true)]
+    #[arg(long)]
     pretty: bool,
     /// Do not fence page text as untrusted content.
-    #[arg(long, global = true)]
+    #[arg(long)]
     no_fence: bool,
     #[command(subcommand)]
     cmd: Cmd,
@@ -515,4 +516,23 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
         Cmd::Bridge { .. } | Cmd::Mcp | Cmd::Health | Cmd::Pair => return Err("not a tool command".into()),
     };
     Ok((method.to_string(), (params.0, path)))
+}
+
+#[cfg(test)]
+mod help_tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn services_do_not_list_output_flags_they_ignore() {
+        let mut cmd = Cli::command();
+        for service in ["mcp", "bridge"] {
+            let help = cmd.find_subcommand_mut(service).unwrap().render_help().to_string();
+            for flag in ["--raw", "--pretty", "--no-fence"] {
+                assert!(!help.contains(flag), "pcc {service} --help lists {flag}:\n{help}");
+            }
+        }
+        let top = Cli::command().render_help().to_string();
+        assert!(top.contains("--raw") && top.contains("--no-fence"));
+    }
 }
