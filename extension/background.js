@@ -345,19 +345,51 @@ async function browserSelectedTab(params) {
 
 const NAVIGABLE = ['http:', 'https:', 'file:'];
 
+/**
+ * History moves of `browser_navigate {action}`. Back and forward go to the neighbouring
+ * entry of the tab's own history over CDP (chrome.tabs.goBack skips entries Chrome marks as
+ * added without a user gesture: an agent's navigations are such entries).
+ */
+const HISTORY = {
+  back: (id) => historyStep(id, -1),
+  forward: (id) => historyStep(id, 1),
+  reload: (id) => chrome.tabs.reload(id),
+};
+
+async function historyStep(tabId, by) {
+  const [main] = await sessions(tabId);
+  const { currentIndex, entries } = await main.send('Page.getNavigationHistory');
+  const to = entries[currentIndex + by];
+  if (!to) throw new Error(`no page ${by < 0 ? 'back' : 'forward'} in this tab's history`);
+  await main.send('Page.navigateToHistoryEntry', { entryId: to.id });
+}
+
 async function browserNavigate(params) {
   let url;
-  try {
-    url = new URL(params.url);
-  } catch {
-    fail('INVALID_REQUEST', 'url must be an absolute URL', 'pass e.g. https://example.com/');
+  if (params.action !== undefined) {
+    if (params.url !== undefined) fail('INVALID_REQUEST', 'pass url or action, not both');
+    if (!Object.hasOwn(HISTORY, params.action)) fail('INVALID_REQUEST', 'action is back, forward or reload');
+  } else {
+    try {
+      url = new URL(params.url);
+    } catch {
+      fail('INVALID_REQUEST', 'url must be an absolute URL', 'pass e.g. https://example.com/, or action: back, forward or reload');
+    }
+    if (!NAVIGABLE.includes(url.protocol) && url.href !== 'about:blank') fail('INVALID_REQUEST', `cannot navigate to a ${url.protocol} URL`, 'use an http(s) or file URL');
   }
-  if (!NAVIGABLE.includes(url.protocol) && url.href !== 'about:blank') fail('INVALID_REQUEST', `cannot navigate to a ${url.protocol} URL`, 'use an http(s) or file URL');
   const timeout = timeoutOf(params);
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
   await assertMayAct(tab, params, await handleOf(tab, (await sessions(tab.id).catch(() => null))?.[0]).catch(() => ({})));
-  await chrome.tabs.update(tab.id, { url: url.href });
+  if (url) await chrome.tabs.update(tab.id, { url: url.href });
+  else {
+    try {
+      await HISTORY[params.action](tab.id);
+    } catch (e) {
+      // Nothing happened: no page in that direction.
+      fail('INVALID_REQUEST', `cannot go ${params.action}: ${String(e.message).slice(0, 100)}`, 'read browser_tabs, or navigate to a URL');
+    }
+  }
   return waitLoaded(tab, timeout);
 }
 

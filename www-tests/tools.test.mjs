@@ -45,6 +45,27 @@ test('browser_navigate loads the page, invalidates old refs, refuses bad URLs', 
   await page.close();
 });
 
+test('browser_navigate action: back, forward and reload, each waited for; refs of the left page fail closed', async () => {
+  const { page, tabId } = await open('basic.html');
+  await b.call('browser_navigate', { tabId, url: server.url('nested.html') });
+  const s = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const back = await b.call('browser_navigate', { tabId, action: 'back' });
+  assert.ok(back.ok && back.tab.url.endsWith('/basic.html'), JSON.stringify(back));
+  assert.equal((await b.call('browser_click', { tabId, snapshotId: s.snapshotId, ref: 'e1' })).error?.code, 'BROWSER_STALE_REF');
+  const fwd = await b.call('browser_navigate', { tabId, action: 'forward' });
+  assert.ok(fwd.ok && fwd.tab.url.endsWith('/nested.html'), JSON.stringify(fwd));
+  await page.evaluate(() => { window.__mark = 1; });
+  const re = await b.call('browser_navigate', { tabId, action: 'reload' });
+  assert.ok(re.ok && re.tab.url.endsWith('/nested.html'), JSON.stringify(re));
+  assert.equal(await page.evaluate(() => window.__mark), undefined, 'a reload is a new document');
+  assert.notEqual(re.tab.handle.incarnation, fwd.tab.handle.incarnation);
+  const again = await b.call('browser_navigate', { tabId, action: 'forward' });
+  assert.equal(again.error?.code, 'INVALID_REQUEST', JSON.stringify(again));
+  assert.equal((await b.call('browser_navigate', { tabId, action: 'sideways' })).error?.code, 'INVALID_REQUEST');
+  assert.equal((await b.call('browser_navigate', { tabId, action: 'back', url: server.url('basic.html') })).error?.code, 'INVALID_REQUEST');
+  await page.close();
+});
+
 test('browser_wait_for: text and selector, with a timeout that has its own code', async () => {
   const { page, tabId } = await open('favicon.html');
   await page.click('#later');
