@@ -35,7 +35,7 @@ fn main() {
     let tree = pcc::snapshot::build_tree(&obs).expect("tree");
     println!("tree: now +{} peak +{}", mib(NOW.load(Relaxed) - base), mib(PEAK.load(Relaxed) - base));
     drop(obs);
-    let out = pcc::snapshot::snapshot(&tree, pcc::budget::Budget::clamped(None, None), pcc::render::RefLabels { prefix: 'e', first: 1 }).expect("state");
+    let out = pcc::snapshot::snapshot(&tree, pcc::budget::Budget::clamped(None, None), pcc::render::RefLabels { prefix: 'e', first: 1 }, None).expect("state");
     println!("snapshot ({} chars): now +{} peak +{}", out.result.char_count, mib(NOW.load(Relaxed) - base), mib(PEAK.load(Relaxed) - base));
 }
 

@@ -20,6 +20,7 @@ import { journal } from './journal.js';
 import { settle } from './settle.js';
 import { status, doctor, recordEvent } from './status.js';
 import { startBridge, configureBridge, bridgeState } from './bridge.js';
+import { openDialog, dialogOpens, answered } from './dialogs.js';
 
 
 chrome.tabs.onRemoved.addListener(async (tabId) => (await ready).collector.clearTab(tabId));
@@ -653,7 +654,26 @@ async function pressWithoutRef(params, signal) {
   });
 }
 
+/**
+ * `browser_dialog`: without `accept`, the open dialog `{type, message, defaultPrompt?}`; with
+ * it, the answer (a side effect: agent-owned or claimed tabs), `promptText` for a prompt.
+ */
+async function browserDialog(params) {
+  const tab = await resolveTab(params.tabId);
+  const d = openDialog(tab.id);
+  if (!d) fail('INVALID_REQUEST', `no dialog is open on tab ${tab.id}`, 'a result says dialog when one opens');
+  if (params.accept === undefined) return { tab: tabInfo(tab), dialog: d };
+  if (typeof params.accept !== 'boolean') fail('INVALID_REQUEST', 'accept is true or false');
+  if (params.promptText !== undefined && typeof params.promptText !== 'string') fail('INVALID_REQUEST', 'promptText is a string');
+  const [main] = await sessions(tab.id);
+  await assertMayAct(tab, params, await handleOf(tab, main));
+  await main.send('Page.handleJavaScriptDialog', { accept: params.accept, ...(params.promptText !== undefined ? { promptText: params.promptText } : {}) });
+  answered(tab.id);
+  return { ok: true, dialog: { type: d.type, accepted: params.accept } };
+}
+
 const TOOLS = {
+  browser_dialog: browserDialog,
   browser_snapshot: browserSnapshot,
   browser_accessibility_snapshot: browserAccessibilitySnapshot,
   browser_find: browserFind,
@@ -713,7 +733,37 @@ function deadline(method, params, sideEffects) {
       reject(err);
     }, ms);
   });
-  return { promise, signal: ctl.signal, cancel: () => clearTimeout(timer) };
+  return { promise, signal: ctl.signal, cancel: () => clearTimeout(timer), abort: (reason) => { clearTimeout(timer); ctl.abort(reason); } };
+}
+
+/** Tools that work while a tab's dialog blocks its page (they never wait on the page). */
+const DIALOG_FREE = new Set(['browser_dialog', 'browser_tabs', 'browser_selected_tab', 'browser_tab_open', 'browser_tab_close',
+  'browser_claim_tab', 'browser_release_tab', 'browser_dispose_session', 'browser_status', 'browser_doctor', 'browser_console', 'browser_network']);
+
+/**
+ * A call on a tab whose page is blocked by a dialog never waits for it: refused at once when
+ * the dialog is already open; when one opens during the call, a side effect answers
+ * `{ok: true, dialog}` (the page ran it: the dialog is its doing) and a read
+ * BROWSER_DIALOG_OPEN; the abandoned rest of the call is aborted.
+ */
+async function guardDialog(method, params, start, limit, sideEffects) {
+  const tab = await resolveTab(params.tabId).catch(() => null);
+  if (!tab) return Promise.race([start(), limit.promise]); // the tool says what is wrong
+  const blocked = (d) => new ToolError('BROWSER_DIALOG_OPEN', `a ${d.type} dialog is open on tab ${tab.id}`, HINTS.BROWSER_DIALOG_OPEN);
+  const already = openDialog(tab.id);
+  if (already) throw blocked(already);
+  const opens = dialogOpens(tab.id);
+  const run = start();
+  run.catch(() => {}); // may settle after we answered
+  try {
+    const first = await Promise.race([run.then((r) => ({ r })), limit.promise, opens.promise.then((d) => ({ d }))]);
+    if (!first.d) return first.r;
+    limit.abort(blocked(first.d));
+    if (!sideEffects.has(method)) throw blocked(first.d);
+    return { ok: true, tab: tabInfo(tab), dialog: first.d };
+  } finally {
+    opens.cancel();
+  }
 }
 
 async function call(method, params = {}) {
@@ -729,7 +779,8 @@ async function call(method, params = {}) {
       if (!known.get(method)?.has(k)) fail('INVALID_REQUEST', `${method} has no parameter ${k.slice(0, 60)}`, `its parameters: ${[...(known.get(method) ?? [])].join(', ')}`);
     }
     limit = deadline(method, params, sideEffects);
-    out = await Promise.race([TOOLS[method](params, limit.signal), limit.promise]);
+    const start = () => TOOLS[method](params, limit.signal);
+    out = await (DIALOG_FREE.has(method) ? Promise.race([start(), limit.promise]) : guardDialog(method, params, start, limit, sideEffects));
   } catch (e) {
     out = { error: toWire(e) };
   } finally {

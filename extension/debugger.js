@@ -114,6 +114,7 @@ async function attach(tabId) {
     });
     await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
     await send({ tabId }, 'Inspector.enable').catch(() => {}); // Inspector.targetCrashed
+    await send({ tabId }, 'Page.enable').catch(() => {}); // Page.javascriptDialogOpening (dialogs.js)
     // Existing iframes report their attachment right after setAutoAttach: wait until the
     // events have been quiet for 50 ms (at most 500 ms).
     const start = performance.now();

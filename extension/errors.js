@@ -22,6 +22,7 @@ export const HINTS = {
   BROWSER_WAIT_TIMEOUT: 'nothing matched in time; check the condition or raise timeout',
   BROWSER_TARGET_NOT_FOUND: 'no visible element matches the target; check it with browser_find or a snapshot',
   BROWSER_TARGET_AMBIGUOUS: 'several elements match; add index (0 is the first) or narrow the target',
+  BROWSER_DIALOG_OPEN: 'the page waits for its dialog: read it with browser_dialog {}, answer it with browser_dialog {accept: true} or {accept: false}',
 };
 
 export const fail = (code, message, hint = HINTS[code]) => { throw new ToolError(code, message, hint); };

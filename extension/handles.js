@@ -4,6 +4,7 @@
 import { fail } from './errors.js';
 import { documentId } from './domwalk.js';
 import { isCrashed } from './debugger.js';
+import { openDialog } from './dialogs.js';
 
 async function currentDocumentId(tabId) {
   try {
@@ -73,11 +74,20 @@ const INCARNATION_CHARS = 16;
  * The current handle of a tab. `incarnation` is the main frame's loaderId when the debugger
  * is available, else the content script's per-document id (`dom:…`).
  */
+/** The last incarnation read per tab (for a handle while a dialog blocks the page). */
+const lastIncarnation = new Map();
+chrome.tabs.onRemoved.addListener((tabId) => lastIncarnation.delete(tabId));
+
 export async function handleOf(tab, mainSession, domDocumentId) {
   let incarnation;
-  if (mainSession) {
+  if (mainSession && openDialog(tab.id)) {
+    // A dialog blocks the page and CDP's page calls with it: the document is the one the
+    // dialog belongs to, whose handle was taken before it opened.
+    incarnation = lastIncarnation.get(tab.id);
+  } else if (mainSession) {
     const { frameTree } = await mainSession.send('Page.getFrameTree');
     incarnation = frameTree.frame.loaderId;
+    lastIncarnation.set(tab.id, incarnation);
   } else {
     incarnation = domDocumentId ?? await currentDocumentId(tab.id);
   }
