@@ -467,13 +467,39 @@ async function waitForTarget(params, signal) {
   }
 }
 
-async function browserScreenshot(params) {
+/**
+ * `browser_screenshot`: the viewport; `fullPage` the whole document (from its top, at most
+ * `screenshotMaxPx` tall: beyond, `truncated`); `ref` + `snapshotId` one element's border box.
+ */
+async function browserScreenshot(params, signal) {
+  if (params.fullPage !== undefined && typeof params.fullPage !== 'boolean') fail('INVALID_REQUEST', 'fullPage is true or false');
+  if (params.fullPage && params.ref !== undefined) fail('INVALID_REQUEST', 'pass fullPage or ref, not both');
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
-  const [main] = await sessions(tab.id);
-  const { data } = await main.send('Page.captureScreenshot', { format: 'png' });
+  const all = await sessions(tab.id, signal);
+  const [main] = all;
+  let clip;
+  let truncated = false;
+  if (params.ref !== undefined) {
+    const { session, backendNodeId } = await axNode(all, await handleOf(tab, main), params.snapshotId, params.ref);
+    if (session !== main) fail('INVALID_REQUEST', 'that element is inside a cross-origin frame', 'take a screenshot of the viewport instead');
+    await main.send('DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {});
+    const box = await main.send('DOM.getBoxModel', { backendNodeId }).catch(() => null);
+    const q = box?.model?.border;
+    if (!q) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} has no box (hidden or gone)`, HINTS.BROWSER_STALE_REF);
+    const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
+    const { cssVisualViewport: v } = await main.send('Page.getLayoutMetrics');
+    clip = { x: Math.min(...xs) + v.pageX, y: Math.min(...ys) + v.pageY, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys), scale: 1 };
+    if (clip.width < 1 || clip.height < 1) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} has no box (hidden or gone)`, HINTS.BROWSER_STALE_REF);
+  } else if (params.fullPage) {
+    const { cssContentSize: c } = await main.send('Page.getLayoutMetrics');
+    const max = (await ready).limits.screenshotMaxPx;
+    truncated = c.height > max;
+    clip = { x: 0, y: 0, width: Math.min(c.width, max), height: Math.min(c.height, max), scale: 1 };
+  }
+  const { data } = await main.send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip, captureBeyondViewport: true } : {}) });
   // The image is an attachment; the model text never carries it.
-  return { text: screenshotText(tab.id), attachment: { mimeType: 'image/png', data }, tab: tabInfo(tab) };
+  return { text: screenshotText(tab.id), attachment: { mimeType: 'image/png', data }, tab: tabInfo(tab), ...(truncated ? { truncated } : {}) };
 }
 
 async function browserTabOpen(params) {

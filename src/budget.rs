@@ -101,8 +101,12 @@ pub const SETTLE_MAX_MS: usize = 1_000;
 /// How long a read waits for a child frame's walk before showing it as not answering.
 pub const FRAME_ANSWER_MS: usize = 1_500;
 
+/// A full-page screenshot's height in CSS pixels (Chromium's largest capture); a taller
+/// page is captured from its top and the result says `truncated`.
+pub const SCREENSHOT_MAX_PX: usize = 16_384;
+
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 17] = [
+pub const SOURCE_LIMITS: [(&str, usize); 18] = [
     ("scrollViewChars", SCROLL_VIEW_CHARS),
     ("evalDepth", EVAL_DEPTH),
     ("evalArrayItems", EVAL_ARRAY_ITEMS),
@@ -120,6 +124,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 17] = [
     ("settleQuietMs", SETTLE_QUIET_MS),
     ("settleMaxMs", SETTLE_MAX_MS),
     ("frameAnswerMs", FRAME_ANSWER_MS),
+    ("screenshotMaxPx", SCREENSHOT_MAX_PX),
 ];
 
 /// The effective budget of one call.

@@ -93,6 +93,30 @@ test('browser_screenshot: exact model text, the image only as an attachment', as
   await page.close();
 });
 
+/** A PNG's pixel size, from its IHDR chunk. */
+const pngSize = (b64) => { const b = Buffer.from(b64, 'base64'); return [b.readUInt32BE(16), b.readUInt32BE(20)]; };
+
+test('browser_screenshot: fullPage captures the whole tall page, ref one element; the text stays the sentence', async () => {
+  const { page, tabId } = await open('tall.html');
+  const vp = await b.call('browser_screenshot', { tabId });
+  const [vw, vh] = pngSize(vp.attachment.data);
+  const dpr = await page.evaluate(() => devicePixelRatio);
+  const docH = await page.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(docH > 3000 && vh < docH * dpr, `${vh} of ${docH}`);
+  const full = await b.call('browser_screenshot', { tabId, fullPage: true });
+  assert.equal(full.text, `Screenshot captured for tab ${tabId}.`);
+  assert.deepEqual(pngSize(full.attachment.data), [vw, Math.round(docH * dpr)]);
+  assert.equal(full.truncated, undefined);
+  const s = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const ref = s.state.match(/button "Pay now" \[ref=(e\d+)\]/)[1];
+  const el = await b.call('browser_screenshot', { tabId, ref, snapshotId: s.snapshotId });
+  assert.ok(!el.error, JSON.stringify(el.error));
+  assert.deepEqual(pngSize(el.attachment.data), [Math.round(120 * dpr), Math.round(40 * dpr)]);
+  assert.equal((await b.call('browser_screenshot', { tabId, ref, snapshotId: s.snapshotId, fullPage: true })).error?.code, 'INVALID_REQUEST');
+  assert.equal((await b.call('browser_screenshot', { tabId, ref: 'e999', snapshotId: s.snapshotId })).error?.code, 'BROWSER_STALE_REF');
+  await page.close();
+});
+
 test('ownership: user tabs are read freely, acted on only after a claim with the handle', async () => {
   const { page, tabId } = await openUserTab(b, server, 'basic.html');
   const snap = await b.call('browser_snapshot', { tabId });

@@ -290,6 +290,9 @@ enum Cmd {
         /// Where to write the PNG.
         #[arg(long, default_value = "screenshot.png")]
         path: std::path::PathBuf,
+        /// The whole page, not only the viewport.
+        #[arg(long)]
+        full_page: bool,
     },
     /// Evaluate a JavaScript expression (agent or claimed tabs).
     Eval {
@@ -504,9 +507,9 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
         Cmd::Hover { target } => ("browser_hover", p.target(target)?),
         Cmd::Select { target, value } => ("browser_select_option", p.target(target)?.set("value", Some(value))),
         Cmd::WaitFor { text, selector, timeout, tab } => ("browser_wait_for", p.tab(&tab).set("text", text).set("selector", selector).set("timeout", timeout)),
-        Cmd::Screenshot { tab, path: file } => {
+        Cmd::Screenshot { tab, path: file, full_page } => {
             path = Some(file);
-            ("browser_screenshot", p.tab(&tab))
+            ("browser_screenshot", p.tab(&tab).flag("fullPage", full_page))
         }
         Cmd::Eval { expression, tab } => ("browser_evaluate", p.tab(&tab).set("expression", Some(expression))),
         Cmd::Console(j) => ("browser_console", p.journal(j)),
