@@ -16,7 +16,7 @@ import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { assertMayAct, markOwned, ownerOf, release } from './ownership.js';
 import { domCua, extractContent, stableRead, isNavigationError, walkFrames, selectorOf } from './reads.js';
 import { evaluateIn, formFields } from './evaluate.js';
-import { journal } from './journal.js';
+import { journal, requestsSince } from './journal.js';
 import { settle } from './settle.js';
 import { status, doctor, recordEvent } from './status.js';
 import { startBridge, configureBridge, bridgeState } from './bridge.js';
@@ -412,59 +412,108 @@ async function waitLoaded(tab, timeout) {
   return { ok: true, tab: tabInfo(now, await handleOf(now, all?.[0]).catch(() => undefined)) };
 }
 
-/** Injected: is the text on the page / does the selector match a rendered element? */
-function pageHas(text, selector) {
+/** Injected: the page's side of a wait — its load state, the text and the selector. */
+function pageCheck(text, selector, textGone) {
+  const body = text !== null || textGone !== null ? document.body?.innerText || '' : '';
+  let rendered = true;
   if (selector) {
     const el = document.querySelector(selector);
-    if (!el || !el.getClientRects().length) return false;
+    rendered = !!el && el.getClientRects().length > 0;
   }
-  return text ? (document.body?.innerText || '').includes(text) : true;
+  return {
+    readyState: document.readyState,
+    ok: rendered && (text === null || body.includes(text)) && (textGone === null || !body.includes(textGone)),
+  };
 }
 
+const LOAD_STATES = ['load', 'domcontentloaded', 'networkidle'];
+const ELEMENT_STATES = ['visible', 'hidden', 'enabled', 'attached', 'detached'];
+/** No fetch/XHR in flight for this long: the network is idle. */
+const NETWORK_IDLE_MS = 500;
+
+/** A URL glob (`*` any run of characters, `?` one) as a RegExp over the whole URL. */
+function globRegExp(glob) {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+}
+
+/**
+ * `browser_wait_for`: until every condition given holds — `text` shown, `textGone` no longer
+ * shown, `selector` rendered, the tab's `url` matching a glob, its `load` state reached
+ * (`networkidle`: loaded and no fetch/XHR for 500 ms), and a `target` or `ref` in a `state`.
+ */
 async function browserWaitFor(params, signal) {
-  if (params.target !== undefined) return waitForTarget(params, signal);
-  const { text, selector } = params;
-  if ((text === undefined && selector === undefined) || (text !== undefined && typeof text !== 'string') || (selector !== undefined && typeof selector !== 'string')) {
-    fail('INVALID_REQUEST', 'wait_for needs text or selector (strings)');
-  }
+  const { text, selector, textGone, url, load, state } = params;
+  const element = params.target !== undefined || params.ref !== undefined;
+  if (![text, selector, textGone, url, load].some((v) => v !== undefined) && !element) fail('INVALID_REQUEST', 'wait_for needs text, textGone, selector, url, load, or a target or ref');
+  for (const [k, v] of Object.entries({ text, selector, textGone, url })) if (v !== undefined && typeof v !== 'string') fail('INVALID_REQUEST', `${k} must be a string`);
+  if (load !== undefined && !LOAD_STATES.includes(load)) fail('INVALID_REQUEST', `load is one of ${LOAD_STATES.join(', ')}`);
+  if (state !== undefined && (!element || !ELEMENT_STATES.includes(state))) fail('INVALID_REQUEST', `state (with a target or ref) is one of ${ELEMENT_STATES.join(', ')}`);
+  if (params.target !== undefined && params.ref !== undefined) fail('INVALID_REQUEST', 'pass a target or a ref with its snapshotId, not both');
   if (selector !== undefined) selectorOf(params);
   const timeout = timeoutOf(params);
-  const tab = await resolveTab(params.tabId);
+  let tab = await resolveTab(params.tabId);
   assertReadable(tab);
+  if (load === 'networkidle') await journal(tab.id).catch(() => {}); // fetch/XHR in flight are seen from here on
+  const urlRe = url === undefined ? null : globRegExp(url);
+  const pageSide = [text, selector, textGone, load].some((v) => v !== undefined);
   const start = Date.now();
+  let idleSince = null;
   for (;;) {
     signal?.throwIfAborted();
-    let found = false;
-    try {
-      const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: pageHas, args: [text ?? null, selector ?? null] });
-      found = res?.result === true;
-    } catch (e) {
-      if (/selector/i.test(String(e.message))) fail('INVALID_REQUEST', 'invalid selector', 'pass a CSS selector');
-      // The page is between documents: try again until the timeout.
+    tab = await chrome.tabs.get(tab.id);
+    let ok = !urlRe || urlRe.test(tab.url || '');
+    if (ok && pageSide) {
+      let page = null;
+      try {
+        [{ result: page }] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: pageCheck, args: [text ?? null, selector ?? null, textGone ?? null] });
+      } catch (e) {
+        if (/selector/i.test(String(e.message))) fail('INVALID_REQUEST', 'invalid selector', 'pass a CSS selector');
+        // The page is between documents: try again until the timeout.
+      }
+      ok = !!page?.ok;
+      if (ok && load !== undefined) {
+        ok = load === 'domcontentloaded' ? page.readyState !== 'loading' : page.readyState === 'complete' && tab.status === 'complete';
+        if (ok && load === 'networkidle') {
+          if (requestsSince(tab.id, 0) > 0) idleSince = null;
+          else idleSince ??= Date.now();
+          ok = idleSince !== null && Date.now() - idleSince >= NETWORK_IDLE_MS;
+        }
+      }
     }
-    if (found) return { ok: true, waitedMs: Date.now() - start };
-    if (Date.now() - start > timeout) fail('BROWSER_WAIT_TIMEOUT', `nothing matched within ${timeout} ms`, 'check the text or selector, or wait longer with timeout');
+    if (ok && element) ok = await elementIn(tab, params, state ?? 'visible', signal);
+    if (ok) return { ok: true, waitedMs: Date.now() - start };
+    if (Date.now() - start > timeout) fail('BROWSER_WAIT_TIMEOUT', `the condition did not hold within ${timeout} ms`, 'check it (browser_find, a snapshot), or wait longer with timeout');
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-/** wait_for a semantic target: until at least one visible element matches (`index`: that many + 1). */
-async function waitForTarget(params, signal) {
-  const t = targetOf(params);
-  const timeout = timeoutOf(params);
-  const tab = await resolveTab(params.tabId);
-  assertReadable(tab);
-  const start = Date.now();
-  for (;;) {
+/**
+ * Whether a target or ref is in `state` now. A target matches visible elements only, so for
+ * a target `attached` is `visible` and `hidden` is `detached` (no visible match).
+ */
+async function elementIn(tab, params, state, signal) {
+  let { snapshotId, ref } = params;
+  if (params.target !== undefined) {
     try {
-      await resolveTarget(tab, { ...t, index: t.index ?? 0 }, signal);
-      return { ok: true, waitedMs: Date.now() - start };
+      ({ snapshotId, ref } = await resolveTarget(tab, { ...targetOf(params), index: params.target.index ?? 0 }, signal));
     } catch (e) {
       if (e.code !== 'BROWSER_TARGET_NOT_FOUND' && !isNavigationError(e)) throw e;
+      return state === 'hidden' || state === 'detached';
     }
-    if (Date.now() - start > timeout) fail('BROWSER_WAIT_TIMEOUT', `no visible element matched the target within ${timeout} ms`, 'check the target with browser_find, or wait longer with timeout');
-    await new Promise((r) => setTimeout(r, 150));
+    if (state === 'visible' || state === 'attached') return true;
   }
+  let node;
+  try {
+    const all = await sessions(tab.id, signal);
+    node = await axNode(all, await handleOf(tab, all[0]), snapshotId, ref);
+  } catch (e) {
+    if (e.code !== 'BROWSER_STALE_REF') throw e;
+    return state === 'detached' || state === 'hidden';
+  }
+  if (state === 'attached') return true;
+  if (state === 'detached') return false;
+  const fact = await readFact(node.session, node.backendNodeId, state === 'enabled' ? 'enabled' : 'visible');
+  return state === 'hidden' ? fact === false : fact === true;
 }
 
 /**

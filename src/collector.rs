@@ -71,7 +71,7 @@ impl Collector {
         result.snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
         let mut refs = out.refs;
         stamp_walk(&mut refs, obs.dom_walk.as_ref().map(|w| w.walk_id.as_str()));
-        self.registry.insert(result.snapshot_id.clone(), opts.tab.clone(), refs);
+        self.registry.insert(result.snapshot_id.clone(), opts.tab.clone(), refs, false);
         Ok(result)
     }
 
@@ -86,7 +86,8 @@ impl Collector {
         result.snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
         let mut refs = found.refs;
         stamp_walk(&mut refs, obs.dom_walk.as_ref().map(|w| w.walk_id.as_str()));
-        self.registry.insert(result.snapshot_id.clone(), tab.clone(), refs);
+        // A target's resolution (`elements`) is used at once and never shown to the model.
+        self.registry.insert(result.snapshot_id.clone(), tab.clone(), refs, q.elements);
         Ok(result)
     }
 
@@ -202,7 +203,7 @@ impl Collector {
                 (result, refs, out.refs.clone())
             }
         };
-        self.registry.insert(snapshot_id.clone(), opts.tab.clone(), listed);
+        self.registry.insert(snapshot_id.clone(), opts.tab.clone(), listed, false);
         // The node count of the state the client holds: the full read's, carried through diffs.
         let node_count = if result.mode == "full" { result.node_count } else { base_nodes };
         self.revisions.put(key, Revision { snapshot_id, tab: opts.tab.clone(), url, entries, refs, node_count });

@@ -46,6 +46,9 @@ struct Record {
     snapshot_id: String,
     tab: TabKey,
     refs: Vec<(String, RefTarget)>,
+    /// A semantic target's resolution: only the newest one per tab is kept, and it never
+    /// pushes a snapshot the model holds out of the per-tab limit.
+    ephemeral: bool,
 }
 
 #[derive(Default)]
@@ -59,7 +62,7 @@ pub struct Registry {
 const SUPERSEDED_KEPT: usize = 64;
 
 impl Registry {
-    pub fn insert(&mut self, snapshot_id: String, tab: TabKey, refs: Vec<(String, RefTarget)>) {
+    pub fn insert(&mut self, snapshot_id: String, tab: TabKey, refs: Vec<(String, RefTarget)>, ephemeral: bool) {
         // A new document on the tab makes every older record of it useless: drop them now.
         let (old, keep): (Vec<Record>, Vec<Record>) = std::mem::take(&mut self.records)
             .into_iter()
@@ -71,10 +74,13 @@ impl Registry {
                 self.superseded.remove(0);
             }
         }
-        self.records.push(Record { snapshot_id, tab: tab.clone(), refs });
-        let same_tab = self.records.iter().filter(|r| r.tab.tab_id == tab.tab_id).count();
-        if same_tab > REF_SNAPSHOTS_PER_TAB {
-            if let Some(pos) = self.records.iter().position(|r| r.tab.tab_id == tab.tab_id) {
+        if ephemeral {
+            self.records.retain(|r| !(r.ephemeral && r.tab.tab_id == tab.tab_id));
+        }
+        self.records.push(Record { snapshot_id, tab: tab.clone(), refs, ephemeral });
+        let held = |r: &Record| r.tab.tab_id == tab.tab_id && !r.ephemeral;
+        if self.records.iter().filter(|r| held(r)).count() > REF_SNAPSHOTS_PER_TAB {
+            if let Some(pos) = self.records.iter().position(held) {
                 self.records.remove(pos);
             }
         }
@@ -139,7 +145,7 @@ mod tests {
     #[test]
     fn resolves_only_within_its_snapshot_and_document() {
         let mut r = Registry::default();
-        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))]);
+        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false);
         assert_eq!(r.resolve("s-1", "e1", &tab(1, "d1")).unwrap().backend_node_id, Some(10));
         assert_eq!(r.resolve("s-1", "e2", &tab(1, "d1")).unwrap_err().code, Code::StaleRef);
         assert_eq!(r.resolve("s-9", "e1", &tab(1, "d1")).unwrap_err().code, Code::StaleRef);
@@ -153,12 +159,26 @@ mod tests {
     #[test]
     fn navigation_drops_old_records_and_eviction_is_bounded() {
         let mut r = Registry::default();
-        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))]);
-        r.insert("s-2".into(), tab(1, "d2"), vec![("e1".into(), target(11))]);
+        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false);
+        r.insert("s-2".into(), tab(1, "d2"), vec![("e1".into(), target(11))], false);
         assert!(r.resolve("s-1", "e1", &tab(1, "d1")).is_err());
         for i in 0..10 {
-            r.insert(format!("t-{i}"), tab(1, "d2"), vec![]);
+            r.insert(format!("t-{i}"), tab(1, "d2"), vec![], false);
         }
         assert_eq!(r.records.len(), REF_SNAPSHOTS_PER_TAB);
+    }
+
+    #[test]
+    fn target_resolutions_never_push_out_a_snapshot_the_model_holds() {
+        let mut r = Registry::default();
+        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false);
+        for i in 0..50 {
+            r.insert(format!("t-{i}"), tab(1, "d1"), vec![("e1".into(), target(20 + i))], true);
+        }
+        assert_eq!(r.resolve("s-1", "e1", &tab(1, "d1")).unwrap().backend_node_id, Some(10));
+        // Only the newest resolution is kept.
+        assert_eq!(r.resolve("t-49", "e1", &tab(1, "d1")).unwrap().backend_node_id, Some(69));
+        assert!(r.resolve("t-48", "e1", &tab(1, "d1")).is_err());
+        assert_eq!(r.records.len(), 2);
     }
 }

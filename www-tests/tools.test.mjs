@@ -93,6 +93,40 @@ test('browser_screenshot: exact model text, the image only as an attachment', as
   await page.close();
 });
 
+test('browser_wait_for: text gone, URL glob, load states, network idle, and a target or ref in a state', async () => {
+  const { page, tabId } = await open('waits.html');
+  const gone = await b.call('browser_wait_for', { tabId, textGone: 'Loading results', timeout: 3000 });
+  assert.ok(gone.ok, JSON.stringify(gone));
+  assert.ok((await b.call('browser_wait_for', { tabId, url: '*/waits.html', load: 'load' })).ok);
+  assert.equal((await b.call('browser_wait_for', { tabId, url: '*/other.html', timeout: 300 })).error?.code, 'BROWSER_WAIT_TIMEOUT');
+  assert.ok((await b.call('browser_wait_for', { tabId, target: { role: 'button', name: 'Continue' }, state: 'enabled' })).ok);
+  // A target appears, then disappears.
+  await page.click('#show');
+  const shown = await b.call('browser_wait_for', { tabId, target: { role: 'button', name: 'Details panel' }, timeout: 3000 });
+  assert.ok(shown.ok, JSON.stringify(shown));
+  const s = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const ref = s.state.match(/button "Continue" \[ref=(e\d+)\]/)[1];
+  await page.click('#hide');
+  assert.ok((await b.call('browser_wait_for', { tabId, target: { role: 'button', name: 'Details panel' }, state: 'hidden', timeout: 3000 })).ok);
+  // A ref: attached and visible now, detached once removed.
+  const vis = await b.call('browser_wait_for', { tabId, ref, snapshotId: s.snapshotId, state: 'visible' });
+  assert.ok(vis.ok, JSON.stringify(vis));
+  assert.equal((await b.call('browser_wait_for', { tabId, ref, snapshotId: s.snapshotId, state: 'detached', timeout: 300 })).error?.code, 'BROWSER_WAIT_TIMEOUT');
+  await page.click('#remove');
+  const det = await b.call('browser_wait_for', { tabId, ref, snapshotId: s.snapshotId, state: 'detached', timeout: 3000 });
+  assert.ok(det.ok, JSON.stringify(det));
+  assert.equal(await page.$('#go'), null);
+  // Network idle waits for the page's fetch to finish.
+  await page.click('#fetch');
+  const idle = await b.call('browser_wait_for', { tabId, load: 'networkidle', timeout: 5000 });
+  assert.ok(idle.ok && idle.waitedMs >= 700, JSON.stringify(idle));
+  assert.equal(await page.evaluate(() => window.fetched), true);
+  for (const bad of [{ load: 'soon' }, { state: 'visible' }, { target: { text: 'x' }, state: 'glowing' }, { url: 5 }]) {
+    assert.equal((await b.call('browser_wait_for', { tabId, ...bad })).error?.code, 'INVALID_REQUEST', JSON.stringify(bad));
+  }
+  await page.close();
+});
+
 /** A PNG's pixel size, from its IHDR chunk. */
 const pngSize = (b64) => { const b = Buffer.from(b64, 'base64'); return [b.readUInt32BE(16), b.readUInt32BE(20)]; };
 
