@@ -332,6 +332,17 @@ async function browserTabs() {
   return projectTabs(JSON.stringify(await chrome.tabs.query({})));
 }
 
+/** `browser_select_tab`: makes a tab the active one of its window (agent-owned or claimed tabs). */
+async function browserSelectTab(params) {
+  if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'select_tab needs tabId');
+  const tab = await resolveTab(params.tabId);
+  const all = await sessions(tab.id).catch(() => null);
+  await assertMayAct(tab, params, await handleOf(tab, all?.[0]).catch(() => ({})));
+  const now = await chrome.tabs.update(tab.id, { active: true });
+  await chrome.windows.update(now.windowId, { focused: true }).catch(() => {});
+  return { ok: true, tab: tabInfo(now) };
+}
+
 async function browserSelectedTab(params) {
   const tab = await resolveTab(params.tabId);
   let handle;
@@ -603,6 +614,40 @@ async function browserDisposeSession(params) {
 
 const ACTIONS = { browser_click: 'click', browser_fill: 'fill', browser_type: 'type', browser_press: 'press', browser_hover: 'hover', browser_select_option: 'select_option' };
 
+const FORM_FIELDS_MAX = 50;
+
+/**
+ * `browser_fill_form`: each field (`{ref, value}` under the call's snapshotId, or
+ * `{target, value}`) filled in order as `browser_fill` would, with a result per field. A field
+ * whose outcome is unknown stops the form there: the rest are `notTried`.
+ */
+async function browserFillForm(params, signal) {
+  const fields = params.fields;
+  if (!Array.isArray(fields) || !fields.length || fields.length > FORM_FIELDS_MAX) fail('INVALID_REQUEST', `fields is a list of 1 to ${FORM_FIELDS_MAX} {ref or target, value}`);
+  fields.forEach((f, i) => {
+    const ok = f && typeof f === 'object' && typeof f.value === 'string' && (f.target !== undefined) !== (f.ref !== undefined)
+      && Object.keys(f).every((k) => ['ref', 'target', 'value'].includes(k));
+    if (!ok) fail('INVALID_REQUEST', `fields[${i}] is {ref, value} or {target, value} (value a string)`);
+  });
+  if (fields.some((f) => f.ref !== undefined) && typeof params.snapshotId !== 'string') fail('INVALID_REQUEST', 'fields with a ref need the snapshotId that produced them');
+  const results = [];
+  for (const f of fields) {
+    if (results.some((r) => r.error?.code === 'BROWSER_OPERATION_UNCERTAIN')) {
+      results.push({ notTried: true });
+      continue;
+    }
+    const one = { tabId: params.tabId, handle: params.handle, text: f.value, ...(f.target !== undefined ? { target: f.target } : { ref: f.ref, snapshotId: params.snapshotId }) };
+    try {
+      const r = await browserAction('fill', one, signal);
+      results.push(r.invalid ? { ok: true, invalid: true } : { ok: true });
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      results.push({ error: toWire(e) });
+    }
+  }
+  return { ok: results.every((r) => r.ok), fields: results };
+}
+
 async function browserAction(action, params, signal) {
   if (params.target !== undefined) {
     if (params.ref !== undefined || params.snapshotId !== undefined) fail('INVALID_REQUEST', 'pass a target or a ref with its snapshotId, not both');
@@ -749,6 +794,8 @@ async function browserDialog(params) {
 
 const TOOLS = {
   browser_dialog: browserDialog,
+  browser_fill_form: browserFillForm,
+  browser_select_tab: browserSelectTab,
   browser_snapshot: browserSnapshot,
   browser_accessibility_snapshot: browserAccessibilitySnapshot,
   browser_find: browserFind,

@@ -127,6 +127,40 @@ test('browser_wait_for: text gone, URL glob, load states, network idle, and a ta
   await page.close();
 });
 
+test('browser_fill_form: refs and targets filled in order, one result per field, bad input refused whole', async () => {
+  const { page, tabId } = await open('inputs.html');
+  const s = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const dateRef = s.state.match(/"Departure"[^\n]*\[ref=(e\d+)\]/)[1];
+  const r = await b.call('browser_fill_form', { tabId, snapshotId: s.snapshotId, fields: [
+    { ref: dateRef, value: '2024-05-06' },
+    { target: { label: 'Time' }, value: '07:08' },
+    { target: { label: 'Search' }, value: 'tides' },
+    { ref: 'e999', value: 'x' },
+    { target: { label: 'Month' }, value: '2024-07' },
+  ] });
+  assert.equal(r.ok, false, JSON.stringify(r));
+  assert.deepEqual(r.fields.map((f) => f.ok ? 'ok' : f.error?.code), ['ok', 'ok', 'ok', 'BROWSER_STALE_REF', 'ok']);
+  assert.deepEqual(await page.evaluate(() => ['date', 'time', 'search', 'month'].map((id) => document.getElementById(id).value)), ['2024-05-06', '07:08', 'tides', '2024-07']);
+  for (const bad of [{ fields: [] }, { fields: [{ ref: dateRef }] }, { fields: [{ ref: dateRef, value: 'x' }] }, { fields: [{ ref: dateRef, target: { label: 'Time' }, value: 'x' }], snapshotId: s.snapshotId }]) {
+    assert.equal((await b.call('browser_fill_form', { tabId, ...bad })).error?.code, 'INVALID_REQUEST', JSON.stringify(bad));
+  }
+  await page.close();
+});
+
+test('browser_select_tab: an agent tab becomes the active one; a user tab only with a claim', async () => {
+  const a = await open('basic.html');
+  const c = await open('nested.html');
+  assert.equal((await b.call('browser_selected_tab')).tab.id, c.tabId);
+  const r = await b.call('browser_select_tab', { tabId: a.tabId });
+  assert.ok(r.ok, JSON.stringify(r));
+  assert.equal((await b.call('browser_selected_tab')).tab.id, a.tabId);
+  const u = await openUserTab(b, server, 'favicon.html'); // a URL of its own: the harness finds tabs by URL
+  const refused = await b.call('browser_select_tab', { tabId: u.tabId });
+  assert.equal(refused.error?.code, 'BROWSER_TAB_NOT_OWNED', JSON.stringify(refused));
+  assert.equal((await b.call('browser_select_tab', {})).error?.code, 'INVALID_REQUEST');
+  for (const t of [a, c, u]) await t.page.close();
+});
+
 /** A PNG's pixel size, from its IHDR chunk. */
 const pngSize = (b64) => { const b = Buffer.from(b64, 'base64'); return [b.readUInt32BE(16), b.readUInt32BE(20)]; };
 
