@@ -236,6 +236,18 @@ export async function act(all, session, backendNodeId, action, params) {
         await input('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
         return {};
       }
+      case 'upload': {
+        // The paths were checked (absolute, existing, canonical) by the Bridge.
+        const paths = params.paths;
+        if (!Array.isArray(paths) || !paths.length || paths.some((p) => typeof p !== 'string')) fail('INVALID_REQUEST', 'upload needs paths: a list of absolute file paths');
+        const isFile = await callOn(session, backendNodeId, 'function () { return this.localName === "input" && this.type === "file" && !this.disabled; }');
+        if (!isFile) fail('INVALID_REQUEST', 'that element is not an enabled file input', 'use the ref of the file input (input type=file) itself');
+        const multiple = await callOn(session, backendNodeId, 'function () { return this.multiple; }');
+        if (paths.length > 1 && !multiple) fail('INVALID_REQUEST', 'this file input takes one file');
+        dispatched = true;
+        await session.send('DOM.setFileInputFiles', { files: paths, backendNodeId });
+        return { files: paths.length };
+      }
       case 'fill':
       case 'type': {
         if (typeof params.text !== 'string') fail('INVALID_REQUEST', `${action} needs text`);

@@ -612,7 +612,7 @@ async function browserDisposeSession(params) {
   return { ok: true };
 }
 
-const ACTIONS = { browser_click: 'click', browser_fill: 'fill', browser_type: 'type', browser_press: 'press', browser_hover: 'hover', browser_select_option: 'select_option' };
+const ACTIONS = { browser_click: 'click', browser_fill: 'fill', browser_type: 'type', browser_press: 'press', browser_hover: 'hover', browser_select_option: 'select_option', browser_upload: 'upload' };
 
 const FORM_FIELDS_MAX = 50;
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBridge, freePort, pccBin, withBridge, until } from './bridge-harness.mjs';
@@ -338,6 +339,28 @@ test('a Bridge that dies after a side-effect call was sent: BROWSER_OPERATION_UN
   } finally {
     await new Promise((r) => dying.close(r));
   }
+});
+
+test('upload: the Bridge checks each path (absolute, existing, canonical) before the browser sets the file input', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-upload-'));
+  const a = path.join(dir, 'report.txt');
+  const c = path.join(dir, 'notes.md');
+  fs.writeFileSync(a, 'hello');
+  fs.writeFileSync(c, 'abc');
+  const tabId = (await callBridge('browser_tab_open', { url: server.url('upload.html') })).json.tab.id;
+  const up = await callBridge('browser_upload', { tabId, target: { label: 'Attachments' }, paths: [a, `${dir}/../${path.basename(dir)}/notes.md`] });
+  assert.equal(up.status, 200, JSON.stringify(up.json));
+  assert.ok(up.json.ok && up.json.files === 2, JSON.stringify(up.json));
+  const page = b.context.pages().find((p) => p.url().endsWith('/upload.html'));
+  assert.equal(await page.textContent('#out'), 'report.txt:5,notes.md:3');
+  for (const paths of [['report.txt'], [path.join(dir, 'missing.txt')], [dir], []]) {
+    const bad = await callBridge('browser_upload', { tabId, target: { label: 'Attachments' }, paths });
+    assert.equal(bad.json?.error?.code, 'INVALID_REQUEST', `${paths}: ${JSON.stringify(bad.json)}`);
+  }
+  assert.equal((await callBridge('browser_upload', { tabId, target: { label: 'Avatar' }, paths: [a, c] })).json.error?.code, 'INVALID_REQUEST');
+  assert.equal((await callBridge('browser_upload', { tabId, target: { label: 'Caption' }, paths: [a] })).json.error?.code, 'INVALID_REQUEST');
+  await callBridge('browser_tab_close', { tabId });
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 // Last in this file: the worker that Playwright's `b.worker` points at is gone afterwards.

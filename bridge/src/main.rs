@@ -8,6 +8,7 @@
 mod cli;
 mod client;
 mod config;
+mod files;
 mod mcp;
 mod output;
 mod pairing;

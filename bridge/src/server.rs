@@ -235,10 +235,14 @@ async fn call(State(b): State<Shared>, headers: HeaderMap, body: axum::body::Byt
     if let Err(r) = check_http(&b, &headers) {
         return r;
     }
-    let req = match parse_call(&body) {
+    let mut req = match parse_call(&body) {
         Ok(r) => r,
         Err(r) => return r,
     };
+    // Local files a call names are checked on this machine before the browser sees them.
+    if let Err(m) = crate::files::check(&req.method, &mut req.params) {
+        return refuse(BridgeCode::InvalidRequest, &m);
+    }
     let Some(link) = current_link(&b) else {
         return refuse(BridgeCode::NotConnected, "no browser extension is connected to this Bridge");
     };
