@@ -13,7 +13,7 @@ import { resolveTab, assertReadable, handleOf } from './handles.js';
 import { act, isConnected, scroll, reveal, clickAt, readFact } from './actions.js';
 import { domAct } from './domwalk.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
-import { assertMayAct, markOwned, ownerOf, release } from './ownership.js';
+import { assertMayAct, markOwned, ownerOf, release, markTab, ownedTabs } from './ownership.js';
 import { domCua, extractContent, stableRead, isNavigationError, walkFrames, selectorOf } from './reads.js';
 import { evaluateIn, formFields } from './evaluate.js';
 import { journal, requestsSince } from './journal.js';
@@ -574,8 +574,10 @@ async function browserTabOpen(params) {
   }
   // Open blank, start console/network collection, then load: the journal sees the page's
   // first request and first log line.
+  if (params.sessionId !== undefined && (typeof params.sessionId !== 'string' || !params.sessionId)) fail('INVALID_REQUEST', 'sessionId must be a non-empty string');
   const tab = await chrome.tabs.create({ url: 'about:blank', active: params.active !== false });
   await markOwned(tab.id, 'agent');
+  if (params.sessionId) await markTab(tab.id, { session: params.sessionId });
   if (url !== 'about:blank') {
     await journal(tab.id).catch(() => {}); // no debugger: the tab still opens
     await chrome.tabs.update(tab.id, { url });
@@ -589,6 +591,40 @@ async function browserTabClose(params) {
   await chrome.tabs.remove(tab.id);
   await release(tab.id);
   return { ok: true };
+}
+
+const MARKS = ['handoff', 'deliverable', 'none'];
+
+/** `browser_mark_tab`: an agent-owned or claimed tab marked `handoff` or `deliverable` (or `none`). */
+async function browserMarkTab(params) {
+  if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'mark_tab needs tabId');
+  if (!MARKS.includes(params.as)) fail('INVALID_REQUEST', `as is one of ${MARKS.join(', ')}`);
+  const tab = await resolveTab(params.tabId);
+  const all = await sessions(tab.id).catch(() => null);
+  await assertMayAct(tab, params, await handleOf(tab, all?.[0]).catch(() => ({})));
+  await markTab(tab.id, { as: params.as === 'none' ? undefined : params.as });
+  return { ok: true, tab: tabInfo(tab), ...(params.as === 'none' ? {} : { as: params.as }) };
+}
+
+/**
+ * `browser_cleanup`: closes the agent's own tabs that are not marked (only those opened with
+ * `sessionId`, when given) and gives claimed tabs back; user, handoff and deliverable tabs
+ * stay. `preview: true` only says what it would do.
+ */
+async function browserCleanup(params) {
+  if (params.sessionId !== undefined && typeof params.sessionId !== 'string') fail('INVALID_REQUEST', 'sessionId must be a string');
+  if (params.preview !== undefined && typeof params.preview !== 'boolean') fail('INVALID_REQUEST', 'preview is true or false');
+  const mine = (await ownedTabs()).filter((t) => params.sessionId === undefined || t.session === params.sessionId);
+  const close = mine.filter((t) => t.owner === 'agent' && !t.as).map((t) => t.tabId);
+  const giveBack = mine.filter((t) => t.owner === 'claimed' && !t.as).map((t) => t.tabId);
+  const kept = mine.filter((t) => t.as).map((t) => ({ id: t.tabId, as: t.as }));
+  if (params.preview) return { preview: true, close, release: giveBack, kept };
+  for (const id of close) {
+    await chrome.tabs.remove(id).catch(() => {}); // already gone: nothing to close
+    await release(id);
+  }
+  for (const id of giveBack) await release(id);
+  return { ok: true, closed: close, released: giveBack, kept };
 }
 
 async function browserClaimTab(params) {
@@ -796,6 +832,8 @@ const TOOLS = {
   browser_dialog: browserDialog,
   browser_fill_form: browserFillForm,
   browser_select_tab: browserSelectTab,
+  browser_mark_tab: browserMarkTab,
+  browser_cleanup: browserCleanup,
   browser_snapshot: browserSnapshot,
   browser_accessibility_snapshot: browserAccessibilitySnapshot,
   browser_find: browserFind,

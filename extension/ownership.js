@@ -33,7 +33,39 @@ export async function ownerOf(tabId) {
   return (await load()).get(tabId);
 }
 
-chrome.tabs.onRemoved.addListener((tabId) => { void release(tabId); });
+/**
+ * What the agent said about its tabs: `as` (`handoff`: handed to the user, e.g. a login;
+ * `deliverable`: a page it delivers) and the agent `session` that opened it. Cleanup keeps
+ * marked tabs.
+ */
+const MARKS_KEY = 'pcc.tabMarks';
+let marks; // Map tabId → {as?, session?}
+
+async function loadMarks() {
+  if (!marks) {
+    const { [MARKS_KEY]: saved } = await chrome.storage.session.get(MARKS_KEY);
+    marks = new Map(Object.entries(saved || {}).map(([k, v]) => [Number(k), v]));
+  }
+  return marks;
+}
+
+/** Merges `fields` into a tab's marks (`as: undefined` removes the mark). */
+export async function markTab(tabId, fields) {
+  const m = await loadMarks();
+  const next = { ...m.get(tabId), ...fields };
+  for (const k of Object.keys(next)) if (next[k] === undefined) delete next[k];
+  if (Object.keys(next).length) m.set(tabId, next);
+  else m.delete(tabId);
+  await chrome.storage.session.set({ [MARKS_KEY]: Object.fromEntries(m) });
+}
+
+/** Every owned tab with its owner and marks: `[{tabId, owner, as?, session?}]`. */
+export async function ownedTabs() {
+  const [o, m] = [await load(), await loadMarks()];
+  return [...o].map(([tabId, owner]) => ({ tabId, owner, ...m.get(tabId) }));
+}
+
+chrome.tabs.onRemoved.addListener((tabId) => { void release(tabId); void markTab(tabId, { as: undefined, session: undefined }); });
 chrome.tabs.onReplaced.addListener((added, removed) => {
   // A replaced tab keeps its ownership: the handle's fence tells the agent it changed.
   void load().then(async (m) => { if (m.has(removed)) { m.set(added, m.get(removed)); m.delete(removed); await save(); } });

@@ -161,6 +161,35 @@ test('browser_select_tab: an agent tab becomes the active one; a user tab only w
   for (const t of [a, c, u]) await t.page.close();
 });
 
+test('a session opens three tabs, marks one deliverable, and cleanup closes the other two; user tabs stay, claims are given back', async () => {
+  const opened = [];
+  for (const p of ['basic.html', 'nested.html', 'hidden.html']) {
+    const r = await b.call('browser_tab_open', { url: server.url(p), sessionId: 'task-7' });
+    assert.ok(r.ok, JSON.stringify(r));
+    opened.push(r.tab.id);
+  }
+  const other = (await b.call('browser_tab_open', { url: server.url('overlay.html'), sessionId: 'task-8' })).tab.id;
+  const user = await openUserTab(b, server, 'longlist.html');
+  const claim = await b.call('browser_claim_tab', { tabId: user.tabId });
+  const marked = await b.call('browser_mark_tab', { tabId: opened[2], as: 'deliverable' });
+  assert.deepEqual([marked.ok, marked.as], [true, 'deliverable']);
+  assert.equal((await b.call('browser_mark_tab', { tabId: opened[2], as: 'shiny' })).error?.code, 'INVALID_REQUEST');
+  const preview = await b.call('browser_cleanup', { sessionId: 'task-7', preview: true });
+  assert.deepEqual([preview.close.sort(), preview.kept], [opened.slice(0, 2).sort(), [{ id: opened[2], as: 'deliverable' }]]);
+  assert.equal((await b.call('browser_tabs')).tabs.filter((t) => opened.includes(t.id)).length, 3, 'a preview closes nothing');
+  const done = await b.call('browser_cleanup', { sessionId: 'task-7' });
+  assert.deepEqual(done.closed.sort(), opened.slice(0, 2).sort());
+  const ids = (await b.call('browser_tabs')).tabs.map((t) => t.id);
+  assert.ok(!ids.includes(opened[0]) && !ids.includes(opened[1]) && ids.includes(opened[2]) && ids.includes(other) && ids.includes(user.tabId));
+  // Without a session: every unmarked agent tab closes and the claim is given back.
+  const all = await b.call('browser_cleanup', {});
+  assert.ok(all.closed.includes(other) && !all.closed.includes(opened[2]) && all.released.includes(user.tabId), JSON.stringify(all));
+  assert.ok((await b.call('browser_tabs')).tabs.some((t) => t.id === user.tabId), 'the user tab stays open');
+  const click = await b.call('browser_press', { tabId: user.tabId, key: 'Tab', handle: claim.tab.handle });
+  assert.equal(click.error?.code, 'BROWSER_TAB_NOT_OWNED', 'the claim was given back');
+  await user.page.close();
+});
+
 /** A PNG's pixel size, from its IHDR chunk. */
 const pngSize = (b64) => { const b = Buffer.from(b64, 'base64'); return [b.readUInt32BE(16), b.readUInt32BE(20)]; };
 
