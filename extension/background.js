@@ -328,6 +328,39 @@ async function browserEvaluate(params, signal) {
   return { tab: tabInfo(tab, handle), ...result };
 }
 
+/**
+ * `browser_cdp`: the CDP methods an expert may send (agent-owned or claimed tabs only). Each
+ * can only change how the page is emulated, throttled or loaded, or read layout and
+ * metrics: nothing that reads the DOM, storage, cookies, network bodies or field values,
+ * runs script or dispatches input (those have their own guarded tools).
+ */
+const CDP_ALLOWED = [
+  /^Emulation\.(setDeviceMetricsOverride|clearDeviceMetricsOverride|setGeolocationOverride|clearGeolocationOverride|setEmulatedMedia|setTimezoneOverride|setLocaleOverride|setUserAgentOverride|setTouchEmulationEnabled|setCPUThrottlingRate|setIdleOverride|clearIdleOverride|setEmulatedVisionDeficiency)$/,
+  /^Network\.(emulateNetworkConditions|setCacheDisabled|setBlockedURLs)$/,
+  /^Page\.(getLayoutMetrics|getNavigationHistory|reload|stopLoading|bringToFront)$/,
+  /^Performance\.(enable|disable|getMetrics)$/,
+];
+const CDP_RESULT_CHARS = 10000;
+
+async function browserCdp(params, signal) {
+  if (typeof params.method !== 'string' || !CDP_ALLOWED.some((re) => re.test(params.method))) {
+    fail('INVALID_REQUEST', `CDP method ${String(params.method).slice(0, 80)} is not allowed`, 'allowed: Emulation overrides, Network.emulateNetworkConditions/setCacheDisabled/setBlockedURLs, Page.getLayoutMetrics/getNavigationHistory/reload/stopLoading/bringToFront, Performance metrics');
+  }
+  if (params.params !== undefined && (typeof params.params !== 'object' || params.params === null || Array.isArray(params.params))) fail('INVALID_REQUEST', 'params must be an object');
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const all = await sessions(tab.id, signal);
+  await assertMayAct(tab, params, await handleOf(tab, all[0]));
+  const result = await all[0].send(params.method, params.params ?? {}).catch((e) => fail('INVALID_REQUEST', `CDP said: ${String(e.message).slice(0, 200)}`, 'check the method parameters'));
+  // The answer is bounded and passes the evaluate scrub like any page value.
+  const text = JSON.stringify(result ?? {});
+  const { limits } = await ready;
+  const fields = await formFields(tab.id, limits);
+  if (!fields) fail('BROWSER_SCRIPT_FAILED', 'could not check the result for sensitive values', 'retry once the page has loaded');
+  const clean = projectEvaluate(JSON.stringify({ type: 'string', value: text.slice(0, CDP_RESULT_CHARS), truncated: text.length > CDP_RESULT_CHARS }), JSON.stringify(fields));
+  return { ok: true, tab: tabInfo(tab), result: clean.value, ...(text.length > CDP_RESULT_CHARS ? { truncated: true } : {}) };
+}
+
 async function browserTabs() {
   return projectTabs(JSON.stringify(await chrome.tabs.query({})));
 }
@@ -833,6 +866,7 @@ const TOOLS = {
   browser_fill_form: browserFillForm,
   browser_select_tab: browserSelectTab,
   browser_mark_tab: browserMarkTab,
+  browser_cdp: browserCdp,
   browser_cleanup: browserCleanup,
   browser_snapshot: browserSnapshot,
   browser_accessibility_snapshot: browserAccessibilitySnapshot,

@@ -190,6 +190,23 @@ test('a session opens three tabs, marks one deliverable, and cleanup closes the 
   await user.page.close();
 });
 
+test('browser_cdp: allowed emulation and metrics on an agent tab; DOM, script, input and user tabs refused', async () => {
+  const { page, tabId } = await open('basic.html');
+  const em = await b.call('browser_cdp', { tabId, method: 'Emulation.setDeviceMetricsOverride', params: { width: 400, height: 700, deviceScaleFactor: 1, mobile: false } });
+  assert.ok(em.ok, JSON.stringify(em));
+  assert.equal(await page.evaluate(() => innerWidth), 400);
+  const m = await b.call('browser_cdp', { tabId, method: 'Page.getLayoutMetrics' });
+  assert.match(m.result, /"cssLayoutViewport":\{[^}]*"clientWidth":400/);
+  await b.call('browser_cdp', { tabId, method: 'Emulation.clearDeviceMetricsOverride' });
+  for (const method of ['Runtime.evaluate', 'DOM.getDocument', 'Input.dispatchKeyEvent', 'Network.getCookies', 'Storage.getCookies', 'Page.navigate', 'Emulation.setDeviceMetricsOverrideX']) {
+    assert.equal((await b.call('browser_cdp', { tabId, method, params: {} })).error?.code, 'INVALID_REQUEST', method);
+  }
+  const user = await openUserTab(b, server, 'nested.html');
+  assert.equal((await b.call('browser_cdp', { tabId: user.tabId, method: 'Page.getLayoutMetrics' })).error?.code, 'BROWSER_TAB_NOT_OWNED');
+  await user.page.close();
+  await page.close();
+});
+
 /** A PNG's pixel size, from its IHDR chunk. */
 const pngSize = (b64) => { const b = Buffer.from(b64, 'base64'); return [b.readUInt32BE(16), b.readUInt32BE(20)]; };
 
