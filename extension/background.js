@@ -931,8 +931,9 @@ function deadline(method, params, sideEffects) {
 }
 
 /** Tools that work while a tab's dialog blocks its page (they never wait on the page). */
-const DIALOG_FREE = new Set(['browser_dialog', 'browser_tabs', 'browser_selected_tab', 'browser_tab_open', 'browser_tab_close',
-  'browser_claim_tab', 'browser_release_tab', 'browser_dispose_session', 'browser_status', 'browser_doctor', 'browser_console', 'browser_network']);
+const DIALOG_FREE = new Set(['browser_dialog', 'browser_tabs', 'browser_selected_tab', 'browser_select_tab', 'browser_tab_open', 'browser_tab_close',
+  'browser_claim_tab', 'browser_release_tab', 'browser_mark_tab', 'browser_cleanup', 'browser_dispose_session', 'browser_status', 'browser_doctor',
+  'browser_console', 'browser_network']);
 
 /**
  * A call on a tab whose page is blocked by a dialog never waits for it: refused at once when
