@@ -118,6 +118,50 @@ async function stableCenter(session, backendNodeId, center) {
   fail('BROWSER_ELEMENT_OBSCURED', 'the element kept moving (a scroll or animation did not stop)', 'wait for the page to settle, then take a new snapshot');
 }
 
+/** The point (top-viewport CSS pixels) where an element would take a click. */
+export function pointOf(all, session, backendNodeId) {
+  return clickPoint(all, session, backendNodeId);
+}
+
+/**
+ * A left-button drag from one point to another: pressed, moved in steps, released. An HTML5
+ * drag the page starts (draggable elements) is intercepted by CDP and dropped at the end
+ * point with its data; mouse-driven drags (sliders, sortable lists on mouse events) get the
+ * moves themselves. `{html5}` says which happened.
+ */
+export async function dragBetween(all, tabId, from, to) {
+  const top = all[0];
+  let data = null;
+  const onEvent = (source, method, params) => {
+    if (source.tabId === tabId && method === 'Input.dragIntercepted') data = params.data;
+  };
+  chrome.debugger.onEvent.addListener(onEvent);
+  let dispatched = false;
+  const input = async (m, p) => { dispatched = true; return top.send(m, p); };
+  const mouse = (type, [x, y], extra = {}) => input('Input.dispatchMouseEvent', { type, x, y, button: 'left', ...extra });
+  try {
+    await top.send('Input.setInterceptDrags', { enabled: true });
+    await mouse('mouseMoved', from, { button: 'none' });
+    await mouse('mousePressed', from, { clickCount: 1, buttons: 1 });
+    const STEPS = 10;
+    for (let i = 1; i <= STEPS && !data; i++) {
+      await mouse('mouseMoved', [from[0] + ((to[0] - from[0]) * i) / STEPS, from[1] + ((to[1] - from[1]) * i) / STEPS], { buttons: 1 });
+    }
+    if (!data) await new Promise((r) => setTimeout(r, 50)); // an intercepted drag reports late
+    if (data) {
+      for (const type of ['dragEnter', 'dragOver', 'drop']) await input('Input.dispatchDragEvent', { type, x: to[0], y: to[1], data });
+    }
+    await mouse('mouseReleased', to, { clickCount: 1 });
+    return { html5: !!data };
+  } catch (e) {
+    if (dispatched) throw new ToolError('BROWSER_OPERATION_UNCERTAIN', `the drag was started but did not finish: ${String(e.message).slice(0, 120)}`, HINTS.BROWSER_OPERATION_UNCERTAIN);
+    throw e;
+  } finally {
+    chrome.debugger.onEvent.removeListener(onEvent);
+    top.send('Input.setInterceptDrags', { enabled: false }).catch(() => {});
+  }
+}
+
 async function clickPoint(all, session, backendNodeId) {
   try {
     return await checkedPoint(all, session, backendNodeId, false);

@@ -10,7 +10,7 @@ import { captureObservation } from './capture.js';
 import { applyPasswordMemory } from './worlds.js';
 import { sessions } from './debugger.js';
 import { resolveTab, assertReadable, handleOf } from './handles.js';
-import { act, isConnected, scroll, reveal, clickAt, readFact } from './actions.js';
+import { act, isConnected, scroll, reveal, clickAt, readFact, pointOf, dragBetween } from './actions.js';
 import { domAct } from './domwalk.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { assertMayAct, markOwned, ownerOf, release, markTab, ownedTabs } from './ownership.js';
@@ -683,6 +683,41 @@ async function browserDisposeSession(params) {
 
 const ACTIONS = { browser_click: 'click', browser_fill: 'fill', browser_type: 'type', browser_press: 'press', browser_hover: 'hover', browser_select_option: 'select_option', browser_upload: 'upload' };
 
+/**
+ * `browser_drag`: from an element (`ref` + `snapshotId`, or `target`) to another element
+ * (`toRef` under the same snapshotId, or `toTarget`) or a point (`toX`, `toY`: viewport CSS
+ * pixels). The source is found before the destination, so a target resolution never
+ * replaces the other's.
+ */
+async function browserDrag(params, signal) {
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const toPoint = params.toX !== undefined || params.toY !== undefined;
+  if ([params.toRef !== undefined, params.toTarget !== undefined, toPoint].filter(Boolean).length !== 1) fail('INVALID_REQUEST', 'drag needs one destination: toRef, toTarget, or toX + toY');
+  if (toPoint && (!Number.isFinite(params.toX) || !Number.isFinite(params.toY))) fail('INVALID_REQUEST', 'toX and toY are numbers (viewport CSS pixels)');
+  const all = await sessions(tab.id, signal);
+  const handle = await handleOf(tab, all[0]);
+  await assertMayAct(tab, params, handle);
+  const nodeOf = async (target, snapshotId, ref) => {
+    if (target !== undefined) ({ snapshotId, ref } = await resolveTarget(tab, targetOf({ target }), signal));
+    else if (typeof ref !== 'string' || typeof snapshotId !== 'string') fail('INVALID_REQUEST', 'drag needs ref and snapshotId, or a target');
+    const n = await axNode(all, handle, snapshotId, ref);
+    return pointOf(all, n.session, n.backendNodeId);
+  };
+  const from = await nodeOf(params.target, params.snapshotId, params.ref);
+  let to;
+  if (toPoint) {
+    const { cssLayoutViewport: vp } = await all[0].send('Page.getLayoutMetrics');
+    if (!(params.toX >= 0 && params.toY >= 0 && params.toX < vp.clientWidth && params.toY < vp.clientHeight)) fail('INVALID_REQUEST', `(${params.toX}, ${params.toY}) is outside the viewport`);
+    to = [params.toX, params.toY];
+  } else {
+    to = await nodeOf(params.toTarget, params.snapshotId, params.toRef);
+  }
+  const started = Date.now();
+  const { html5 } = await dragBetween(all, tab.id, from.slice(0, 2), to.slice(0, 2));
+  return outcome(tab, handle, all[0], started, { ok: true, ...(html5 ? { html5 } : {}) });
+}
+
 const FORM_FIELDS_MAX = 50;
 
 /**
@@ -864,6 +899,7 @@ async function browserDialog(params) {
 const TOOLS = {
   browser_dialog: browserDialog,
   browser_fill_form: browserFillForm,
+  browser_drag: browserDrag,
   browser_select_tab: browserSelectTab,
   browser_mark_tab: browserMarkTab,
   browser_cdp: browserCdp,

@@ -207,6 +207,24 @@ test('browser_cdp: allowed emulation and metrics on an agent tab; DOM, script, i
   await page.close();
 });
 
+test('browser_drag: an HTML5 drag is dropped with its data; a mouse-driven slider follows the moves', async () => {
+  const { page, tabId } = await open('drag.html');
+  const zone = await page.locator('#zone').boundingBox();
+  const r = await b.call('browser_drag', { tabId, target: { role: 'button', name: 'Card one' }, toX: zone.x + 50, toY: zone.y + 40 });
+  assert.ok(r.ok && r.html5, JSON.stringify(r));
+  assert.equal(await page.textContent('#out'), 'dropped card-1');
+  const track = await page.locator('#track').boundingBox();
+  const s = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const knob = s.state.match(/slider "Knob"[^\n]*\[ref=(e\d+)\]/)[1];
+  const m = await b.call('browser_drag', { tabId, ref: knob, snapshotId: s.snapshotId, toX: track.x + 215, toY: track.y + 15 });
+  assert.ok(m.ok && !m.html5, JSON.stringify(m));
+  assert.equal(await page.getAttribute('#knob', 'aria-valuenow'), '200');
+  for (const bad of [{ ref: knob, snapshotId: s.snapshotId }, { ref: knob, snapshotId: s.snapshotId, toX: 5 }, { ref: knob, snapshotId: s.snapshotId, toX: 99999, toY: 5 }]) {
+    assert.equal((await b.call('browser_drag', { tabId, ...bad })).error?.code, 'INVALID_REQUEST', JSON.stringify(bad));
+  }
+  await page.close();
+});
+
 /** A PNG's pixel size, from its IHDR chunk. */
 const pngSize = (b64) => { const b = Buffer.from(b64, 'base64'); return [b.readUInt32BE(16), b.readUInt32BE(20)]; };
 
