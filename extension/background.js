@@ -361,6 +361,28 @@ async function browserCdp(params, signal) {
   return { ok: true, tab: tabInfo(tab), result: clean.value, ...(text.length > CDP_RESULT_CHARS ? { truncated: true } : {}) };
 }
 
+const DOWNLOADS_MAX = 20;
+
+/**
+ * `browser_downloads`: the newest downloads (at most 20; `tabId` narrows to those a tab's
+ * page started, by its URL's origin): name, bytes, state, where the file is; URLs pass the
+ * core's URL redaction. Chrome decides where files go (its download directory).
+ */
+async function browserDownloads(params) {
+  if (params.maxEntries !== undefined && (!Number.isInteger(params.maxEntries) || params.maxEntries < 1)) fail('INVALID_REQUEST', 'maxEntries is a positive integer');
+  const limit = Math.min(params.maxEntries ?? DOWNLOADS_MAX, DOWNLOADS_MAX);
+  const items = await chrome.downloads.search({ orderBy: ['-startTime'], limit });
+  const downloads = items.map((d) => {
+    const url = projectTab(JSON.stringify({ id: 0, title: '', url: d.finalUrl || d.url })).url;
+    const name = String(d.filename || '').split(/[\\/]/).pop().slice(0, 200);
+    return {
+      id: d.id, name, state: d.state, bytes: d.bytesReceived, ...(d.totalBytes > 0 ? { totalBytes: d.totalBytes } : {}),
+      ...(d.error ? { error: d.error } : {}), ...(d.filename ? { path: d.filename.slice(0, 500) } : {}), url,
+    };
+  });
+  return { downloads, count: downloads.length };
+}
+
 async function browserTabs() {
   return projectTabs(JSON.stringify(await chrome.tabs.query({})));
 }
@@ -903,6 +925,7 @@ const TOOLS = {
   browser_select_tab: browserSelectTab,
   browser_mark_tab: browserMarkTab,
   browser_cdp: browserCdp,
+  browser_downloads: browserDownloads,
   browser_cleanup: browserCleanup,
   browser_snapshot: browserSnapshot,
   browser_accessibility_snapshot: browserAccessibilitySnapshot,
@@ -969,7 +992,7 @@ function deadline(method, params, sideEffects) {
 /** Tools that work while a tab's dialog blocks its page (they never wait on the page). */
 const DIALOG_FREE = new Set(['browser_dialog', 'browser_tabs', 'browser_selected_tab', 'browser_select_tab', 'browser_tab_open', 'browser_tab_close',
   'browser_claim_tab', 'browser_release_tab', 'browser_mark_tab', 'browser_cleanup', 'browser_dispose_session', 'browser_status', 'browser_doctor',
-  'browser_console', 'browser_network']);
+  'browser_console', 'browser_network', 'browser_downloads']);
 
 /**
  * A call on a tab whose page is blocked by a dialog never waits for it: refused at once when

@@ -1,6 +1,7 @@
 // The tab, navigation, waiting and screenshot tools end to end.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { launch, openTab, openUserTab } from './harness.mjs';
 import { startServer } from './server.mjs';
 
@@ -222,6 +223,24 @@ test('browser_drag: an HTML5 drag is dropped with its data; a mouse-driven slide
   for (const bad of [{ ref: knob, snapshotId: s.snapshotId }, { ref: knob, snapshotId: s.snapshotId, toX: 5 }, { ref: knob, snapshotId: s.snapshotId, toX: 99999, toY: 5 }]) {
     assert.equal((await b.call('browser_drag', { tabId, ...bad })).error?.code, 'INVALID_REQUEST', JSON.stringify(bad));
   }
+  await page.close();
+});
+
+test('browser_downloads: a clicked download is listed complete, with its file and a redacted URL', async () => {
+  const { page, tabId } = await open('downloads.html');
+  const click = await b.call('browser_click', { tabId, target: { role: 'link', name: 'Get the report' } });
+  assert.ok(click.ok, JSON.stringify(click));
+  let d;
+  for (let i = 0; i < 30 && d?.state !== 'complete'; i++) {
+    await page.waitForTimeout(100);
+    d = (await b.call('browser_downloads', {})).downloads.find((x) => x.url.includes('/report.csv'));
+  }
+  assert.equal(d?.state, 'complete', JSON.stringify(d));
+  assert.equal(d.bytes, 19);
+  assert.equal(fs.readFileSync(d.path, 'utf8'), 'name,value\nalpha,1\n');
+  assert.ok(d.url.endsWith('/report.csv?token=[redacted]'), d.url);
+  assert.ok(!JSON.stringify(await b.call('browser_downloads', {})).includes('dl-SECRET-1'));
+  assert.equal((await b.call('browser_downloads', { maxEntries: 0 })).error?.code, 'INVALID_REQUEST');
   await page.close();
 });
 
