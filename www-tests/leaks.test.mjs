@@ -84,6 +84,13 @@ test('no tool, mode or host shows a secret of the page, its iframes or the user'
   await call('selected tab', 'browser_selected_tab');
   await call('status', 'browser_status', { includeEvents: true });
   await call('doctor', 'browser_doctor', { details: true });
+  clean('downloads', await b.call('browser_downloads', {}));
+  await call('cdp metrics', 'browser_cdp', { method: 'Page.getLayoutMetrics' });
+  await call('cdp history', 'browser_cdp', { method: 'Page.getNavigationHistory' });
+  await call('find', 'browser_find', { text: 'LEAK' });
+  await call('locator value', 'browser_locator', { target: { label: 'Password' }, read: 'value' });
+  await call('page 2', 'browser_snapshot', { page: 2, maxChars: 1000 });
+  await call('screenshot full', 'browser_screenshot', { fullPage: true });
   // Actions and their errors: typing a secret is never echoed; failures never carry values.
   const ref = (re) => snap.snapshot.state.split('\n').find((l) => re.test(l))?.match(/\[ref=(\w+)\]/)?.[1];
   const pw = ref(/textbox "Password"/);
