@@ -110,7 +110,8 @@ const VISIBLE_DOM: Fields = &[
     ("truncated", Scalar),
 ];
 
-const FOUND: Fields = &[("snapshotId", Scalar), ("matches", Scalar), ("shown", Scalar), ("truncated", Scalar), ("state", Body(TOTAL_CHARS))];
+// `charCount` is only ever the recount of a cut `state`: kept, so projecting twice is the same.
+const FOUND: Fields = &[("snapshotId", Scalar), ("matches", Scalar), ("shown", Scalar), ("truncated", Scalar), ("charCount", Scalar), ("state", Body(TOTAL_CHARS))];
 
 fn whitelist(method: &str) -> Option<Shape> {
     Some(match method {

@@ -74,6 +74,16 @@ fn every_compact_method_is_idempotent_on_odd_input() {
 }
 
 #[test]
+fn a_body_cut_by_the_second_bound_projects_the_same_twice() {
+    // Found by the projection fuzz: a cut recounts charCount, which every shape must keep.
+    let long = json!({"state": "a\n".repeat(15_000), "content": "b\n".repeat(60_000)});
+    for m in COMPACT_METHODS {
+        let once = project(m, &long).unwrap();
+        assert_eq!(project(m, &once).unwrap(), once, "{m}");
+    }
+}
+
+#[test]
 fn model_text_fences_the_state_and_keeps_refs_readable() {
     let c = project("browser_snapshot", &raw_snapshot("basic")).unwrap();
     let text = model_text("browser_snapshot", &c, TextOptions { pretty: false, fence: true });
