@@ -4,7 +4,7 @@
 //
 // Entry point for tests and the Bridge: `globalThis.pcc.call(method, params)` resolves to
 // the tool's result, or to `{error: {code, message, hint}}`.
-import { memoryBytes, projectTabs, projectTab, screenshotText, projectEvaluate } from './wasm/pcc.js';
+import { memoryBytes, projectTabs, projectTab, screenshotText } from './wasm/pcc.js';
 import { ready } from './core.js';
 import { captureObservation } from './capture.js';
 import { applyPasswordMemory } from './worlds.js';
@@ -15,7 +15,7 @@ import { domAct } from './domwalk.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { assertMayAct, markOwned, ownerOf, release, markTab, ownedTabs } from './ownership.js';
 import { domCua, extractContent, stableRead, isNavigationError, walkFrames, selectorOf } from './reads.js';
-import { evaluateIn, formFields } from './evaluate.js';
+import { evaluateIn, formFields, scrubText } from './evaluate.js';
 import { journal, requestsSince } from './journal.js';
 import { settle } from './settle.js';
 import { status, doctor, recordEvent } from './status.js';
@@ -260,7 +260,7 @@ async function browserLocator(params, signal) {
   if (typeof value === 'string') {
     const fields = await formFields(tab.id, limits);
     if (!fields) fail('BROWSER_SCRIPT_FAILED', 'could not check the value for sensitive content', 'retry once the page has loaded');
-    value = projectEvaluate(JSON.stringify({ type: 'string', value, truncated: false }), JSON.stringify(fields)).value;
+    value = scrubText(value, fields);
   }
   return { tab: tabInfo(tab, handle), read: params.read, value };
 }
@@ -357,8 +357,7 @@ async function browserCdp(params, signal) {
   const { limits } = await ready;
   const fields = await formFields(tab.id, limits);
   if (!fields) fail('BROWSER_SCRIPT_FAILED', 'could not check the result for sensitive values', 'retry once the page has loaded');
-  const clean = projectEvaluate(JSON.stringify({ type: 'string', value: text.slice(0, CDP_RESULT_CHARS), truncated: text.length > CDP_RESULT_CHARS }), JSON.stringify(fields));
-  return { ok: true, tab: tabInfo(tab), result: clean.value, ...(text.length > CDP_RESULT_CHARS ? { truncated: true } : {}) };
+  return { ok: true, tab: tabInfo(tab), result: scrubText(text.slice(0, CDP_RESULT_CHARS), fields), ...(text.length > CDP_RESULT_CHARS ? { truncated: true } : {}) };
 }
 
 const DOWNLOADS_MAX = 20;
@@ -387,12 +386,23 @@ async function browserTabs() {
   return projectTabs(JSON.stringify(await chrome.tabs.query({})));
 }
 
+/**
+ * The tab of a side effect that needs no debugger of its own (navigation, tab selection,
+ * marks; `readable`: a page the extension may read, for navigation): refused unless agent-owned, or claimed with its handle (the handle's fence is
+ * checked; a tab the debugger cannot attach to has none to check against).
+ */
+async function tabToAct(params, { readable = false } = {}) {
+  const tab = await resolveTab(params.tabId);
+  if (readable) assertReadable(tab);
+  const all = await sessions(tab.id).catch(() => null);
+  await assertMayAct(tab, params, await handleOf(tab, all?.[0]).catch(() => ({})));
+  return tab;
+}
+
 /** `browser_select_tab`: makes a tab the active one of its window (agent-owned or claimed tabs). */
 async function browserSelectTab(params) {
   if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'select_tab needs tabId');
-  const tab = await resolveTab(params.tabId);
-  const all = await sessions(tab.id).catch(() => null);
-  await assertMayAct(tab, params, await handleOf(tab, all?.[0]).catch(() => ({})));
+  const tab = await tabToAct(params);
   const now = await chrome.tabs.update(tab.id, { active: true });
   await chrome.windows.update(now.windowId, { focused: true }).catch(() => {});
   return { ok: true, tab: tabInfo(now) };
@@ -445,9 +455,7 @@ async function browserNavigate(params) {
     if (!NAVIGABLE.includes(url.protocol) && url.href !== 'about:blank') fail('INVALID_REQUEST', `cannot navigate to a ${url.protocol} URL`, 'use an http(s) or file URL');
   }
   const timeout = timeoutOf(params);
-  const tab = await resolveTab(params.tabId);
-  assertReadable(tab);
-  await assertMayAct(tab, params, await handleOf(tab, (await sessions(tab.id).catch(() => null))?.[0]).catch(() => ({})));
+  const tab = await tabToAct(params, { readable: true });
   if (url) await chrome.tabs.update(tab.id, { url: url.href });
   else {
     try {
@@ -654,9 +662,7 @@ const MARKS = ['handoff', 'deliverable', 'none'];
 async function browserMarkTab(params) {
   if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'mark_tab needs tabId');
   if (!MARKS.includes(params.as)) fail('INVALID_REQUEST', `as is one of ${MARKS.join(', ')}`);
-  const tab = await resolveTab(params.tabId);
-  const all = await sessions(tab.id).catch(() => null);
-  await assertMayAct(tab, params, await handleOf(tab, all?.[0]).catch(() => ({})));
+  const tab = await tabToAct(params);
   await markTab(tab.id, { as: params.as === 'none' ? undefined : params.as });
   return { ok: true, tab: tabInfo(tab), ...(params.as === 'none' ? {} : { as: params.as }) };
 }

@@ -214,6 +214,11 @@ export async function formFields(tabId, limits) {
  * Evaluates `expression` in the tab's main frame; returns the bounded projection with the
  * values of sensitive fields (read before and after the expression ran) scrubbed.
  */
+/** Page-derived text through the evaluate scrub against the page's sensitive fields (`formFields`). */
+export function scrubText(text, fields) {
+  return projectEvaluate(JSON.stringify({ type: 'string', value: text, truncated: false }), JSON.stringify(fields)).value;
+}
+
 export async function evaluateIn(main, tabId, params, timeout) {
   const { limits } = await ready;
   const before = await formFields(tabId, limits);
@@ -230,7 +235,7 @@ export async function evaluateIn(main, tabId, params, timeout) {
     const text = String(d.exception?.description || d.text || 'exception').split('\n')[0].slice(0, 200);
     const after = await formFields(tabId, limits);
     if (!before && !after) fail('BROWSER_SCRIPT_FAILED', 'the expression threw (its message could not be checked for sensitive values)', 'fix the expression; it runs in the page as a script');
-    const clean = projectEvaluate(JSON.stringify({ type: 'string', value: text, truncated: false }), JSON.stringify([...(before || []), ...(after || [])])).value;
+    const clean = scrubText(text, [...(before || []), ...(after || [])]);
     fail('BROWSER_SCRIPT_FAILED', `the expression threw: ${clean}`, 'fix the expression; it runs in the page as a script');
   }
   const r = res.result || {};
