@@ -33,12 +33,14 @@ function tabInfo(tab, handle) {
   return t;
 }
 
-/** Timeouts of waiting tools: default 5 s, at most 30 s. */
+/** Timeouts of waiting tools: default 5 s, at most budget.rs's `timeoutMaxMs` (set before
+ * any call runs: call() awaits `ready` after this reaction). */
 const TIMEOUT_DEFAULT_MS = 5000;
-const TIMEOUT_MAX_MS = 30000;
+let timeoutMaxMs;
+ready.then(({ limits }) => { timeoutMaxMs = limits.timeoutMaxMs; });
 function timeoutOf(params) {
   const t = optionalInt(params, 'timeout');
-  return Math.min(t ?? TIMEOUT_DEFAULT_MS, TIMEOUT_MAX_MS);
+  return Math.min(t ?? TIMEOUT_DEFAULT_MS, timeoutMaxMs);
 }
 
 async function captureAx(tab, signal) {
@@ -970,17 +972,15 @@ const catalogue = fetch(chrome.runtime.getURL('catalogue.json')).then((r) => r.j
   sideEffects: new Set(c.tools.filter((t) => !t.annotations.readOnly).map((t) => t.name)),
 }));
 
-/** No tool call outlives this (plus its own `timeout`): a hung page or browser API yields a
- * stable code, and the worker keeps serving the next call. */
-const CALL_DEADLINE_MS = 45000;
-
 /**
  * The call's deadline: past it the call answers with a stable code and its `signal` aborts,
  * so the abandoned work sends no further command, renders nothing and acts on nothing.
  */
-function deadline(method, params, sideEffects) {
-  const base = globalThis.pcc?.callDeadlineMs ?? CALL_DEADLINE_MS; // tests shorten it
-  const ms = base + (Number.isInteger(params.timeout) ? Math.min(params.timeout, TIMEOUT_MAX_MS) : 0);
+function deadline(method, params, sideEffects, limits) {
+  // No call outlives budget.rs's callDeadlineMs plus its own `timeout`: a hung page or
+  // browser API yields a stable code, and the worker keeps serving the next call.
+  const base = globalThis.pcc?.callDeadlineMs ?? limits.callDeadlineMs; // tests shorten it
+  const ms = base + (Number.isInteger(params.timeout) ? Math.min(params.timeout, limits.timeoutMaxMs) : 0);
   const ctl = new AbortController();
   let timer;
   const promise = new Promise((_, reject) => {
@@ -1031,14 +1031,14 @@ async function call(method, params = {}) {
   let out;
   let limit;
   try {
-    await ready;
+    const { limits } = await ready;
     if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, 60)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
     if (params === null || typeof params !== 'object' || Array.isArray(params)) fail('INVALID_REQUEST', 'params must be an object');
     const { params: known, sideEffects } = await catalogue;
     for (const k of Object.keys(params)) {
       if (!known.get(method)?.has(k)) fail('INVALID_REQUEST', `${method} has no parameter ${k.slice(0, 60)}`, `its parameters: ${[...(known.get(method) ?? [])].join(', ')}`);
     }
-    limit = deadline(method, params, sideEffects);
+    limit = deadline(method, params, sideEffects, limits);
     const start = () => TOOLS[method](params, limit.signal);
     out = await (DIALOG_FREE.has(method) ? Promise.race([start(), limit.promise]) : guardDialog(method, params, start, limit, sideEffects));
   } catch (e) {

@@ -101,12 +101,19 @@ pub const SETTLE_MAX_MS: usize = 1_000;
 /// How long a read waits for a child frame's walk before showing it as not answering.
 pub const FRAME_ANSWER_MS: usize = 1_500;
 
+/// A tool call answers within this plus its own `timeout` (at most `TIMEOUT_MAX_MS`): the
+/// worker then aborts the call's work, and the Bridge answers for a worker too busy to, at
+/// most `CALL_GRACE_MS` later (a read BROWSER_PAGE_UNAVAILABLE, a side effect UNCERTAIN).
+pub const CALL_DEADLINE_MS: usize = 45_000;
+pub const TIMEOUT_MAX_MS: usize = 30_000;
+pub const CALL_GRACE_MS: usize = 2_000;
+
 /// A full-page screenshot's height in CSS pixels (Chromium's largest capture); a taller
 /// page is captured from its top and the result says `truncated`.
 pub const SCREENSHOT_MAX_PX: usize = 16_384;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 18] = [
+pub const SOURCE_LIMITS: [(&str, usize); 20] = [
     ("scrollViewChars", SCROLL_VIEW_CHARS),
     ("evalDepth", EVAL_DEPTH),
     ("evalArrayItems", EVAL_ARRAY_ITEMS),
@@ -125,6 +132,8 @@ pub const SOURCE_LIMITS: [(&str, usize); 18] = [
     ("settleMaxMs", SETTLE_MAX_MS),
     ("frameAnswerMs", FRAME_ANSWER_MS),
     ("screenshotMaxPx", SCREENSHOT_MAX_PX),
+    ("callDeadlineMs", CALL_DEADLINE_MS),
+    ("timeoutMaxMs", TIMEOUT_MAX_MS),
 ];
 
 /// The effective budget of one call.

@@ -289,6 +289,46 @@ test('pairing: the token via pcc pair; a Bridge with another token is refused by
   assert.ok(!(await callBridge('browser_tabs')).json.error);
 });
 
+test('a worker too busy to answer by the deadline: the Bridge answers for it (a read unavailable, a side effect uncertain)', async () => {
+  const tabId = (await callBridge('browser_tab_open', { url: server.url('basic.html') })).json.tab.id;
+  // A Bridge whose call deadline is 1 s (the default is budget.rs's 45 s); a worker whose
+  // own deadline never fires and whose debugger commands never answer.
+  br.env.PCC_CALL_DEADLINE_MS = '1000';
+  await br.stop();
+  await br.start();
+  await br.connected();
+  await b.worker.evaluate(() => {
+    globalThis.__realSend = chrome.debugger.sendCommand.bind(chrome.debugger);
+    chrome.debugger.sendCommand = () => {};
+    globalThis.pcc.callDeadlineMs = 600000;
+  });
+  try {
+    for (const [method, params, code] of [
+      ['browser_snapshot', { tabId }, 'BROWSER_PAGE_UNAVAILABLE'],
+      ['browser_press', { tabId, key: 'Tab' }, 'BROWSER_OPERATION_UNCERTAIN'],
+    ]) {
+      const t0 = Date.now();
+      const r = await callBridge(method, params);
+      const ms = Date.now() - t0;
+      assert.equal(r.json.error?.code, code, `${method}: ${JSON.stringify(r.json).slice(0, 200)}`);
+      // deadline 1 s + budget.rs's 2 s grace (a call's own `timeout` adds to it: a unit test).
+      const by = 1000 + 2000;
+      assert.ok(ms >= by - 100 && ms < by + 1500, `${method} answered after ${ms} ms (due at ${by})`);
+      console.log(`${method}: the Bridge answered ${code} after ${ms} ms (due at ${by} ms)`);
+    }
+  } finally {
+    await b.worker.evaluate(() => {
+      chrome.debugger.sendCommand = globalThis.__realSend;
+      delete globalThis.pcc.callDeadlineMs;
+    });
+    delete br.env.PCC_CALL_DEADLINE_MS;
+    await br.stop();
+    await br.start();
+    await br.connected();
+  }
+  await callBridge('browser_tab_close', { tabId });
+});
+
 test('Bridge restart: the extension reconnects and connectionGeneration increases', async () => {
   const before = await health();
   await br.stop();

@@ -7,8 +7,9 @@ use crate::config;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
 
-/// Longer than the Bridge's own call timeout, so its answer always arrives first.
-const HTTP_TIMEOUT: Duration = Duration::from_secs(120);
+/// Longer than the Bridge's latest answer to any call (budget.rs: deadline + longest
+/// `timeout` + grace), so its answer always arrives first.
+const HTTP_TIMEOUT: Duration = Duration::from_millis((pcc::budget::CALL_DEADLINE_MS + pcc::budget::TIMEOUT_MAX_MS + pcc::budget::CALL_GRACE_MS) as u64 + 30_000);
 /// Results (a screenshot's PNG in Base64 is the largest) are read up to this size.
 const MAX_BODY_BYTES: u64 = 64 * 1024 * 1024;
 

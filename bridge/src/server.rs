@@ -22,7 +22,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use pcc::projection;
+use pcc::{budget, projection};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,8 +30,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
-/// A call the extension does not answer in this time fails (its own deadline is 75 s).
-const CALL_TIMEOUT: Duration = Duration::from_secs(100);
 /// The extension must say hello this soon after connecting.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// A request's headers must arrive this soon after the connection opens (or after the
@@ -57,6 +55,8 @@ pub struct Bridge {
     extension_id: Option<String>,
     link: Mutex<Option<Arc<Link>>>,
     next_call: AtomicU64,
+    /// budget.rs's CALL_DEADLINE_MS, or `PCC_CALL_DEADLINE_MS` (tests shorten it).
+    call_deadline_ms: u64,
 }
 
 type Shared = Arc<Bridge>;
@@ -65,7 +65,8 @@ pub async fn serve(port: u16, extension_id: Option<String>) -> std::io::Result<(
     let token = config::token()?;
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     let port = listener.local_addr()?.port();
-    let bridge = Arc::new(Bridge { token, port, extension_id, link: Mutex::new(None), next_call: AtomicU64::new(1) });
+    let call_deadline_ms = std::env::var("PCC_CALL_DEADLINE_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(budget::CALL_DEADLINE_MS as u64);
+    let bridge = Arc::new(Bridge { token, port, extension_id, link: Mutex::new(None), next_call: AtomicU64::new(1), call_deadline_ms });
     let app = Router::new()
         .route("/health", get(health))
         .route("/call", post(call))
@@ -258,7 +259,7 @@ async fn call(State(b): State<Shared>, headers: HeaderMap, body: axum::body::Byt
         }
         return refuse(BridgeCode::NotConnected, "the extension disconnected");
     }
-    let result = match tokio::time::timeout(CALL_TIMEOUT, rx).await {
+    let result = match tokio::time::timeout(answer_by(b.call_deadline_ms, &req.params), rx).await {
         Ok(Ok(v)) => v,
         // The call reached the extension: its outcome is unknown, and it is never replayed.
         Ok(Err(_)) => return reply(StatusCode::OK, uncertain(&link, "the extension disconnected during the call")),
@@ -266,7 +267,7 @@ async fn call(State(b): State<Shared>, headers: HeaderMap, body: axum::body::Byt
             if let Ok(mut p) = link.pending.lock() {
                 p.remove(&id);
             }
-            return reply(StatusCode::OK, uncertain(&link, "the extension did not answer in time"));
+            return reply(StatusCode::OK, late(&link, &req.method));
         }
     };
     let mut out = match result {
@@ -292,6 +293,28 @@ fn stamp(out: &mut Map<String, Value>, link: &Link) {
     out.insert("browserId".into(), link.browser_id.clone().into());
     out.insert("connectionId".into(), link.connection_id.clone().into());
     out.insert("connectionGeneration".into(), link.generation.into());
+}
+
+/// The call's deadline (its `timeout` included, as the worker counts it) plus a grace: the
+/// worker answers by its deadline unless it is too busy to, and then the Bridge answers.
+fn answer_by(deadline_ms: u64, params: &Map<String, Value>) -> Duration {
+    let timeout = params.get("timeout").and_then(Value::as_u64).map_or(0, |t| t.min(budget::TIMEOUT_MAX_MS as u64));
+    Duration::from_millis(deadline_ms + timeout + budget::CALL_GRACE_MS as u64)
+}
+
+/// A call the extension did not answer by its deadline: a read found the tab unavailable; a
+/// side effect (anything the catalogue does not mark read-only) may have happened.
+fn late(link: &Link, method: &str) -> Value {
+    if !crate::tools::find(method).is_some_and(|t| t.read_only) {
+        return uncertain(link, "the extension did not answer in time");
+    }
+    let mut out = Map::new();
+    out.insert(
+        "error".into(),
+        json!({"code": "BROWSER_PAGE_UNAVAILABLE", "message": "the tab did not answer in time", "hint": "the page may be hung or crashed; reload it or open a new tab"}),
+    );
+    stamp(&mut out, link);
+    Value::Object(out)
 }
 
 fn uncertain(link: &Link, message: &str) -> Value {
@@ -381,6 +404,23 @@ fn deliver(link: &Link, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn check_answer_by(params: Value, expect_ms: u64) {
+        let Value::Object(p) = params else { unreachable!() };
+        assert_eq!(answer_by(1_000, &p), Duration::from_millis(expect_ms), "{p:?}");
+    }
+
+    #[test]
+    fn the_bridge_answers_after_the_deadline_plus_grace() {
+        check_answer_by(json!({}), 3_000);
+    }
+
+    #[test]
+    fn a_calls_timeout_extends_its_deadline_up_to_the_cap() {
+        check_answer_by(json!({"timeout": 4_000}), 7_000);
+        check_answer_by(json!({"timeout": 10_000_000}), 3_000 + budget::TIMEOUT_MAX_MS as u64);
+        check_answer_by(json!({"timeout": "soon"}), 3_000);
+    }
 
     #[test]
     fn only_loopback_hosts_of_this_port() {
