@@ -48,16 +48,27 @@ try {
       raw.push(performance.now() - t0);
       rawBytes = JSON.stringify(tree).length;
     }
-    // AX: full, then a diff after one scripted change.
+    // AX: full; repeats of the unchanged page (after one read that leaves the page state
+    // with the revision); then a diff after one scripted change.
     const axFull = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'bench', disableDiffing: true });
+    await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'bench' });
+    const repeats = [];
+    let repeatMode;
+    for (let i = 0; i < REPS; i++) {
+      const t0 = performance.now();
+      repeatMode = (await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'bench' })).mode;
+      repeats.push(performance.now() - t0);
+    }
     await page.evaluate(() => { const btn = document.createElement('button'); btn.textContent = 'Added by bench'; (document.querySelector('main') || document.body).appendChild(btn); });
+    let t0 = performance.now();
     const axDiff = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'bench' });
+    const changeMs = performance.now() - t0;
     const s = snap.snapshot;
     rows.push({
       page: p.replace(/^gen\//, '').replace(/\.html$/, ''), domNodes,
       ours: { chars: s.charCount, nodes: s.nodeCount, refs: s.refCount, truncated: s.truncated, ms: median(ours.map((o) => o.total)), captureMs: median(ours.map((o) => o.capture)), wasmMs: median(ours.map((o) => o.wasm)), rawObservationBytes: snap.timing.rawBytes },
       dom: { chars: domSnap.snapshot?.charCount, ms: median(dom) },
-      ax: { fullChars: axFull.charCount, diffMode: axDiff.mode, diffChars: axDiff.charCount },
+      ax: { fullChars: axFull.charCount, diffMode: axDiff.mode, diffChars: axDiff.charCount, repeatMode, repeatMs: median(repeats), changeMs },
       playwright: { chars: aria.length, refs: (aria.match(/\[ref=/g) || []).length, ms: median(pw) },
       rawAx: { bytes: rawBytes, ms: median(raw) },
     });
@@ -124,9 +135,10 @@ async function sessionEconomy() {
 
 function printTable(r) {
   const f = (x, d = 0) => (typeof x === 'number' ? x.toFixed(d) : String(x));
-  const head = ['page', 'DOM', 'ours chars', 'nodes', 'refs', 'ours ms', 'capture', 'wasm', 'wasm÷capt', 'AX full', 'AX diff', 'PW chars', 'PW refs', 'PW ms', 'chars÷PW', 'time÷PW', 'dom ms', 'dom÷PW', 'rawAX KB', 'rawAX ms'];
+  const head = ['page', 'DOM', 'ours chars', 'nodes', 'refs', 'ours ms', 'capture', 'wasm', 'wasm÷capt', 'AX full', 'AX diff', 'PW chars', 'PW refs', 'PW ms', 'chars÷PW', 'time÷PW', 'dom ms', 'dom÷PW', 'rawAX KB', 'rawAX ms', 'AX repeat ms', 'repeat÷PW', 'AX 1-change ms', 'change÷PW'];
   const lines = r.pages.map((p) => [p.page, p.domNodes, p.ours.chars, p.ours.nodes, p.ours.refs, f(p.ours.ms), f(p.ours.captureMs), f(p.ours.wasmMs), f(p.ours.wasmMs / p.ours.captureMs, 2),
-    p.ax.fullChars, `${p.ax.diffChars} (${p.ax.diffMode})`, p.playwright.chars, p.playwright.refs, f(p.playwright.ms), f(p.ours.chars / p.playwright.chars, 3), f(p.ours.ms / p.playwright.ms, 2), f(p.dom.ms), f(p.dom.ms / p.playwright.ms, 2), f(p.rawAx.bytes / 1024), f(p.rawAx.ms)]);
+    p.ax.fullChars, `${p.ax.diffChars} (${p.ax.diffMode})`, p.playwright.chars, p.playwright.refs, f(p.playwright.ms), f(p.ours.chars / p.playwright.chars, 3), f(p.ours.ms / p.playwright.ms, 2), f(p.dom.ms), f(p.dom.ms / p.playwright.ms, 2), f(p.rawAx.bytes / 1024), f(p.rawAx.ms),
+    `${f(p.ax.repeatMs)} (${p.ax.repeatMode})`, f(p.ax.repeatMs / p.playwright.ms, 2), f(p.ax.changeMs), f(p.ax.changeMs / p.playwright.ms, 2)]);
   const all = [head, ...lines].map((l) => l.map(String));
   const w = head.map((_, i) => Math.max(...all.map((l) => l[i].length)));
   const out = all.map((l) => '| ' + l.map((c, i) => c.padEnd(w[i])).join(' | ') + ' |');

@@ -25,16 +25,20 @@ try {
     await page.waitForLoadState('load').catch(() => {});
     await page.waitForTimeout(150);
     const sessionId = `bench-${tabId}`;
-    const first = await b.call('browser_accessibility_snapshot', { tabId, sessionId });
-    const second = await b.call('browser_accessibility_snapshot', { tabId, sessionId });
-    const pw = (await page.ariaSnapshot({ mode: 'ai' })).length;
+    const timed = async (f) => { const t0 = performance.now(); const r = await f(); return [r, performance.now() - t0]; };
+    const ax = () => b.call('browser_accessibility_snapshot', { tabId, sessionId, timing: true });
+    const [first, firstMs] = await timed(ax);
+    const [second, secondMs] = await timed(ax);
+    const [pwText, pwMs] = await timed(() => page.ariaSnapshot({ mode: 'ai' }));
+    const pw = pwText.length;
     await page.evaluate(() => { const x = document.createElement('button'); x.textContent = 'Added by the bench'; document.body.appendChild(x); });
-    const third = await b.call('browser_accessibility_snapshot', { tabId, sessionId });
+    const [third, changeMs] = await timed(ax);
     const pwAfter = (await page.ariaSnapshot({ mode: 'ai' })).length;
     await b.call('browser_dispose_session', { sessionId });
     await b.call('browser_tab_close', { tabId });
     rows.push({ page: name, firstChars: first.charCount, second: second.mode, secondReason: second.fullReason, secondChars: second.charCount,
-      change: third.mode, changeReason: third.fullReason, changeChars: third.charCount, playwrightChars: pw, playwrightAfterChars: pwAfter });
+      change: third.mode, changeReason: third.fullReason, changeChars: third.charCount, playwrightChars: pw, playwrightAfterChars: pwAfter,
+      firstMs, secondMs, secondCaptured: second.timing?.captureMs > 0, changeMs, playwrightMs: pwMs });
   }
 } finally {
   await b.close();
@@ -49,6 +53,11 @@ const summary = {
   diffsWithin200Chars: rows.filter((r) => r.change === 'diff' && r.changeChars <= 200).length,
   fullWithoutReason: rows.filter((r) => (r.second === 'full' && !r.secondReason) || (r.change === 'full' && !r.changeReason)).length,
   medianDiffChars: median(rows.filter((r) => r.change === 'diff').map((r) => r.changeChars)),
+  // Time ÷ one Playwright AI snapshot of the same page, same run (median over the pages).
+  firstReadOverPw: median(rows.map((r) => r.firstMs / r.playwrightMs)),
+  unchangedRepeatOverPw: median(rows.map((r) => r.secondMs / r.playwrightMs)),
+  oneChangeRepeatOverPw: median(rows.map((r) => r.changeMs / r.playwrightMs)),
+  unchangedWithoutCapture: rows.filter((r) => r.second === 'unchanged' && !r.secondCaptured).length,
   // Three reads of a page (first, unchanged, one change): our state chars ÷ Playwright's.
   threeReadsRatio: rows.reduce((s, r) => s + r.firstChars + r.secondChars + r.changeChars, 0) / rows.reduce((s, r) => s + 2 * r.playwrightChars + r.playwrightAfterChars, 0),
 };

@@ -5,7 +5,7 @@
 // Entry point for tests and the Bridge: `globalThis.pcc.call(method, params)` resolves to
 // the tool's result, or to `{error: {code, message, hint}}`.
 import { memoryBytes, projectTabs, projectTab, screenshotText } from './wasm/pcc.js';
-import { ready } from './core.js';
+import { ready, utf8 } from './core.js';
 import { captureObservation } from './capture.js';
 import { applyPasswordMemory } from './worlds.js';
 import { sessions } from './debugger.js';
@@ -21,6 +21,7 @@ import { settle } from './settle.js';
 import { status, doctor, recordEvent } from './status.js';
 import { startBridge, configureBridge, bridgeState } from './bridge.js';
 import { openDialog, dialogOpens, answered } from './dialogs.js';
+import { pageState, readKey, unchangedSince, remember } from './repeat.js';
 
 
 chrome.tabs.onRemoved.addListener(async (tabId) => (await ready).collector.clearTab(tabId));
@@ -147,8 +148,8 @@ async function readTab(params, signal, render) {
   const { obs, captureMs, handle } = await stableRead(tab.id, () => observe(tab, params, signal));
   // Abandoned: render nothing (a revision the model never sees must not become the base).
   signal?.throwIfAborted();
-  const json = JSON.stringify(obs);
   const t0 = performance.now();
+  const json = utf8(obs);
   const result = render(collector, json, limits, handle);
   const timing = { captureMs, wasmMs: performance.now() - t0, rawBytes: json.length };
   return { result, tab: tabInfo(tab, handle), timing: params.timing ? timing : undefined };
@@ -214,7 +215,7 @@ async function matchTarget(tab, t, max, signal) {
   const { obs, all } = await captureAx(tab, signal);
   signal?.throwIfAborted();
   const handle = await handleOf(tab, all[0]);
-  return collector.find(JSON.stringify(obs), t.text, t.role, t.name ?? t.label, t.exact === true, t.placeholder, t.testId, true, max, undefined, handle, undefined);
+  return collector.find(utf8(obs), t.text, t.role, t.name ?? t.label, t.exact === true, t.placeholder, t.testId, true, max, undefined, handle, undefined);
 }
 
 /**
@@ -272,15 +273,45 @@ async function browserAccessibilitySnapshot(params, signal) {
     if (params[k] !== undefined && typeof params[k] !== 'string') fail('INVALID_REQUEST', `${k} must be a string`);
   }
   if (params.disableDiffing !== undefined && typeof params.disableDiffing !== 'boolean') fail('INVALID_REQUEST', 'disableDiffing must be a boolean');
-  const { result, tab, timing } = await readTab(params, signal, (c, json, limits, handle) => c.accessibility(json, {
+  const options = (limits, handle, unchangedSince) => ({
     ...limits,
     tab: handle,
     sessionId: params.sessionId || '',
     scope: params.selector || (params.ref !== undefined ? `ref ${params.snapshotId} ${params.ref}` : ''),
     disableDiffing: params.disableDiffing === true,
     baseSnapshotId: params.baseSnapshotId,
-  }));
-  const out = { ...result, tab };
+    unchangedSince,
+  });
+  // The page state before the read: unchanged since this key's last read → no capture.
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const { collector, limits } = await ready;
+  const key = readKey(tab.id, params);
+  const state = params.source === 'dom' || params.disableDiffing ? null : await pageState(tab, limits.frameAnswerMs);
+  const since = unchangedSince(key, state);
+  if (since) {
+    const t0 = performance.now();
+    let result, handle;
+    try {
+      const all = await sessions(tab.id, signal);
+      handle = await handleOf(tab, all[0]);
+      signal?.throwIfAborted();
+      result = collector.accessibility(new Uint8Array(0), options({ maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') }, handle, since));
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      // Not the latest revision of this document (another read, a new document), or the
+      // debugger is gone: the read captures.
+    }
+    if (result) {
+      remember(key, state, result.snapshotId);
+      const out = { ...result, tab: tabInfo(tab, handle) };
+      if (params.timing) out.timing = { captureMs: 0, wasmMs: performance.now() - t0, rawBytes: 0 };
+      return out;
+    }
+  }
+  const { result, tab: info, timing } = await readTab(params, signal, (c, json, lim, handle) => c.accessibility(json, options(lim, handle)));
+  remember(key, result.source === 'chromium_ax' ? state : null, result.snapshotId);
+  const out = { ...result, tab: info };
   if (timing) out.timing = timing;
   return out;
 }
@@ -823,7 +854,7 @@ async function browserAction(action, params, signal) {
     // Rebind at most once, to a unique strong equivalent in the same document.
     const { obs } = await captureAx(tab, signal);
     signal?.throwIfAborted();
-    target = collector.rebind(params.snapshotId, params.ref, handle, JSON.stringify(obs));
+    target = collector.rebind(params.snapshotId, params.ref, handle, utf8(obs));
     session = all.find((s) => s.session === target.session);
     if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
     rebound = true;

@@ -3,7 +3,7 @@
 // that overlaps a navigation is re-observed once, then fails with BROWSER_PAGE_CHANGING.
 // Glue only: the walks go to wasm, which selects, bounds, redacts and renders.
 import { visibleDom, extract } from './wasm/pcc.js';
-import { ready } from './core.js';
+import { ready, utf8 } from './core.js';
 import { domWalk, documentId, frameArm, framePost } from './domwalk.js';
 import { articleWalk } from './article.js';
 import { fail } from './errors.js';
@@ -177,7 +177,7 @@ export async function domCua(tab, params, signal) {
   return stableRead(tab.id, async (t) => {
     const { page } = await walkFrames(t, selector, true, (await ready).limits.walkTextChars);
     signal?.throwIfAborted(); // abandoned: no rendering for nobody
-    return visibleDom(JSON.stringify(page), opts);
+    return visibleDom(utf8(page), opts);
   });
 }
 
@@ -191,7 +191,7 @@ export async function extractContent(tab, params, signal) {
     // the whole body.
     const page = (!selector && await readArticle(t.id, limits)) || (await walkFrames(t, selector, false, limits.walkExtractTextChars)).page;
     signal?.throwIfAborted();
-    return extract(JSON.stringify(page), opts);
+    return extract(utf8(page), opts);
   });
 }
 

@@ -10,7 +10,7 @@ use crate::revision::{Revision, RevisionKey, Store};
 use crate::snapshot::Output;
 use crate::tree::Tree;
 use rustc_hash::FxHashMap as HashMap;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::identity;
 use crate::journal::Journal;
 use crate::input::decode_observation;
@@ -41,6 +41,9 @@ pub struct AxOptions {
     pub disable_diffing: bool,
     /// The revision the client holds; when it is not the latest, the result is `full`.
     pub base_snapshot_id: Option<String>,
+    /// The extension's change tracker proved the page unchanged since this read: no
+    /// observation is passed (see `Collector::accessibility`).
+    pub unchanged_since: Option<String>,
 }
 
 pub struct Collector {
@@ -123,6 +126,9 @@ impl Collector {
             tab_id: opts.tab.tab_id,
             scope: opts.scope.clone(),
         };
+        if let Some(since) = &opts.unchanged_since {
+            return self.unchanged_since(key, since, opts).ok_or_else(|| Error::malformed("unchangedSince", "not the latest revision"));
+        }
         let tree = match decode_observation(observation_json).and_then(|obs| build_tree(&obs).map(|t| (t, obs.url, obs.dom_walk.map(|w| w.walk_id)))) {
             Ok(t) => t,
             Err(e) => {
@@ -178,10 +184,7 @@ impl Collector {
             Some((mut result, refs)) => {
                 result.snapshot_id = snapshot_id.clone();
                 self.ax_refs = self.ax_refs.max(max_label(&refs));
-                let all: Vec<&(String, RefTarget)> = refs.values().collect();
-                let mut keyed: Vec<(u64, usize)> = all.iter().enumerate().map(|(i, (l, _))| (l.get(1..).and_then(|n| n.parse().ok()).unwrap_or(0), i)).collect();
-                crate::order::sort_keyed(&mut keyed);
-                let listed: Vec<(String, RefTarget)> = keyed.iter().map(|&(_, i)| all[i].clone()).collect();
+                let listed = by_label(&refs);
                 (result, refs, listed)
             }
             None => {
@@ -206,8 +209,41 @@ impl Collector {
         self.registry.insert(snapshot_id.clone(), opts.tab.clone(), listed, false);
         // The node count of the state the client holds: the full read's, carried through diffs.
         let node_count = if result.mode == "full" { result.node_count } else { base_nodes };
-        self.revisions.put(key, Revision { snapshot_id, tab: opts.tab.clone(), url, entries, refs, node_count });
+        self.revisions.put(key, Revision { snapshot_id, tab: opts.tab.clone(), url, entries, refs, node_count, source: result.source, total_nodes: result.total_nodes });
         Ok(result)
+    }
+
+    /// `unchanged` against the read `since` without an observation, when the extension's
+    /// change tracker proved that nothing on the page changed since it: the same result, refs
+    /// and revision an observation with no change gives. `None` when `since` is not this
+    /// key's latest revision of this document (the caller then observes).
+    fn unchanged_since(&mut self, key: RevisionKey, since: &str, opts: &AxOptions) -> Option<SnapshotResult> {
+        let holds = |r: &Revision| r.snapshot_id == since && r.tab.tab_fence == opts.tab.tab_fence && r.tab.incarnation == opts.tab.incarnation;
+        if opts.disable_diffing || opts.base_snapshot_id.as_deref().is_some_and(|id| id != since) || !self.revisions.latest(&key).is_some_and(holds) {
+            return None;
+        }
+        let mut rev = self.revisions.take(&key)?;
+        self.ax_counter += 1;
+        let snapshot_id = format!("ax-{}-{}", self.runtime, self.ax_counter);
+        let result = SnapshotResult {
+            snapshot_id: snapshot_id.clone(),
+            base_snapshot_id: Some(rev.snapshot_id.clone()),
+            mode: "unchanged",
+            source: rev.source,
+            state: None,
+            node_count: rev.node_count,
+            char_count: 0,
+            truncated: false,
+            ref_count: rev.refs.len(),
+            total_nodes: rev.total_nodes,
+            omitted_nodes: 0,
+            full_reason: None,
+        };
+        rev.snapshot_id = snapshot_id.clone();
+        rev.tab = opts.tab.clone();
+        self.registry.insert(snapshot_id, opts.tab.clone(), by_label(&rev.refs), false);
+        self.revisions.put(key, rev);
+        Some(result)
     }
 
     /// A `diff` or `unchanged` result against `base`, or the reason the rules say `full`.
@@ -302,6 +338,14 @@ impl Collector {
 /// Highest `aN` label in use.
 fn max_label(refs: &HashMap<diff::Key, (String, RefTarget)>) -> usize {
     refs.values().filter_map(|(l, _)| l.get(1..).and_then(|n| n.parse().ok())).max().unwrap_or(0)
+}
+
+/// A revision's refs in label order (the registry lists them so).
+fn by_label(refs: &HashMap<diff::Key, (String, RefTarget)>) -> Vec<(String, RefTarget)> {
+    let all: Vec<&(String, RefTarget)> = refs.values().collect();
+    let mut keyed: Vec<(u64, usize)> = all.iter().enumerate().map(|(i, (l, _))| (l.get(1..).and_then(|n| n.parse().ok()).unwrap_or(0), i)).collect();
+    crate::order::sort_keyed(&mut keyed);
+    keyed.iter().map(|&(_, i)| all[i].clone()).collect()
 }
 
 /// DOM-source refs name the walk their index counts in.

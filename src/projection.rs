@@ -67,7 +67,17 @@ const HANDLE: Fields = &[("tabId", Scalar), ("browserId", Scalar), ("windowId", 
 /// The compact tab identity of a page result.
 const TAB: Fields = &[("tab", Object(&[&[("id", Scalar), ("title", Text(NODE_TEXT_CHARS)), ("url", Url), ("handle", Object(&[HANDLE]))]]))];
 /// One row of `browser_tabs`.
-const TAB_ROW: Fields = &[("id", Scalar), ("title", Text(NODE_TEXT_CHARS)), ("url", Url), ("active", Scalar), ("windowId", Scalar)];
+const TAB_ROW: Fields = &[
+    ("id", Scalar),
+    ("title", Text(NODE_TEXT_CHARS)),
+    ("url", Url),
+    ("active", Scalar),
+    ("windowId", Scalar),
+    ("index", Scalar),
+    ("owner", Scalar),
+    ("lifecycle", Scalar),
+    ("groupId", Scalar),
+];
 /// A revision: the `snapshot` of browser_snapshot, the top level of the AX result.
 const REVISION: Fields = &[
     ("snapshotId", Scalar),

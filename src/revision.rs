@@ -28,6 +28,9 @@ pub struct Revision {
     /// The ref label and target of every node that currently has one.
     pub refs: HashMap<Key, (String, RefTarget)>,
     pub node_count: usize,
+    /// The source and page node count of the read (an `unchanged` answer repeats them).
+    pub source: &'static str,
+    pub total_nodes: usize,
 }
 
 #[derive(Default)]
@@ -56,6 +59,12 @@ impl Store {
         while self.revisions.len() > REVISIONS_TOTAL {
             self.revisions.remove(0);
         }
+    }
+
+    /// Removes and returns the revision under `key` (to be `put` back renewed).
+    pub fn take(&mut self, key: &RevisionKey) -> Option<Revision> {
+        let i = self.revisions.iter().position(|(k, _)| k == key)?;
+        Some(self.revisions.remove(i).1)
     }
 
     pub fn forget(&mut self, key: &RevisionKey) {

@@ -20,6 +20,16 @@ pub struct TabDescriptor {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub active: bool,
     pub window_id: i64,
+    /// `browser_tabs` rows only (a result's own `tab` stays lean): the position in its
+    /// window, whose tab it is, its lifecycle when not loaded and running, its tab group.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lifecycle: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<i64>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -65,7 +75,37 @@ fn describe(t: &Value) -> Option<TabDescriptor> {
         url: model_url(text("url").or(text("pendingUrl")).unwrap_or("")),
         active: t.get("active").and_then(Value::as_bool).unwrap_or(false),
         window_id: t.get("windowId").and_then(Value::as_i64).unwrap_or(-1),
+        index: None,
+        owner: None,
+        lifecycle: None,
+        group_id: None,
     })
+}
+
+/// A `browser_tabs` row: the descriptor plus index, owner (`pccOwner`, which the extension
+/// adds: `agent` or `claimed`; anything else is the user's), lifecycle and group.
+fn describe_row(t: &Value) -> Option<TabDescriptor> {
+    let flag = |k: &str| t.get(k).and_then(Value::as_bool).unwrap_or(false);
+    let mut d = describe(t)?;
+    d.index = t.get("index").and_then(Value::as_i64);
+    d.owner = Some(match t.get("pccOwner").and_then(Value::as_str) {
+        Some("agent") => "agent",
+        Some("claimed") => "claimed",
+        _ => "user",
+    });
+    d.lifecycle = if flag("discarded") {
+        Some("discarded")
+    } else if flag("frozen") {
+        Some("frozen")
+    } else {
+        match t.get("status").and_then(Value::as_str) {
+            Some("loading") => Some("loading"),
+            Some("unloaded") => Some("unloaded"),
+            _ => None,
+        }
+    };
+    d.group_id = t.get("groupId").and_then(Value::as_i64).filter(|g| *g >= 0);
+    Some(d)
 }
 
 /// Projects the JSON of a `chrome.tabs.query` result.
@@ -73,7 +113,7 @@ pub fn project_tabs(json: &str) -> Result<TabList> {
     let raw: Value = crate::input::json::parse(json, "tab list", |p| p.value())?;
     let raw = raw.as_array().ok_or_else(|| Error::malformed("tab list", "expected an array"))?;
     let count = raw.len();
-    let tabs: Vec<TabDescriptor> = raw.iter().filter_map(describe).take(MAX_TABS).collect();
+    let tabs: Vec<TabDescriptor> = raw.iter().filter_map(describe_row).take(MAX_TABS).collect();
     Ok(TabList { truncated: count > tabs.len(), count, tabs })
 }
 
@@ -126,6 +166,37 @@ mod tests {
         assert!(list.truncated);
         assert!(list.tabs[0].title.chars().count() <= NODE_TEXT_CHARS);
         assert!(list.tabs[0].url.chars().count() <= TAB_URL_CHARS);
+    }
+
+    fn check_row(tab: &str, expect: serde_json::Value) {
+        let row = serde_json::to_value(&project_tabs(&format!("[{tab}]")).unwrap().tabs[0]).unwrap();
+        assert_eq!(row, expect, "{tab}");
+    }
+
+    #[test]
+    fn a_row_says_whose_tab_it_is() {
+        check_row(r#"{"id":1,"url":"https://a.test/","windowId":3,"index":0,"pccOwner":"agent"}"#,
+            serde_json::json!({"id": 1, "title": "", "url": "https://a.test/", "windowId": 3, "index": 0, "owner": "agent"}));
+        check_row(r#"{"id":1,"url":"https://a.test/","windowId":3,"index":2,"pccOwner":"claimed"}"#,
+            serde_json::json!({"id": 1, "title": "", "url": "https://a.test/", "windowId": 3, "index": 2, "owner": "claimed"}));
+        check_row(r#"{"id":1,"url":"https://a.test/","windowId":3,"index":1,"pccOwner":"root"}"#,
+            serde_json::json!({"id": 1, "title": "", "url": "https://a.test/", "windowId": 3, "index": 1, "owner": "user"}));
+    }
+
+    #[test]
+    fn a_row_names_a_lifecycle_other_than_running_and_its_group() {
+        check_row(r#"{"id":1,"url":"u","windowId":3,"index":0,"status":"complete","discarded":true,"groupId":-1}"#,
+            serde_json::json!({"id": 1, "title": "", "url": "u", "windowId": 3, "index": 0, "owner": "user", "lifecycle": "discarded"}));
+        check_row(r#"{"id":1,"url":"u","windowId":3,"index":0,"status":"loading","groupId":42}"#,
+            serde_json::json!({"id": 1, "title": "", "url": "u", "windowId": 3, "index": 0, "owner": "user", "lifecycle": "loading", "groupId": 42}));
+        check_row(r#"{"id":1,"url":"u","windowId":3,"index":0,"status":"complete","frozen":false}"#,
+            serde_json::json!({"id": 1, "title": "", "url": "u", "windowId": 3, "index": 0, "owner": "user"}));
+    }
+
+    #[test]
+    fn a_results_own_tab_stays_lean() {
+        let t = project_tab(r#"{"id":1,"url":"u","windowId":3,"index":4,"pccOwner":"agent","status":"loading","groupId":2}"#).unwrap();
+        assert_eq!(serde_json::to_value(&t).unwrap(), serde_json::json!({"id": 1, "title": "", "url": "u", "windowId": 3}));
     }
 
     #[test]

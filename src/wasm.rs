@@ -4,6 +4,12 @@
 //!
 //! Must never: contain logic beyond decoding arguments and encoding results.
 
+/// The module's allocator: talc (smaller and faster than Rust's default dlmalloc in this
+/// module; the module is single-threaded, no atomics).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 use crate::collector::Collector as Core;
 use crate::budget::Budget;
 use crate::error::{Code, Error};
@@ -75,10 +81,12 @@ fn decode<T: Default>(v: JsValue, what: &'static str, read: fn(&mut Parser<'_>) 
     json::parse(&json, what, read).map_err(err)
 }
 
-/// Observations are passed as JSON text: `JSON.stringify` of CDP results is native-fast and
-/// one `serde_json` pass beats crossing the boundary once per field.
-fn json_text(v: &JsValue) -> Result<String, JsValue> {
-    v.as_string().ok_or_else(|| err(Error::malformed("observation", "expected a JSON string")))
+/// Observations are passed as the UTF-8 bytes of their JSON text (`TextEncoder`):
+/// `JSON.stringify` of CDP results is native-fast, one parse beats crossing the boundary
+/// once per field, and bytes are copied in at their exact size (a JS string is copied at
+/// up to 3× its length once it holds a non-ASCII character: 100+ MB on a 50k-node page).
+fn json_text(v: &[u8]) -> Result<&str, JsValue> {
+    std::str::from_utf8(v).map_err(|_| err(Error::malformed("observation", "expected UTF-8 JSON bytes")))
 }
 
 #[wasm_bindgen]
@@ -94,21 +102,21 @@ impl Collector {
     }
 
     /// `observation`: JSON text of the observation envelope; `options`: `{maxChars, maxNodes, tab}`.
-    pub fn snapshot(&mut self, observation: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn snapshot(&mut self, observation: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
         let opts = decode(options, "snapshot options", options::snapshot)?;
-        let obs = json_text(&observation)?;
-        self.core.snapshot(&obs, &opts).map_err(err).and_then(|r| to_js(&r))
+        let obs = json_text(observation)?;
+        self.core.snapshot(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
 
     /// `browser_find` (see `find::Query`); `tab` is the tab handle and `regex`, when given, a
     /// RegExp every match must also pass. (Plain arguments: an options decoder costs more wasm.)
     #[allow(clippy::too_many_arguments)]
-    pub fn find(&mut self, observation: JsValue, text: Option<String>, role: Option<String>, name: Option<String>, exact: bool, placeholder: Option<String>, test_id: Option<String>, elements: bool, max_results: Option<u32>, max_chars: Option<u32>, tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
+    pub fn find(&mut self, observation: &[u8], text: Option<String>, role: Option<String>, name: Option<String>, exact: bool, placeholder: Option<String>, test_id: Option<String>, elements: bool, max_results: Option<u32>, max_chars: Option<u32>, tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
         let tab = decode(tab, "tab handle", options::tab_key)?;
         let q = crate::find::Query { text, role, name, exact, placeholder, test_id, elements, max_results: max_results.map(u64::from), max_chars: max_chars.map(u64::from) };
-        let obs = json_text(&observation)?;
+        let obs = json_text(observation)?;
         let pred = |s: &str| regex.as_ref().map(|r| r.test(s)).unwrap_or(true);
-        self.core.find(&obs, &q, &tab, &pred).map_err(err).and_then(|r| to_js(&r))
+        self.core.find(obs, &q, &tab, &pred).map_err(err).and_then(|r| to_js(&r))
     }
 
     /// Resolves `ref` of `snapshotId` for the tab handle `tab`; throws `BROWSER_STALE_REF`.
@@ -118,18 +126,18 @@ impl Collector {
     }
 
     /// Rebinds a ref whose node is gone to its unique strong equivalent in `observation`.
-    pub fn rebind(&self, snapshot_id: &str, ref_label: &str, tab: JsValue, observation: JsValue) -> Result<JsValue, JsValue> {
+    pub fn rebind(&self, snapshot_id: &str, ref_label: &str, tab: JsValue, observation: &[u8]) -> Result<JsValue, JsValue> {
         let tab = decode(tab, "tab handle", options::tab_key)?;
-        let obs = json_text(&observation)?;
-        self.core.rebind(snapshot_id, ref_label, &tab, &obs).map_err(err).and_then(|t| to_js(&t))
+        let obs = json_text(observation)?;
+        self.core.rebind(snapshot_id, ref_label, &tab, obs).map_err(err).and_then(|t| to_js(&t))
     }
 
     /// `browser_accessibility_snapshot`: options `{maxChars, maxNodes, tab, sessionId, scope,
     /// disableDiffing, baseSnapshotId}`; result mode `full`, `diff` or `unchanged`.
-    pub fn accessibility(&mut self, observation: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn accessibility(&mut self, observation: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
         let opts = decode(options, "accessibility options", options::accessibility)?;
-        let obs = json_text(&observation)?;
-        self.core.accessibility(&obs, &opts).map_err(err).and_then(|r| to_js(&r))
+        let obs = json_text(observation)?;
+        self.core.accessibility(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
 
     #[wasm_bindgen(js_name = disposeSession)]
@@ -182,25 +190,25 @@ impl Collector {
     }
 }
 
-/// `browser_dom_cua` over the JSON of the tab's frame walks; options `{maxChars, maxNodes}`.
+/// `browser_dom_cua` over the JSON of the tab's frame walks (UTF-8 bytes); options `{maxChars, maxNodes}`.
 #[wasm_bindgen(js_name = visibleDom)]
-pub fn visible_dom(walk_json: &str, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn visible_dom(walk_json: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
     let opts = decode(options, "dom_cua options", options::cua)?;
-    let page = crate::input::decode_page_walk(walk_json).map_err(err)?;
+    let page = crate::input::decode_page_walk(json_text(walk_json)?).map_err(err)?;
     to_js(&crate::visible_dom::visible_dom(&page, Budget::clamped(opts.max_chars, opts.max_nodes)))
 }
 
-/// `browser_extract` over the JSON of the tab's walk; options `{maxChars, format}` with
+/// `browser_extract` over the JSON of the tab's walk (UTF-8 bytes); options `{maxChars, format}` with
 /// format `markdown` (default) or `text`.
 #[wasm_bindgen]
-pub fn extract(walk_json: &str, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn extract(walk_json: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
     let opts = decode(options, "extract options", options::extract)?;
     let format = match opts.format.as_deref() {
         None | Some("markdown") => Format::Markdown,
         Some("text") => Format::Text,
         Some(_) => return Err(err(Error::new(Code::InvalidRequest, "format must be \"markdown\" or \"text\"", "omit format for Markdown"))),
     };
-    let page = crate::input::decode_page_walk(walk_json).map_err(err)?;
+    let page = crate::input::decode_page_walk(json_text(walk_json)?).map_err(err)?;
     to_js(&crate::extract::extract(&page, format, crate::extract::budget(opts.max_chars), opts.offset.map_or(0, |o| o as usize)))
 }
 

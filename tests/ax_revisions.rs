@@ -319,3 +319,43 @@ fn a_full_read_that_could_have_been_a_diff_says_why() {
     moved.incarnation = "doc-2".into();
     assert_eq!(c.accessibility(&json, &ax_opts(moved)).unwrap().full_reason, Some("navigation"));
 }
+
+/// A repeat the extension's change tracker proved unchanged: no observation, `unchanged_since`.
+fn repeat(c: &mut Collector, since: &str, tab: TabKey) -> pcc::error::Result<SnapshotResult> {
+    c.accessibility("", &AxOptions { unchanged_since: Some(since.into()), ..ax_opts(tab) })
+}
+
+#[test]
+fn a_proven_unchanged_repeat_is_the_unchanged_an_observation_gives() {
+    let json = capture("basic");
+    let (mut slow, mut fast) = (Collector::new("x"), Collector::new("x"));
+    let (s1, f1) = (read(&mut slow, &json), read(&mut fast, &json));
+    let s2 = read(&mut slow, &json);
+    let f2 = repeat(&mut fast, &f1.snapshot_id, tab()).expect("repeat");
+    assert_eq!(serde_json::to_value(&f2).unwrap(), serde_json::to_value(&s2).unwrap(), "same result, same ids");
+    // Its refs resolve under the new id, and the next observed read diffs against it.
+    let r = ref_on(s1.state.as_deref().unwrap(), "button \"Click me\"");
+    assert_eq!(fast.resolve(&f2.snapshot_id, &r, &tab()).unwrap().name, "Click me");
+    let changed = edit(&json, |n| node_named(n, "button", "Click me")["name"]["value"] = json!("Clicked 1 times"));
+    let (s3, f3) = (read(&mut slow, &changed), read(&mut fast, &changed));
+    assert_eq!(f3.base_snapshot_id.as_deref(), Some(f2.snapshot_id.as_str()));
+    assert_eq!((f3.mode, f3.state.clone()), (s3.mode, s3.state.clone()));
+}
+
+#[test]
+fn a_repeat_is_refused_unless_it_names_the_latest_revision_of_this_document() {
+    let mut c = Collector::new("x");
+    let json = capture("basic");
+    let r1 = read(&mut c, &json);
+    let r2 = read(&mut c, &json);
+    assert!(repeat(&mut c, &r1.snapshot_id, tab()).is_err(), "not the latest");
+    let mut other = tab();
+    other.incarnation = "doc-2".into();
+    assert!(repeat(&mut c, &r2.snapshot_id, other).is_err(), "another document");
+    let forced = c.accessibility("", &AxOptions { unchanged_since: Some(r2.snapshot_id.clone()), disable_diffing: true, ..ax_opts(tab()) });
+    assert!(forced.is_err(), "disableDiffing asks for full");
+    let mismatch = c.accessibility("", &AxOptions { unchanged_since: Some(r2.snapshot_id.clone()), base_snapshot_id: Some(r1.snapshot_id.clone()), ..ax_opts(tab()) });
+    assert!(mismatch.is_err(), "the client holds another revision");
+    // A refused repeat changes nothing: the latest revision still repeats.
+    assert_eq!(repeat(&mut c, &r2.snapshot_id, tab()).unwrap().base_snapshot_id.as_deref(), Some(r2.snapshot_id.as_str()));
+}

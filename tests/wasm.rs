@@ -32,7 +32,7 @@ fn snapshot_returns_a_plain_object_and_redacts() {
     let mut c = Collector::new("w");
     let opts = js_sys::Object::new();
     js_sys::Reflect::set(&opts, &"tab".into(), &tab()).unwrap();
-    let r = c.snapshot(JsValue::from_str(OBS), opts.into()).unwrap();
+    let r = c.snapshot(OBS.as_bytes(), opts.into()).unwrap();
     let state = get(&r, "state").as_string().unwrap();
     assert!(state.contains("button \"Save\" [ref=e1]"), "{state}");
     assert!(!state.contains("s3cret-value"));
@@ -47,24 +47,24 @@ fn snapshot_returns_a_plain_object_and_redacts() {
 fn find_takes_a_host_regexp_and_its_refs_resolve() {
     let mut c = Collector::new("w");
     let re: pcc::wasm::RegExp = wasm_bindgen::JsCast::unchecked_into(JsValue::from(js_sys::RegExp::new("^sa", "i")));
-    let r = c.find(JsValue::from_str(OBS), None, Some("button".into()), None, false, None, None, false, None, None, tab(), Some(re)).unwrap();
+    let r = c.find(OBS.as_bytes(), None, Some("button".into()), None, false, None, None, false, None, None, tab(), Some(re)).unwrap();
     assert_eq!(get(&r, "matches").as_f64(), Some(1.0));
     let state = get(&r, "state").as_string().unwrap();
     assert_eq!(state, "- button \"Save\" [ref=e1]");
     let target = c.resolve(&get(&r, "snapshotId").as_string().unwrap(), "e1", tab()).unwrap();
     assert_eq!(get(&target, "backendNodeId").as_f64(), Some(11.0));
     // The password's value is not searchable.
-    let r = c.find(JsValue::from_str(OBS), Some("s3cret".into()), None, None, false, None, None, false, None, None, tab(), None).unwrap();
+    let r = c.find(OBS.as_bytes(), Some("s3cret".into()), None, None, false, None, None, false, None, None, tab(), None).unwrap();
     assert_eq!(get(&r, "matches").as_f64(), Some(0.0));
 }
 
 #[wasm_bindgen_test]
 fn errors_are_thrown_as_coded_objects() {
     let mut c = Collector::new("w");
-    let e = c.snapshot(JsValue::from_str("{not json"), JsValue::UNDEFINED).unwrap_err();
+    let e = c.snapshot(b"{not json", JsValue::UNDEFINED).unwrap_err();
     assert_eq!(get(&e, "code").as_string().unwrap(), "INVALID_REQUEST");
     assert!(!get(&e, "hint").as_string().unwrap().is_empty());
-    let e = c.snapshot(JsValue::from_f64(1.0), JsValue::UNDEFINED).unwrap_err();
+    let e = c.snapshot(&[b'"', 0xff, b'"'], JsValue::UNDEFINED).unwrap_err();
     assert_eq!(get(&e, "code").as_string().unwrap(), "INVALID_REQUEST");
     let e = c.resolve("snapshot-x-1", "e1", tab()).unwrap_err();
     assert_eq!(get(&e, "code").as_string().unwrap(), "BROWSER_STALE_REF");

@@ -55,6 +55,7 @@ pub fn accessibility(p: &mut Parser<'_>) -> Result<AxOptions> {
             "scope" => o.scope = p.string()?,
             "disableDiffing" => o.disable_diffing = p.bool()?,
             "baseSnapshotId" => o.base_snapshot_id = p.opt_string()?,
+            "unchangedSince" => o.unchanged_since = p.opt_string()?,
             _ => p.skip()?,
         }
         Ok(())

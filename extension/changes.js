@@ -1,0 +1,95 @@
+// Content script (document_start, every frame): the change tracker. It counts whatever can
+// change what a read of this document shows, so that a repeat AX read of a page where nothing
+// happened answers `unchanged` without a capture (extension/repeat.js asks every frame).
+//
+// What it counts: every DOM mutation (the document and each shadow root it has found), and
+// the events that change state without one: scroll, resize, focus, input, toggles (details,
+// popovers), loads and errors (images, frames, style sheets), animations and transitions,
+// hover, media, fonts. What no event reports is compared at each check instead: form values
+// set by script, shadow roots attached after insertion, style rules added through the CSSOM.
+//
+// Owns: `globalThis.__pccChanges.check()` → `"<document instance>:<count>"`. Must never:
+// touch the page's DOM or its prototypes (the page does not see it), or answer the same
+// string twice when something it watches changed in between.
+(() => {
+  if (globalThis.__pccChanges) return;
+  const instance = crypto.randomUUID().slice(0, 8);
+  let count = 0;
+  const bump = () => { count++; };
+  const observer = new MutationObserver(bump);
+  const EVENTS = ['scroll', 'scrollend', 'resize', 'focusin', 'focusout', 'input', 'change', 'toggle', 'load', 'error',
+    'animationstart', 'animationend', 'animationcancel', 'animationiteration', 'transitionrun', 'transitionend', 'transitioncancel',
+    'mouseover', 'mouseout', 'play', 'pause', 'ended', 'loadedmetadata', 'fullscreenchange', 'beforematch', 'visibilitychange', 'pageshow'];
+  const watched = new WeakSet();
+  /** Watches a document or shadow root (mutations; the events that do not leave it). */
+  function watch(root) {
+    watched.add(root);
+    observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    for (const type of EVENTS) root.addEventListener(type, bump, { capture: true, passive: true });
+  }
+  watch(document);
+  for (const type of EVENTS) window.addEventListener(type, bump, { capture: true, passive: true });
+  document.fonts?.addEventListener?.('loadingdone', bump);
+
+  // Custom elements may keep a closed shadow root; only this world can open it.
+  const CUSTOM = /-/;
+  const shadowOf = (el) => el.shadowRoot ?? (CUSTOM.test(el.localName) ? chrome.dom?.openOrClosedShadowRoot?.(el) : null);
+  const rulesOf = (root) => {
+    let n = 0;
+    for (const s of [...(root.styleSheets ?? []), ...(root.adoptedStyleSheets ?? [])]) {
+      try {
+        n += s.cssRules.length;
+      } catch {
+        n += 1; // a cross-origin sheet: its rules cannot change from this page
+      }
+    }
+    return n;
+  };
+
+  let last = '';
+  /** One pass over the elements: what no event reports, as one string to compare. */
+  function unreported() {
+    let h = 0x811c9dc5;
+    const mix = (s) => {
+      for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+      h = Math.imul(h ^ 0x1f, 16777619);
+    };
+    let fields = 0, shadows = 0, rules = 0;
+    const roots = [document];
+    for (let r = 0; r < roots.length; r++) {
+      rules += rulesOf(roots[r]);
+      for (const el of roots[r].querySelectorAll('*')) {
+        const shadow = shadowOf(el);
+        if (shadow) {
+          shadows++;
+          roots.push(shadow);
+          if (!watched.has(shadow)) { watch(shadow); bump(); }
+        }
+        const tag = el.localName;
+        if (tag === 'input' || tag === 'textarea' || tag === 'select') {
+          fields++;
+          mix(tag === 'select' ? String(el.selectedIndex) : `${el.value}${el.checked ? '\u0001' : ''}${el.indeterminate ? '\u0002' : ''}`);
+        }
+      }
+    }
+    return `${fields}/${shadows}/${rules}/${h >>> 0}`;
+  }
+
+  // Scroll events wait for the next frame: a visible document lets one pass (at most
+  // 100 ms) before it answers, so a scroll that already happened has been counted.
+  const nextFrame = () => new Promise((resolve) => {
+    if (document.visibilityState !== 'visible') return resolve();
+    const t = setTimeout(resolve, 100);
+    requestAnimationFrame(() => { clearTimeout(t); resolve(); });
+  });
+
+  globalThis.__pccChanges = {
+    async check() {
+      await nextFrame();
+      if (observer.takeRecords().length) bump();
+      const now = `${unreported()}/${scrollX},${scrollY},${innerWidth},${innerHeight}`;
+      if (now !== last) { last = now; bump(); }
+      return `${instance}:${count}`;
+    },
+  };
+})();

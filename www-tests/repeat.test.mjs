@@ -1,0 +1,73 @@
+// The change tracker (issue #20 item 2): a repeat AX read of a page where nothing happened
+// answers `unchanged` without a capture (timing.captureMs 0), and every kind of change the
+// tracker must see — including those no mutation or event reports — makes the next read
+// capture again (never a false `unchanged`).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openTab, closeTab } from './harness.mjs';
+import { startServer } from './server.mjs';
+
+let b, server;
+before(async () => { server = await startServer(); b = await launch(); });
+after(async () => { await b?.close(); await server?.close(); });
+
+const read = (tabId, extra = {}) => b.call('browser_accessibility_snapshot', { tabId, sessionId: 'repeat', timing: true, ...extra });
+
+test('an unchanged page repeats without a capture; every change is seen by the next read', async () => {
+  const { page, tabId } = await openTab(b, server, `changes.html?xo=${encodeURIComponent(`${server.crossOrigin}/changes-child.html`)}`);
+  await page.waitForFunction(() => document.getElementById('xo').contentWindow && document.readyState === 'complete');
+  await page.waitForTimeout(300);
+  const first = await read(tabId);
+  assert.equal(first.mode, 'full', JSON.stringify(first).slice(0, 300));
+  assert.match(first.state, /Child button/, 'the cross-origin frame is read');
+
+  /** After `change`, the read must capture (the tracker saw it), and a repeat must not. */
+  const seen = [];
+  async function expectSeen(what, change, shows) {
+    await change();
+    const r = await read(tabId);
+    assert.ok(!r.error, `${what}: ${JSON.stringify(r.error)}`);
+    assert.ok(r.timing.captureMs > 0, `${what}: answered without a capture (${r.mode})`);
+    if (shows) assert.match(r.state ?? '', shows, `${what}: ${r.mode} ${r.state}`);
+    // Then the page is quiet again: a repeat answers without a capture (an event the change
+    // queued, such as a popover's toggle, may still arrive after the read: one more capture).
+    let again = await read(tabId);
+    if (again.timing.captureMs > 0) again = await read(tabId);
+    assert.equal(again.mode, 'unchanged', `${what}: the repeat after it`);
+    assert.equal(again.timing.captureMs, 0, `${what}: the repeat after it captured`);
+    seen.push(what);
+  }
+
+  const repeat = await read(tabId);
+  assert.equal(repeat.mode, 'unchanged');
+  assert.equal(repeat.timing.captureMs, 0, 'a repeat of an unchanged page captures nothing');
+  assert.equal(repeat.baseSnapshotId, first.snapshotId);
+  // Its refs act: a ref from the first read resolves through the repeat's snapshotId.
+  const ref = first.state.split('\n').find((l) => l.includes('button "Open shadow button"'))?.match(/\[ref=(\w+)\]/)?.[1];
+  assert.ok(ref, first.state);
+  const clicked = await b.call('browser_click', { tabId, snapshotId: repeat.snapshotId, ref });
+  assert.ok(!clicked.error, JSON.stringify(clicked.error));
+
+  await expectSeen('text', () => page.evaluate(() => { document.getElementById('status').textContent = 'Status: busy'; }), /Status: busy/);
+  await expectSeen('a value set by script', () => page.evaluate(() => { document.getElementById('name').value = 'Grace'; }), /Grace/);
+  await expectSeen('a checkbox set by script', () => page.evaluate(() => { document.getElementById('agree').checked = true; }), /checked/);
+  await expectSeen('a select set by script', () => page.evaluate(() => { document.getElementById('size').selectedIndex = 1; }), /Large/);
+  await expectSeen('an open shadow root', () => page.evaluate(() => { document.getElementById('open-card').shadowRoot.querySelector('button').textContent = 'Renamed shadow button'; }), /Renamed shadow button/);
+  await expectSeen('a closed shadow root attached after insertion', () => page.evaluate(() => window.defineClosed()), /Closed shadow button/);
+  await expectSeen('inside that closed shadow root', () => page.evaluate(() => { window.closedRoot.querySelector('button').textContent = 'Closed renamed'; }), /Closed renamed/);
+  await expectSeen('a popover shown', () => page.evaluate(() => document.getElementById('pop').showPopover()), /Popover text/);
+  await expectSeen('a style rule added through the CSSOM', () => page.evaluate(() => { const s = new CSSStyleSheet(); s.replaceSync('#styled { display: none }'); document.adoptedStyleSheets = [...document.adoptedStyleSheets, s]; }));
+  await expectSeen('a scroll', () => page.evaluate(() => window.scrollTo(0, 2500)));
+  await expectSeen('a scroll back', () => page.evaluate(() => window.scrollTo(0, 0)), /Child button/);
+  const frame = page.frames().find((f) => f !== page.mainFrame() && f.url().includes('changes-child'));
+  await expectSeen('the cross-origin frame', () => frame.evaluate(() => { document.getElementById('child').textContent = 'Child renamed'; }), /Child renamed/);
+  // Another key (other limits) and disableDiffing capture on their own.
+  assert.ok((await read(tabId, { maxChars: 5000 })).timing.captureMs > 0);
+  assert.ok((await read(tabId, { disableDiffing: true })).timing.captureMs > 0);
+  // A reload is a new document: full.
+  await page.reload({ waitUntil: 'load' });
+  const reloaded = await read(tabId);
+  assert.equal(reloaded.mode, 'full');
+  console.log(`change tracker: ${seen.length} kinds of change seen (${seen.join(', ')}); repeats without a capture`);
+  await closeTab(b, page, tabId);
+});
