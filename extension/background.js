@@ -22,6 +22,7 @@ import { status, doctor, recordEvent } from './status.js';
 import { startBridge, configureBridge, bridgeState } from './bridge.js';
 import { openDialog, dialogOpens, answered } from './dialogs.js';
 import { pageState, readKey, unchangedSince, remember } from './repeat.js';
+import { groupOf, joinGroup } from './groups.js';
 
 
 chrome.tabs.onRemoved.addListener(async (tabId) => (await ready).collector.clearTab(tabId));
@@ -415,8 +416,11 @@ async function browserDownloads(params) {
   return { downloads, count: downloads.length };
 }
 
+/** Every tab, each with its owner (`pccOwner`: agent or claimed; the core says `user` otherwise). */
 async function browserTabs() {
-  return projectTabs(JSON.stringify(await chrome.tabs.query({})));
+  const owners = new Map((await ownedTabs()).map((t) => [t.tabId, t.owner]));
+  const tabs = (await chrome.tabs.query({})).map((t) => (owners.has(t.id) ? { ...t, pccOwner: owners.get(t.id) } : t));
+  return projectTabs(JSON.stringify(tabs));
 }
 
 /**
@@ -671,9 +675,11 @@ async function browserTabOpen(params) {
   // Open blank, start console/network collection, then load: the journal sees the page's
   // first request and first log line.
   if (params.sessionId !== undefined && (typeof params.sessionId !== 'string' || !params.sessionId)) fail('INVALID_REQUEST', 'sessionId must be a non-empty string');
+  const group = groupOf(params);
   const tab = await chrome.tabs.create({ url: 'about:blank', active: params.active !== false });
   await markOwned(tab.id, 'agent');
   if (params.sessionId) await markTab(tab.id, { session: params.sessionId });
+  await joinGroup(tab, group);
   if (url !== 'about:blank') {
     await journal(tab.id).catch(() => {}); // no debugger: the tab still opens
     await chrome.tabs.update(tab.id, { url });

@@ -172,6 +172,24 @@ test('a session opens three tabs, marks one deliverable, and cleanup closes the 
   const other = (await b.call('browser_tab_open', { url: server.url('overlay.html'), sessionId: 'task-8' })).tab.id;
   const user = await openUserTab(b, server, 'longlist.html');
   const claim = await b.call('browser_claim_tab', { tabId: user.tabId });
+  // The tab strip: the session's tabs share one group, another session has its own, the
+  // user's tab (claimed) is in none; every row says whose tab it is and where it sits.
+  const rows = new Map((await b.call('browser_tabs')).tabs.map((t) => [t.id, t]));
+  const groupIds = opened.map((id) => rows.get(id).groupId);
+  assert.ok(Number.isInteger(groupIds[0]) && groupIds.every((g) => g === groupIds[0]), JSON.stringify(groupIds));
+  assert.ok(Number.isInteger(rows.get(other).groupId) && rows.get(other).groupId !== groupIds[0]);
+  assert.equal(rows.get(user.tabId).groupId, undefined, 'a user tab is never grouped');
+  assert.deepEqual([...opened, other, user.tabId].map((id) => rows.get(id).owner), ['agent', 'agent', 'agent', 'agent', 'claimed']);
+  assert.ok([...rows.values()].every((t) => Number.isInteger(t.index) && ['user', 'agent', 'claimed'].includes(t.owner)), JSON.stringify([...rows.values()]));
+  const group = await b.worker.evaluate((id) => chrome.tabGroups.get(id).then((g) => [g.title, g.color]), groupIds[0]);
+  assert.deepEqual(group, ['agent: task-7', 'blue']);
+  const custom = (await b.call('browser_tab_open', { url: server.url('basic.html'), groupTitle: 'Research', groupColor: 'green' })).tab.id;
+  const bare = (await b.call('browser_tab_open', { url: server.url('basic.html'), groupTitle: '' })).tab.id;
+  const rows2 = new Map((await b.call('browser_tabs')).tabs.map((t) => [t.id, t]));
+  assert.deepEqual(await b.worker.evaluate((id) => chrome.tabGroups.get(id).then((g) => [g.title, g.color]), rows2.get(custom).groupId), ['Research', 'green']);
+  assert.equal(rows2.get(bare).groupId, undefined);
+  assert.equal((await b.call('browser_tab_open', { url: server.url('basic.html'), groupColor: 'mauve' })).error?.code, 'INVALID_REQUEST');
+  for (const id of [custom, bare]) await b.call('browser_tab_close', { tabId: id });
   const marked = await b.call('browser_mark_tab', { tabId: opened[2], as: 'deliverable' });
   assert.deepEqual([marked.ok, marked.as], [true, 'deliverable']);
   assert.equal((await b.call('browser_mark_tab', { tabId: opened[2], as: 'shiny' })).error?.code, 'INVALID_REQUEST');
