@@ -632,6 +632,9 @@ async function elementIn(tab, params, state, signal) {
  * `screenshotMaxPx` tall: beyond, `truncated`); `ref` + `snapshotId` one element's border box.
  */
 async function browserScreenshot(params, signal) {
+  // A local file is the caller's machine's business: pcc, its MCP server and the pi tools
+  // write it (bridge/src/files.rs); the worker only returns the image.
+  if (params.path !== undefined) fail('INVALID_REQUEST', 'path is written by pcc, its MCP server and the pi tools, not by the extension', 'call through the Bridge, or save the attachment yourself');
   if (params.fullPage !== undefined && typeof params.fullPage !== 'boolean') fail('INVALID_REQUEST', 'fullPage is true or false');
   if (params.fullPage && params.ref !== undefined) fail('INVALID_REQUEST', 'pass fullPage or ref, not both');
   const tab = await resolveTab(params.tabId);

@@ -256,6 +256,19 @@ test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screensho
     assert.equal(shot.content[1].type, 'image');
     assert.equal(shot.content[1].mimeType, 'image/png');
     assert.ok(!/iVBOR/.test(shot.content[0].text));
+    // `path`: the MCP server writes the PNG on its machine; the text stays the sentence.
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-shot-')), 'page.png');
+    const saved = await call('browser_screenshot', { tabId, path: file });
+    assert.equal(saved.content[0].text, `Screenshot captured for tab ${tabId}.`);
+    assert.deepEqual([...fs.readFileSync(file).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    assert.equal(Buffer.from(saved.content[1].data, 'base64').compare(fs.readFileSync(file)), 0, 'the file is the image shown');
+    for (const bad of ['relative.png', path.join(path.dirname(file), 'shot.txt'), path.join(path.dirname(file), 'missing', 'a.png')]) {
+      const r = await call('browser_screenshot', { tabId, path: bad });
+      assert.equal(r.isError, true, bad);
+      assert.match(r.content[0].text, /INVALID_REQUEST/, bad);
+    }
+    // Straight to the extension, a path is refused (it cannot write local files).
+    assert.equal((await callBridge('browser_screenshot', { tabId, path: file })).json.error?.code, 'INVALID_REQUEST');
   } finally {
     mcp.close();
     await callBridge('browser_tab_close', { tabId });

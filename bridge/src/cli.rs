@@ -375,7 +375,7 @@ pub fn run() -> i32 {
             }
         },
     };
-    let screenshot_path = params.1.clone();
+    let image_file = params.1.clone();
     let mode = if cli.raw {
         Some("raw")
     } else if projection::has_compact(&method) {
@@ -383,7 +383,7 @@ pub fn run() -> i32 {
     } else {
         None
     };
-    let result = match Client::new(port).call(&method, params.0, mode) {
+    let result = match Client::new(port).call_tool(&method, params.0, mode) {
         Ok(r) => r,
         Err(e @ ClientError::Uncertain(_)) => {
             // The tool's outcome is unknown, not the Bridge's state: a tool error.
@@ -401,10 +401,10 @@ pub fn run() -> i32 {
     } else {
         show(&method, &result, opts)
     };
-    if let (Some(image), Some(path)) = (&shown.image, &screenshot_path) {
+    if let (Some(image), Some(path)) = (&shown.image, &image_file) {
         let written = base64::engine::general_purpose::STANDARD.decode(image).map_err(|e| e.to_string()).and_then(|png| std::fs::write(path, png).map_err(|e| e.to_string()));
         if let Err(e) = written {
-            eprintln!("SCREENSHOT_NOT_WRITTEN: {e} (hint: check --path)");
+            eprintln!("SCREENSHOT_NOT_WRITTEN: {e} (hint: check --image)");
             return EXIT_TOOL_ERROR;
         }
     }
@@ -469,11 +469,10 @@ fn health(port: u16, pretty: bool) -> i32 {
     }
 }
 
-/// (method, (params, screenshot path)) of a tool subcommand.
+/// (method, (params, `pcc call --image` file)) of a tool subcommand.
 #[allow(clippy::type_complexity)]
 fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path::PathBuf>)), String> {
     let p = Params::new();
-    let mut path = None;
     let (method, params) = match cmd {
         Cmd::Call { method, params, image } => {
             let params = match params {
@@ -508,8 +507,9 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
         Cmd::Select { target, value } => ("browser_select_option", p.target(target)?.set("value", Some(value))),
         Cmd::WaitFor { text, selector, timeout, tab } => ("browser_wait_for", p.tab(&tab).set("text", text).set("selector", selector).set("timeout", timeout)),
         Cmd::Screenshot { tab, path: file, full_page } => {
-            path = Some(file);
-            ("browser_screenshot", p.tab(&tab).flag("fullPage", full_page))
+            // Written by the client (files.rs), which needs an absolute path.
+            let file = std::path::absolute(&file).map_err(|e| format!("--path: {e}"))?;
+            ("browser_screenshot", p.tab(&tab).flag("fullPage", full_page).set("path", Some(file.to_string_lossy().into_owned())))
         }
         Cmd::Eval { expression, tab } => ("browser_evaluate", p.tab(&tab).set("expression", Some(expression))),
         Cmd::Console(j) => ("browser_console", p.journal(j)),
@@ -518,7 +518,7 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
         Cmd::Doctor { tab } => ("browser_doctor", p.tab(&tab)),
         Cmd::Bridge { .. } | Cmd::Mcp | Cmd::Health | Cmd::Pair => return Err("not a tool command".into()),
     };
-    Ok((method.to_string(), (params.0, path)))
+    Ok((method.to_string(), (params.0, None)))
 }
 
 #[cfg(test)]

@@ -80,6 +80,22 @@ impl Client {
     }
 }
 
+impl Client {
+    /// A tool call as the CLI and the MCP server make it: local files it names are handled
+    /// on this machine (`files.rs`: a screenshot's `path` is written here, never sent).
+    pub fn call_tool(&self, method: &str, mut params: Map<String, Value>, mode: Option<&str>) -> Result<Value, ClientError> {
+        let save = match crate::files::screenshot_path(method, &mut params) {
+            Ok(p) => p,
+            Err(m) => return Ok(json!({"error": {"code": "INVALID_REQUEST", "message": m, "hint": "pass an absolute .png path in an existing directory"}})),
+        };
+        let mut result = self.call(method, params, mode)?;
+        if let Some(path) = save {
+            crate::files::write_screenshot(&path, &mut result);
+        }
+        Ok(result)
+    }
+}
+
 /// Could the request have reached the Bridge? Only a failure to connect proves it did not.
 fn maybe_sent(e: &ureq::Error) -> bool {
     use std::io::ErrorKind::{AddrNotAvailable, ConnectionRefused};

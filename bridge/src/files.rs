@@ -1,12 +1,15 @@
-//! Local files a call names (`browser_upload`'s `paths`): checked here, on the machine whose
-//! files they are, before the call reaches the browser. Each must be an absolute path to an
-//! existing regular file; it is passed on canonical (symlinks and `..` resolved), so the
-//! browser reads exactly the file that was checked.
+//! Local files a call names, on the machine whose files they are: `browser_upload`'s `paths`
+//! (checked before the call reaches the browser: each an absolute path to an existing regular
+//! file, passed on canonical — symlinks and `..` resolved — so the browser reads exactly the
+//! file that was checked), and `browser_screenshot`'s `path` (an absolute `.png` path in an
+//! existing directory, never a directory or special file; taken out of the call and written
+//! here from the result's attachment, so the browser never sees a local path).
 //!
-//! Owns: that check. Must never: read a file's content, or pass on a path it did not check.
+//! Owns: those checks and the screenshot write. Must never: read a file's content, pass on a
+//! path it did not check, or write anything but a screenshot's PNG to a checked path.
 
 use serde_json::{Map, Value};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Files one upload may name.
 pub const UPLOAD_FILES_MAX: usize = 20;
@@ -39,10 +42,84 @@ pub fn check(method: &str, params: &mut Map<String, Value>) -> Result<(), String
     Ok(())
 }
 
+/// Takes `browser_screenshot`'s `path` out of the params, checked; `Err` says what is wrong.
+pub fn screenshot_path(method: &str, params: &mut Map<String, Value>) -> Result<Option<PathBuf>, String> {
+    if method != "browser_screenshot" {
+        return Ok(None);
+    }
+    let Some(v) = params.remove("path") else { return Ok(None) };
+    let Some(s) = v.as_str() else { return Err("path is a string".into()) };
+    let path = Path::new(s);
+    if !path.is_absolute() {
+        return Err(format!("{s:?} is not an absolute path"));
+    }
+    if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+        return Err(format!("{s:?} does not end in .png"));
+    }
+    let dir = path.parent().and_then(|d| d.canonicalize().ok()).filter(|d| d.is_dir()).ok_or_else(|| format!("the directory of {s:?} does not exist"))?;
+    let file = dir.join(path.file_name().ok_or_else(|| format!("{s:?} names no file"))?);
+    if std::fs::symlink_metadata(&file).is_ok_and(|m| !m.is_file()) {
+        return Err(format!("{s:?} exists and is not a regular file"));
+    }
+    Ok(Some(file))
+}
+
+/// Writes the result's PNG attachment to `path`, and says so in the result (`path`); a write
+/// that fails turns the result into an error naming the path.
+pub fn write_screenshot(path: &Path, result: &mut Value) {
+    use base64::Engine;
+    let Some(data) = result.pointer("/attachment/data").and_then(Value::as_str) else { return };
+    let written = base64::engine::general_purpose::STANDARD.decode(data).map_err(|e| e.to_string()).and_then(|png| std::fs::write(path, png).map_err(|e| e.to_string()));
+    match written {
+        Ok(()) => result["path"] = path.to_string_lossy().into_owned().into(),
+        Err(e) => {
+            *result = serde_json::json!({"error": {"code": "INVALID_REQUEST", "message": format!("the screenshot was taken but not written to {}: {e}", path.display()), "hint": "pass a writable absolute .png path"}});
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn check_shot(path: Value) -> Result<Option<PathBuf>, String> {
+        let mut p = json!({"path": path, "fullPage": true}).as_object().unwrap().clone();
+        let r = screenshot_path("browser_screenshot", &mut p);
+        assert!(!p.contains_key("path"), "the browser never sees the path");
+        r
+    }
+
+    #[test]
+    fn a_screenshot_path_is_an_absolute_png_in_an_existing_directory() {
+        let dir = std::env::temp_dir().canonicalize().unwrap();
+        assert_eq!(check_shot(json!(dir.join("a.png").to_string_lossy())).unwrap(), Some(dir.join("a.png")));
+        assert!(check_shot(json!("a.png")).unwrap_err().contains("absolute"));
+        assert!(check_shot(json!(dir.join("a.txt").to_string_lossy())).unwrap_err().contains(".png"));
+        assert!(check_shot(json!(dir.join("no-such-dir-pcc/a.png").to_string_lossy())).unwrap_err().contains("directory"));
+        assert!(check_shot(json!(7)).is_err());
+        let sub = dir.join(format!("pcc-shot-{}.png", std::process::id()));
+        std::fs::create_dir_all(&sub).unwrap();
+        assert!(check_shot(json!(sub.to_string_lossy())).unwrap_err().contains("not a regular file"), "a directory named .png");
+        std::fs::remove_dir_all(&sub).unwrap();
+        let mut other = json!({"path": "x"}).as_object().unwrap().clone();
+        assert_eq!(screenshot_path("browser_snapshot", &mut other), Ok(None));
+        assert!(other.contains_key("path"), "other tools keep their params");
+    }
+
+    #[test]
+    fn the_screenshot_is_written_and_the_result_names_the_file() {
+        let file = std::env::temp_dir().join(format!("pcc-shot-{}.png", std::process::id() + 1));
+        let mut r = json!({"text": "Screenshot captured for tab 3.", "attachment": {"mimeType": "image/png", "data": "iVBORw0KGgo="}});
+        write_screenshot(&file, &mut r);
+        assert_eq!(std::fs::read(&file).unwrap(), b"\x89PNG\r\n\x1a\n");
+        assert_eq!(r["path"], json!(file.to_string_lossy()));
+        assert_eq!(r["text"], "Screenshot captured for tab 3.", "the text stays the sentence");
+        std::fs::remove_file(&file).unwrap();
+        let mut r = json!({"attachment": {"data": "iVBORw0KGgo="}});
+        write_screenshot(Path::new("/proc/pcc-no-such/x.png"), &mut r);
+        assert_eq!(r["error"]["code"], "INVALID_REQUEST");
+    }
 
     fn check_paths(paths: Value) -> Result<Value, String> {
         let mut p = json!({"paths": paths}).as_object().unwrap().clone();
