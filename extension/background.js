@@ -19,7 +19,7 @@ import { evaluateIn, formFields, scrubText } from './evaluate.js';
 import { journal, requestsSince } from './journal.js';
 import { settle } from './settle.js';
 import { status, doctor, recordEvent } from './status.js';
-import { startBridge, configureBridge, bridgeState } from './bridge.js';
+import { startBridge, configureBridge, bridgeState, keepWorker } from './bridge.js';
 import { openDialog, dialogOpens, answered } from './dialogs.js';
 import { pageState, readKey, unchangedSince, remember } from './repeat.js';
 import { groupOf, joinGroup } from './groups.js';
@@ -401,19 +401,81 @@ const DOWNLOADS_MAX = 20;
  * page started, by its URL's origin): name, bytes, state, where the file is; URLs pass the
  * core's URL redaction. Chrome decides where files go (its download directory).
  */
+/** One download as the model sees it: the file's name and path, its state, the URL redacted. */
+function downloadRow(d) {
+  const url = projectTab(JSON.stringify({ id: 0, title: '', url: d.finalUrl || d.url })).url;
+  const name = String(d.filename || '').split(/[\\/]/).pop().slice(0, 200);
+  return {
+    id: d.id, name, state: d.state, bytes: d.bytesReceived, ...(d.totalBytes > 0 ? { totalBytes: d.totalBytes } : {}),
+    ...(d.error ? { error: d.error } : {}), ...(d.filename ? { path: d.filename.slice(0, 500) } : {}), url,
+  };
+}
+
+/**
+ * Downloads `url` to `filename` under the browser's download directory (its own name when
+ * absent; a taken name gets a number), and waits up to `timeout` for it to finish: the row of
+ * `browser_downloads`, `in_progress` when it is still running.
+ */
+async function browserDownload(params) {
+  let url;
+  try {
+    url = new URL(params.url);
+  } catch {
+    fail('INVALID_REQUEST', 'url must be an absolute URL');
+  }
+  if (!['http:', 'https:'].includes(url.protocol)) fail('INVALID_REQUEST', 'only http(s) URLs are downloaded');
+  const name = params.filename;
+  if (name !== undefined && (typeof name !== 'string' || !name || name.startsWith('/') || /^[a-z]:/i.test(name) || name.split(/[\\/]/).some((p) => p === '..' || p === '.' || !p))) {
+    fail('INVALID_REQUEST', 'filename is a relative path under the download directory (no "..", no absolute path)');
+  }
+  let id;
+  try {
+    id = await chrome.downloads.download({ url: url.href, ...(name ? { filename: name } : {}), conflictAction: 'uniquify', saveAs: false });
+  } catch (e) {
+    fail('INVALID_REQUEST', `the download was refused: ${String(e.message).slice(0, 120)}`);
+  }
+  const until = Date.now() + timeoutOf(params);
+  let [d] = await chrome.downloads.search({ id });
+  while (d?.state === 'in_progress' && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    [d] = await chrome.downloads.search({ id });
+  }
+  return d ? downloadRow(d) : { id, state: 'interrupted' };
+}
+
 async function browserDownloads(params) {
   if (params.maxEntries !== undefined && (!Number.isInteger(params.maxEntries) || params.maxEntries < 1)) fail('INVALID_REQUEST', 'maxEntries is a positive integer');
   const limit = Math.min(params.maxEntries ?? DOWNLOADS_MAX, DOWNLOADS_MAX);
   const items = await chrome.downloads.search({ orderBy: ['-startTime'], limit });
-  const downloads = items.map((d) => {
-    const url = projectTab(JSON.stringify({ id: 0, title: '', url: d.finalUrl || d.url })).url;
-    const name = String(d.filename || '').split(/[\\/]/).pop().slice(0, 200);
-    return {
-      id: d.id, name, state: d.state, bytes: d.bytesReceived, ...(d.totalBytes > 0 ? { totalBytes: d.totalBytes } : {}),
-      ...(d.error ? { error: d.error } : {}), ...(d.filename ? { path: d.filename.slice(0, 500) } : {}), url,
-    };
-  });
+  const downloads = items.map(downloadRow);
   return { downloads, count: downloads.length };
+}
+
+/** The clipboard through the keeper document (keeper.js). */
+async function clipboard(message) {
+  await keepWorker();
+  const r = await chrome.runtime.sendMessage({ type: 'pcc-clipboard', ...message }).catch(() => null);
+  if (!r?.ok) fail('BROWSER_PAGE_UNAVAILABLE', 'the clipboard could not be reached', 'retry; the browser may not allow clipboard access right now');
+  return r;
+}
+
+/** The clipboard's text: page-derived, bounded, scrubbed of the active tab's sensitive field values. */
+async function browserClipboardRead() {
+  const { limits } = await ready;
+  const { text } = await clipboard({ op: 'read' });
+  const active = await resolveTab(undefined).catch(() => null);
+  const fields = active ? await formFields(active.id, limits).catch(() => null) : null;
+  const cut = String(text ?? '').slice(0, limits.clipboardChars);
+  const content = fields ? scrubText(cut, fields) : cut;
+  return { content, ...(String(text ?? '').length > cut.length ? { truncated: true } : {}) };
+}
+
+async function browserClipboardWrite(params) {
+  const { limits } = await ready;
+  if (typeof params.text !== 'string') fail('INVALID_REQUEST', 'text must be a string');
+  if (params.text.length > limits.clipboardChars) fail('INVALID_REQUEST', `text is longer than ${limits.clipboardChars} characters`);
+  await clipboard({ op: 'write', text: params.text });
+  return { ok: true };
 }
 
 /** Every tab, each with its owner (`pccOwner`: agent or claimed; the core says `user` otherwise). */
@@ -982,6 +1044,9 @@ const TOOLS = {
   browser_locator: browserLocator,
   browser_dispose_session: browserDisposeSession,
   browser_tabs: browserTabs,
+  browser_download: browserDownload,
+  browser_clipboard_read: browserClipboardRead,
+  browser_clipboard_write: browserClipboardWrite,
   browser_tab_open: browserTabOpen,
   browser_tab_close: browserTabClose,
   browser_claim_tab: browserClaimTab,
@@ -1038,7 +1103,7 @@ function deadline(method, params, sideEffects, limits) {
 /** Tools that work while a tab's dialog blocks its page (they never wait on the page). */
 const DIALOG_FREE = new Set(['browser_dialog', 'browser_tabs', 'browser_selected_tab', 'browser_select_tab', 'browser_tab_open', 'browser_tab_close',
   'browser_claim_tab', 'browser_release_tab', 'browser_mark_tab', 'browser_cleanup', 'browser_dispose_session', 'browser_status', 'browser_doctor',
-  'browser_console', 'browser_network', 'browser_downloads']);
+  'browser_console', 'browser_network', 'browser_downloads', 'browser_download', 'browser_clipboard_read', 'browser_clipboard_write']);
 
 /**
  * A call on a tab whose page is blocked by a dialog never waits for it: refused at once when

@@ -102,11 +102,11 @@ async function connect() {
   ws.onerror = () => {}; // onclose follows
 }
 
-/** The keeper (keeper.js) that restarts a stopped worker within a second. */
-async function keepWorker() {
+/** The keeper (keeper.js) that restarts a stopped worker within a second (and reaches the clipboard). */
+export async function keepWorker() {
   try {
     if ((await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] })).length) return;
-    await chrome.offscreen.createDocument({ url: 'keeper.html', reasons: ['WORKERS'], justification: 'restarts the service worker so that the local Bridge link is back within a second' });
+    await chrome.offscreen.createDocument({ url: 'keeper.html', reasons: ['WORKERS', 'CLIPBOARD'], justification: 'restarts the service worker so that the local Bridge link is back within a second; reads and writes the clipboard for the agent' });
   } catch {
     // Another start created it meanwhile, or no offscreen API: the alarm still wakes us.
   }

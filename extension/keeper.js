@@ -3,6 +3,34 @@
 // before the next alarm (30 s), and the Bridge link would stay down that long. A runtime
 // message starts a stopped worker, which reconnects at once (bridge.js).
 //
-// Owns: that wake-up. Must never: hold state or talk to anything but the worker (the only
-// extension API an offscreen document has is chrome.runtime).
+// It is also where the clipboard is reached (an offscreen document is the only extension
+// context with a DOM a worker can use): `{type: 'pcc-clipboard', op: 'read'}` answers
+// `{ok, text}`, `{op: 'write', text}` answers `{ok}`, through a textarea and the copy/paste
+// commands (clipboardRead/clipboardWrite permissions).
+//
+// Owns: that wake-up and the clipboard commands. Must never: hold state, keep clipboard text
+// after answering, or talk to anything but the worker (the only extension API an offscreen
+// document has is chrome.runtime).
 setInterval(() => chrome.runtime.sendMessage({ type: 'pcc-wake' }).catch(() => {}), 1000);
+
+chrome.runtime.onMessage.addListener((msg, _sender, reply) => {
+  if (msg?.type !== 'pcc-clipboard') return undefined;
+  const area = document.createElement('textarea');
+  document.body.append(area);
+  try {
+    if (msg.op === 'write') {
+      area.value = String(msg.text);
+      area.select();
+      reply({ ok: document.execCommand('copy') });
+    } else {
+      area.focus();
+      const ok = document.execCommand('paste');
+      reply({ ok, text: area.value });
+    }
+  } catch (e) {
+    reply({ ok: false, error: String(e?.message || e) });
+  } finally {
+    area.remove();
+  }
+  return undefined;
+});

@@ -108,12 +108,15 @@ pub const CALL_DEADLINE_MS: usize = 45_000;
 pub const TIMEOUT_MAX_MS: usize = 30_000;
 pub const CALL_GRACE_MS: usize = 2_000;
 
+/// Characters of clipboard text read (longer: `truncated`) or written (longer: refused).
+pub const CLIPBOARD_CHARS: usize = 20_000;
+
 /// A full-page screenshot's height in CSS pixels (Chromium's largest capture); a taller
 /// page is captured from its top and the result says `truncated`.
 pub const SCREENSHOT_MAX_PX: usize = 16_384;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 20] = [
+pub const SOURCE_LIMITS: [(&str, usize); 21] = [
     ("scrollViewChars", SCROLL_VIEW_CHARS),
     ("evalDepth", EVAL_DEPTH),
     ("evalArrayItems", EVAL_ARRAY_ITEMS),
@@ -134,6 +137,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 20] = [
     ("screenshotMaxPx", SCREENSHOT_MAX_PX),
     ("callDeadlineMs", CALL_DEADLINE_MS),
     ("timeoutMaxMs", TIMEOUT_MAX_MS),
+    ("clipboardChars", CLIPBOARD_CHARS),
 ];
 
 /// The effective budget of one call.

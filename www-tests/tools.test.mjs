@@ -2,13 +2,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { launch, openTab, openUserTab } from './harness.mjs';
 import { startServer } from './server.mjs';
 
 let b, server;
 before(async () => { server = await startServer(); b = await launch(); });
 after(async () => { await b?.close(); await server?.close(); });
-const open = (path) => openTab(b, server, path);
+const open = (page) => openTab(b, server, page);
 
 test('browser_tabs: light descriptors, never a favicon or Base64', async () => {
   const { page, tabId } = await open('favicon.html');
@@ -259,6 +260,25 @@ test('browser_downloads: a clicked download is listed complete, with its file an
   assert.ok(d.url.endsWith('/report.csv?token=[redacted]'), d.url);
   assert.ok(!JSON.stringify(await b.call('browser_downloads', {})).includes('dl-SECRET-1'));
   assert.equal((await b.call('browser_downloads', { maxEntries: 0 })).error?.code, 'INVALID_REQUEST');
+  // browser_download: the caller names where the file goes under the download directory.
+  // (Playwright saves every download under a GUID in its own folder: give the browser back
+  // its own download directory and naming, as a user's browser has.)
+  const cdp = await b.context.browser().newBrowserCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'default' });
+  const url = server.url('report.csv?token=dl-SECRET-2');
+  const one = await b.call('browser_download', { url, filename: 'pcc-test/reports/q3.csv' });
+  assert.equal(one.state, 'complete', JSON.stringify(one));
+  assert.ok(one.path.endsWith(`${path.sep}pcc-test${path.sep}reports${path.sep}q3.csv`), one.path);
+  assert.equal(fs.readFileSync(one.path, 'utf8'), 'name,value\nalpha,1\n');
+  assert.ok(!JSON.stringify(one).includes('dl-SECRET-2'), JSON.stringify(one));
+  const two = await b.call('browser_download', { url, filename: 'pcc-test/reports/q3.csv' });
+  assert.ok(two.path !== one.path && two.path.includes('q3'), `a taken name gets a number: ${two.path}`);
+  for (const filename of ['/etc/x.csv', '../x.csv', 'a/../../x.csv', '']) {
+    assert.equal((await b.call('browser_download', { url, filename })).error?.code, 'INVALID_REQUEST', filename);
+  }
+  assert.equal((await b.call('browser_download', { url: 'file:///etc/passwd' })).error?.code, 'INVALID_REQUEST');
+  fs.rmSync(path.dirname(path.dirname(one.path)), { recursive: true, force: true });
+  await cdp.detach();
   await page.close();
 });
 
@@ -338,5 +358,23 @@ test('actions settle: the next read sees what the action started (animation, lat
   const asked = await b.call('browser_click', { tabId, ref: refOf(/button "Suggest"/), snapshotId: snap.snapshotId });
   assert.ok(!asked.error, JSON.stringify(asked));
   assert.match((await b.call('browser_snapshot', { tabId })).snapshot.state, /link "Lisbon"/);
+  await page.close();
+});
+
+test('clipboard: written text is read back; what is read is bounded and scrubbed of the active tab\'s sensitive values', async () => {
+  const { page, tabId } = await open('basic.html');
+  await page.bringToFront();
+  await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<label>PIN <input type="password" value="Clip-S3cret-91"></label>'));
+  const w = await b.call('browser_clipboard_write', { text: 'hello from pcc — ünïcode' });
+  assert.deepEqual(w, { ok: true });
+  assert.deepEqual(await b.call('browser_clipboard_read'), { content: 'hello from pcc — ünïcode' });
+  // The user copied a secret that is in a sensitive field of the page: never shown.
+  await b.call('browser_clipboard_write', { text: 'note Clip-S3cret-91 end' });
+  const r = await b.call('browser_clipboard_read');
+  assert.ok(!r.content.includes('Clip-S3cret-91') && r.content.startsWith('note '), JSON.stringify(r));
+  await b.call('browser_clipboard_write', { text: 'x'.repeat(20000) });
+  assert.equal((await b.call('browser_clipboard_read')).content.length, 20000);
+  assert.equal((await b.call('browser_clipboard_write', { text: 'x'.repeat(20001) })).error?.code, 'INVALID_REQUEST');
+  assert.equal((await b.call('browser_clipboard_write', {})).error?.code, 'INVALID_REQUEST');
   await page.close();
 });
