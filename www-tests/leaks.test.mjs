@@ -85,6 +85,11 @@ test('no tool, mode or host shows a secret of the page, its iframes or the user'
   await call('status', 'browser_status', { includeEvents: true });
   await call('doctor', 'browser_doctor', { details: true });
   clean('downloads', await b.call('browser_downloads', {}));
+  // The user copied two typed secrets: reading the clipboard scrubs the active tab's values.
+  await page.bringToFront();
+  await b.call('browser_clipboard_write', { text: `copied ${TYPED[0]} and ${TYPED[1]}` });
+  const clip = clean('clipboard', await b.call('browser_clipboard_read', {}));
+  assert.match(clip.content, /^copied /, JSON.stringify(clip));
   await call('cdp metrics', 'browser_cdp', { method: 'Page.getLayoutMetrics' });
   await call('cdp history', 'browser_cdp', { method: 'Page.getNavigationHistory' });
   await call('find', 'browser_find', { text: 'LEAK' });
