@@ -9,7 +9,7 @@ import { ready, utf8 } from './core.js';
 import { captureObservation } from './capture.js';
 import { applyPasswordMemory } from './worlds.js';
 import { sessions } from './debugger.js';
-import { resolveTab, assertReadable, handleOf } from './handles.js';
+import { resolveTab, assertReadable, handleOf, tabFence } from './handles.js';
 import { act, isConnected, scroll, reveal, clickAt, readFact, pointOf, dragBetween } from './actions.js';
 import { domAct } from './domwalk.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
@@ -478,11 +478,16 @@ async function browserClipboardWrite(params) {
   return { ok: true };
 }
 
-/** Every tab, each with its owner (`pccOwner`: agent or claimed; the core says `user` otherwise). */
+/**
+ * Every tab, each with its owner (`pccOwner`: agent or claimed; the core says `user`
+ * otherwise); a claimed tab's row carries the handle its side effects need (its fence).
+ */
 async function browserTabs() {
   const owners = new Map((await ownedTabs()).map((t) => [t.tabId, t.owner]));
   const tabs = (await chrome.tabs.query({})).map((t) => (owners.has(t.id) ? { ...t, pccOwner: owners.get(t.id) } : t));
-  return projectTabs(JSON.stringify(tabs));
+  const list = projectTabs(JSON.stringify(tabs));
+  for (const row of list.tabs) if (row.owner === 'claimed') row.handle = { tabFence: tabFence(row.id) };
+  return list;
 }
 
 /**

@@ -77,6 +77,7 @@ const TAB_ROW: Fields = &[
     ("owner", Scalar),
     ("lifecycle", Scalar),
     ("groupId", Scalar),
+    ("handle", Object(&[HANDLE])),
 ];
 /// A revision: the `snapshot` of browser_snapshot, the top level of the AX result.
 const REVISION: Fields = &[

@@ -182,6 +182,8 @@ test('a session opens three tabs, marks one deliverable, and cleanup closes the 
   assert.equal(rows.get(user.tabId).groupId, undefined, 'a user tab is never grouped');
   assert.deepEqual([...opened, other, user.tabId].map((id) => rows.get(id).owner), ['agent', 'agent', 'agent', 'agent', 'claimed']);
   assert.ok([...rows.values()].every((t) => Number.isInteger(t.index) && ['user', 'agent', 'claimed'].includes(t.owner)), JSON.stringify([...rows.values()]));
+  assert.equal(rows.get(user.tabId).handle?.tabFence, claim.tab.handle.tabFence, 'a claimed row carries the handle its side effects need');
+  assert.ok(opened.every((id) => rows.get(id).handle === undefined));
   const group = await b.worker.evaluate((id) => chrome.tabGroups.get(id).then((g) => [g.title, g.color]), groupIds[0]);
   assert.deepEqual(group, ['agent: task-7', 'blue']);
   const custom = (await b.call('browser_tab_open', { url: server.url('basic.html'), groupTitle: 'Research', groupColor: 'green' })).tab.id;
