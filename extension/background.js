@@ -39,7 +39,7 @@ function tabInfo(tab, handle) {
  * any call runs: call() awaits `ready` after this reaction). */
 const TIMEOUT_DEFAULT_MS = 5000;
 let timeoutMaxMs;
-ready.then(({ limits }) => { timeoutMaxMs = limits.timeoutMaxMs; });
+ready.then(({ limits }) => { timeoutMaxMs = limits.timeoutMaxMs; }, () => {}); // call() reports a failed load
 function timeoutOf(params) {
   const t = optionalInt(params, 'timeout');
   return Math.min(t ?? TIMEOUT_DEFAULT_MS, timeoutMaxMs);
@@ -396,11 +396,6 @@ async function browserCdp(params, signal) {
 
 const DOWNLOADS_MAX = 20;
 
-/**
- * `browser_downloads`: the newest downloads (at most 20; `tabId` narrows to those a tab's
- * page started, by its URL's origin): name, bytes, state, where the file is; URLs pass the
- * core's URL redaction. Chrome decides where files go (its download directory).
- */
 /** One download as the model sees it: the file's name and path, its state, the URL redacted. */
 function downloadRow(d) {
   const url = projectTab(JSON.stringify({ id: 0, title: '', url: d.finalUrl || d.url })).url;
@@ -416,7 +411,7 @@ function downloadRow(d) {
  * absent; a taken name gets a number), and waits up to `timeout` for it to finish: the row of
  * `browser_downloads`, `in_progress` when it is still running.
  */
-async function browserDownload(params) {
+async function browserDownload(params, signal) {
   let url;
   try {
     url = new URL(params.url);
@@ -436,13 +431,19 @@ async function browserDownload(params) {
   }
   const until = Date.now() + timeoutOf(params);
   let [d] = await chrome.downloads.search({ id });
-  while (d?.state === 'in_progress' && Date.now() < until) {
+  while (d?.state === 'in_progress' && Date.now() < until && !signal?.aborted) {
     await new Promise((r) => setTimeout(r, 100));
     [d] = await chrome.downloads.search({ id });
   }
   return d ? downloadRow(d) : { id, state: 'interrupted' };
 }
 
+/**
+ * `browser_downloads`: the newest downloads (at most 20; `tabId` narrows to those a tab's
+ * page started, by its URL's origin): name, bytes, state, where the file is; URLs pass the
+ * core's URL redaction. A clicked download goes where Chrome decides (its download
+ * directory); `browser_download` names the file under it.
+ */
 async function browserDownloads(params) {
   if (params.maxEntries !== undefined && (!Number.isInteger(params.maxEntries) || params.maxEntries < 1)) fail('INVALID_REQUEST', 'maxEntries is a positive integer');
   const limit = Math.min(params.maxEntries ?? DOWNLOADS_MAX, DOWNLOADS_MAX);

@@ -13,6 +13,9 @@
 // string twice when something it watches changed in between.
 (() => {
   if (globalThis.__pccChanges) return;
+  // Nothing is observed until the extension first asks: the first check is the baseline (a
+  // read captures after it), so pages no agent reads pay for nothing but this script.
+  let started = false;
   const instance = crypto.randomUUID().slice(0, 8);
   let count = 0;
   const bump = () => { count++; };
@@ -27,9 +30,12 @@
     observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
     for (const type of EVENTS) root.addEventListener(type, bump, { capture: true, passive: true });
   }
-  watch(document);
-  for (const type of EVENTS) window.addEventListener(type, bump, { capture: true, passive: true });
-  document.fonts?.addEventListener?.('loadingdone', bump);
+  function start() {
+    started = true;
+    watch(document);
+    for (const type of EVENTS) window.addEventListener(type, bump, { capture: true, passive: true });
+    document.fonts?.addEventListener?.('loadingdone', bump);
+  }
 
   // Custom elements may keep a closed shadow root; only this world can open it.
   const CUSTOM = /-/;
@@ -85,6 +91,7 @@
 
   globalThis.__pccChanges = {
     async check() {
+      if (!started) start();
       await nextFrame();
       if (observer.takeRecords().length) bump();
       const now = `${unreported()}/${scrollX},${scrollY},${innerWidth},${innerHeight}`;

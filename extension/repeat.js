@@ -20,27 +20,41 @@ export function readKey(tabId, params) {
   return `${tabId}|${JSON.stringify([params.sessionId ?? '', params.selector ?? '', params.ref ?? '', params.snapshotId ?? '', params.maxChars ?? 0, params.maxNodes ?? 0])}`;
 }
 
+const check = () => globalThis.__pccChanges?.check() ?? null;
+
+/** Documents (`tabId:frameId:documentId`) whose frame did not answer in time once (a
+ * `javascript:` URL frame never does): not asked again, so their page is read at once. */
+const silent = new Set();
+const SILENT_KEPT = 256;
+
+/** One frame's tracker answer: its string, `error page` (Chrome's static error document, e.g.
+ * an ad frame offline: nothing there changes but its document), or null. */
+async function frameState(tabId, frame, answerMs) {
+  const doc = `${tabId}:${frame.frameId}:${frame.documentId}`;
+  if (silent.has(doc)) return null;
+  const asked = chrome.scripting.executeScript({ target: { tabId, frameIds: [frame.frameId] }, func: check }).then(
+    (r) => (typeof r[0]?.result === 'string' ? r[0].result : null),
+    (e) => (/showing error page/.test(e?.message) ? 'error page' : null),
+  );
+  const late = Symbol('late');
+  const answer = await Promise.race([asked, new Promise((res) => setTimeout(() => res(late), answerMs))]);
+  if (answer !== late) return answer;
+  if (silent.size >= SILENT_KEPT) silent.clear();
+  silent.add(doc);
+  return null;
+}
+
 /**
  * The page state of a tab now, or null when it cannot be proved: one tracker answer per
- * frame the browser lists, each within `answerMs`.
+ * frame the browser lists (asked in parallel, each within `answerMs`), with its document id.
  */
 export async function pageState(tab, answerMs) {
-  const [frames, results] = await Promise.all([
-    chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null),
-    Promise.race([
-      chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, func: () => globalThis.__pccChanges?.check() ?? null }).catch(() => null),
-      new Promise((res) => setTimeout(() => res(null), answerMs)),
-    ]),
-  ]);
-  if (!frames?.length || !results) return null;
-  const byFrame = new Map(results.map((r) => [r.frameId, r]));
-  const parts = [];
-  for (const f of frames.sort((a, b) => a.frameId - b.frameId)) {
-    const r = byFrame.get(f.frameId);
-    if (typeof r?.result !== 'string' || r.documentId !== f.documentId) return null;
-    parts.push(`${f.frameId}:${f.documentId}:${r.result}`);
-  }
-  return `${tab.url}\n${parts.join('|')}`;
+  const frames = await chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null);
+  if (!frames?.length) return null;
+  frames.sort((a, b) => a.frameId - b.frameId);
+  const answers = await Promise.all(frames.map((f) => frameState(tab.id, f, answerMs)));
+  if (answers.some((a) => a === null)) return null;
+  return `${tab.url}\n${frames.map((f, i) => `${f.frameId}:${f.documentId}:${answers[i]}`).join('|')}`;
 }
 
 /** The read this state was taken before, if the page is unchanged since it. */

@@ -71,3 +71,17 @@ test('an unchanged page repeats without a capture; every change is seen by the n
   console.log(`change tracker: ${seen.length} kinds of change seen (${seen.join(', ')}); repeats without a capture`);
   await closeTab(b, page, tabId);
 });
+
+test('a frame whose tracker cannot answer makes every read a normal one (never a proof it did not give)', async () => {
+  const { page, tabId } = await openTab(b, server, 'data-frame.html');
+  await page.waitForTimeout(300);
+  const first = await read(tabId);
+  assert.ok(!first.error, JSON.stringify(first.error));
+  assert.match(first.state, /Inside a data URL/, 'the frame is read');
+  for (let i = 0; i < 2; i++) {
+    const again = await read(tabId);
+    assert.equal(again.mode, 'unchanged');
+    assert.ok(again.timing.captureMs > 0, 'answered without a capture though a frame did not answer');
+  }
+  await closeTab(b, page, tabId);
+});
