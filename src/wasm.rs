@@ -4,8 +4,8 @@
 //!
 //! Must never: contain logic beyond decoding arguments and encoding results.
 
-/// The module's allocator: talc (smaller and faster than Rust's default dlmalloc in this
-/// module; the module is single-threaded, no atomics).
+/// The module's allocator: talc (6.7 KB smaller than Rust's default dlmalloc here, the same
+/// speed within noise, less linear memory; the module is single-threaded, no atomics).
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

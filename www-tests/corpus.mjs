@@ -148,13 +148,15 @@ export async function checkPage(b, url, { selectors = true } = {}) {
       for (const texts of facts.clickables) if (!texts.some((t) => refLines.includes(t))) result.missingRefs.push(texts[0]);
     }
   }
-  // Revisions on a real page: a second AX read of the unchanged page, then one added button.
+  // Revisions on a real page: a second AX read of the unchanged page (answered by the change
+  // tracker without a capture), then one added button (seen: captured, a diff).
   const session = `corpus-${tabId}`;
   await b.call('browser_accessibility_snapshot', { tabId, sessionId: session });
-  const again = await b.call('browser_accessibility_snapshot', { tabId, sessionId: session });
+  const again = await b.call('browser_accessibility_snapshot', { tabId, sessionId: session, timing: true });
   await page.evaluate(() => { const x = document.createElement('button'); x.textContent = 'Added by the corpus check'; document.body.appendChild(x); });
-  const changed = await b.call('browser_accessibility_snapshot', { tabId, sessionId: session });
-  result.revisions = { second: again.mode, secondReason: again.fullReason, change: changed.mode, changeChars: changed.charCount, changeReason: changed.fullReason };
+  const changed = await b.call('browser_accessibility_snapshot', { tabId, sessionId: session, timing: true });
+  result.revisions = { second: again.mode, secondReason: again.fullReason, secondCaptured: again.timing?.captureMs > 0,
+    change: changed.mode, changeChars: changed.charCount, changeReason: changed.fullReason, changeCaptured: changed.timing?.captureMs > 0 };
   await b.call('browser_dispose_session', { sessionId: session });
   if (selectors) {
     const full = (await b.call('browser_snapshot', { tabId })).snapshot.state;
@@ -189,6 +191,11 @@ export function violations(r) {
   }
   if (r.missingRefs.length) v.push(`clickables without a ref: ${r.missingRefs.slice(0, 5).join(' | ')}`);
   if (r.widenedSelectors.length) v.push(`selectors answered outside their element: ${r.widenedSelectors.slice(0, 3).join(' | ')}`);
+  const rev = r.revisions;
+  if (rev) {
+    if (rev.second !== 'unchanged' || rev.secondCaptured) v.push(`second read of the unchanged page: ${rev.second}${rev.secondCaptured ? ', captured' : ''}`);
+    if (rev.change !== 'diff' || !rev.changeCaptured) v.push(`read after one added button: ${rev.change}${rev.changeCaptured ? '' : ' without a capture'}`);
+  }
   return v;
 }
 
@@ -224,6 +231,7 @@ async function main() {
     sum.missingRefs = (sum.missingRefs || 0) + r.missingRefs.length;
     const rv = r.revisions;
     sum.unchangedSecondReads = (sum.unchangedSecondReads || 0) + (rv.second === 'unchanged' ? 1 : 0);
+    sum.unchangedWithoutCapture = (sum.unchangedWithoutCapture || 0) + (rv.second === 'unchanged' && !rv.secondCaptured ? 1 : 0);
     sum.smallDiffs = (sum.smallDiffs || 0) + (rv.change === 'diff' && rv.changeChars <= 200 ? 1 : 0);
     if (rv.second !== 'unchanged' || rv.change !== 'diff') console.log(`${name}: revisions ${JSON.stringify(rv)}`);
     sum.widened = (sum.widened || 0) + r.widenedSelectors.length;

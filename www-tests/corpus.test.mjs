@@ -1,7 +1,9 @@
 // The corpus contract on the vendored subset of real pages (www-tests/corpus/): no nameless
 // heading whose page text exists, no Chromium-internal role name, no text run spaced other
 // than the page renders it, a ref on every clickable a user can reach in the viewport, and
-// no selector answered with content outside its element. `./build.sh corpus` runs the same
+// no selector answered with content outside its element, a second AX read of the unchanged
+// page answered without a capture (the change tracker) and one added button seen as a diff.
+// `./build.sh corpus` runs the same
 // checks over every page of ../shared/corpus/readability/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
