@@ -16,7 +16,8 @@
   // Nothing is observed until the extension first asks: the first check is the baseline (a
   // read captures after it), so pages no agent reads pay for nothing but this script.
   let started = false;
-  const instance = crypto.randomUUID().slice(0, 8);
+  // (crypto.randomUUID needs a secure context; an http page's isolated world is not one.)
+  const instance = [...crypto.getRandomValues(new Uint8Array(4))].map((b) => b.toString(16).padStart(2, '0')).join('');
   let count = 0;
   const bump = () => { count++; };
   const observer = new MutationObserver(bump);

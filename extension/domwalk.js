@@ -125,7 +125,8 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
     walks.set(keep.id, elements);
     while (walks.size > keep.kept) walks.delete(walks.keys().next().value);
   }
-  globalThis.__pccDocumentId ??= `dom:${crypto.randomUUID()}`;
+  // (crypto.randomUUID needs a secure context; an http page's isolated world is not one.)
+  globalThis.__pccDocumentId ??= `dom:${[...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
   // The tag this window received from its parent in this round; none when ambiguous.
   const got = globalThis.__pccReceived;
   const frameTag = round && got?.round === round && got.tags.size === 1 ? [...got.tags][0] : undefined;
@@ -156,7 +157,7 @@ export function frameArm() {
 export function framePost(round) {
   const map = new WeakMap();
   for (const el of document.querySelectorAll('iframe, frame')) {
-    const tag = crypto.randomUUID();
+    const tag = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
     map.set(el, tag);
     try {
       el.contentWindow?.postMessage({ __pccTag: tag, __pccRound: round }, '*');
@@ -167,7 +168,7 @@ export function framePost(round) {
 
 /** An id of this document, kept in the isolated world: a new document gets a new one. */
 export function documentId() {
-  globalThis.__pccDocumentId ??= `dom:${crypto.randomUUID()}`;
+  globalThis.__pccDocumentId ??= `dom:${[...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
   return globalThis.__pccDocumentId;
 }
 

@@ -28,7 +28,7 @@ export async function openUserTab(b, server, path) {
 }
 
 /** `offline`: every request but to the local test servers fails at once (real pages' ads, fonts, trackers). */
-export async function launch({ offline = false } = {}) {
+export async function launch({ offline = false, args = [] } = {}) {
   if (!fs.existsSync(path.join(extensionDir, 'wasm', 'pcc_bg.wasm'))) throw new Error('run ./build.sh build first');
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-profile-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -38,7 +38,7 @@ export async function launch({ offline = false } = {}) {
     args: [
       '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`,
+      `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...args,
     ],
   });
   if (offline) await context.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/])[a-z]+:\/\//, (r) => r.abort());
