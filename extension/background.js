@@ -21,7 +21,7 @@ import { settle } from './settle.js';
 import { status, doctor, recordEvent } from './status.js';
 import { startBridge, configureBridge, bridgeState, keepWorker } from './bridge.js';
 import { openDialog, dialogOpens, answered } from './dialogs.js';
-import { pageState, readKey, unchangedSince, remember } from './repeat.js';
+import { pageState, readKey, heldSince, remember } from './repeat.js';
 import { groupOf, joinGroup } from './groups.js';
 
 
@@ -158,10 +158,44 @@ async function readTab(params, signal, render) {
 
 async function browserSnapshot(params, signal) {
   const page = optionalInt(params, 'page');
-  const { result, tab, timing } = await readTab(params, signal, (c, json, limits, handle) => c.snapshot(json, { ...limits, tab: handle, page }));
-  const out = { tab, snapshot: result };
+  // The page state before the read: unchanged since this key's last read → that result.
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const { collector, limits } = await ready;
+  const key = readKey(tab.id, `snapshot ${page ?? ''}`, params);
+  const state = params.source === 'dom' ? null : await pageState(tab, limits.frameAnswerMs);
+  const held = heldSince(key, state);
+  if (held) {
+    const t0 = performance.now();
+    const handle = await heldHandle(tab, held, signal);
+    if (handle) {
+      const out = { tab: tabInfo(tab, handle), snapshot: held };
+      if (params.timing) out.timing = { captureMs: 0, wasmMs: performance.now() - t0, rawBytes: 0 };
+      return out;
+    }
+  }
+  const { result, tab: info, timing } = await readTab(params, signal, (c, json, lim, handle) => c.snapshot(json, { ...lim, tab: handle, page }));
+  remember(key, result.source === 'chromium_ax' ? state : null, result);
+  const out = { tab: info, snapshot: result };
   if (timing) out.timing = timing;
   return out;
+}
+
+/**
+ * The tab's handle when a held snapshot is still the caller's to use: the same document, and
+ * its refs still in the registry (a first ref resolves); else undefined (the read captures).
+ */
+async function heldHandle(tab, held, signal) {
+  try {
+    const all = await sessions(tab.id, signal);
+    const handle = await handleOf(tab, all[0]);
+    const ref = held.state?.match(/\[(?:ref|more)=(\w+)\]/)?.[1];
+    if (ref) (await ready).collector.resolve(held.snapshotId, ref, handle);
+    return handle;
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    return undefined;
+  }
 }
 
 /**
@@ -287,9 +321,9 @@ async function browserAccessibilitySnapshot(params, signal) {
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
   const { collector, limits } = await ready;
-  const key = readKey(tab.id, params);
+  const key = readKey(tab.id, 'ax', params);
   const state = params.source === 'dom' || params.disableDiffing ? null : await pageState(tab, limits.frameAnswerMs);
-  const since = unchangedSince(key, state);
+  const since = heldSince(key, state);
   if (since) {
     const t0 = performance.now();
     let result, handle;

@@ -1,23 +1,25 @@
-// Repeat AX reads without a capture (issue #20 item 2). Before each AX read, every frame's
-// change tracker (changes.js) is asked for its state; when the state equals the one taken
-// before this key's last read, nothing the read shows has changed, and the core answers
-// `unchanged` from that read's revision (`unchangedSince`) — no AX tree, no DOM snapshot.
+// Repeat reads without a capture (issue #20 item 2). Before each AX or snapshot read, every
+// frame's change tracker (changes.js) is asked for its state; when the state equals the one
+// taken before this key's last read, nothing the read shows has changed: the core answers an
+// AX read `unchanged` from that read's revision (`unchangedSince`), and a snapshot is that
+// read's own result again (its refs still resolve) — no AX tree, no DOM snapshot.
 //
 // Owns: a tab's page state (every frame's tracker answer, the frame set, the URL) and the
-// last state per read key. Must never: give a state when any frame has no tracker, does not
-// answer in time or answers malformed (the read then captures), or keep a state past the
-// revision it was taken for (the core refuses any but the latest; the capture path replaces it).
+// last state per read key with what that read gave. Must never: give a state when any frame
+// has no tracker, does not answer in time or answers malformed (the read then captures), or
+// hold a state for a read the caller cannot use any more (the callers check the document,
+// the revision or the ref registry before using what is held).
 
-const states = new Map(); // read key → {state, snapshotId}
+const states = new Map(); // read key → {state, held}
 const KEPT = 32; // twice the core's REVISIONS_TOTAL: states beyond it name no revision
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   for (const k of states.keys()) if (k.startsWith(`${tabId}|`)) states.delete(k);
 });
 
-/** The key of a read: everything that shapes its result besides the page. */
-export function readKey(tabId, params) {
-  return `${tabId}|${JSON.stringify([params.sessionId ?? '', params.selector ?? '', params.ref ?? '', params.snapshotId ?? '', params.maxChars ?? 0, params.maxNodes ?? 0])}`;
+/** The key of a read (`kind`: which tool and how): everything that shapes its result besides the page. */
+export function readKey(tabId, kind, params) {
+  return `${tabId}|${JSON.stringify([kind, params.sessionId ?? '', params.selector ?? '', params.ref ?? '', params.snapshotId ?? '', params.maxChars ?? 0, params.maxNodes ?? 0])}`;
 }
 
 const check = () => globalThis.__pccChanges?.check() ?? null;
@@ -57,16 +59,16 @@ export async function pageState(tab, answerMs) {
   return `${tab.url}\n${frames.map((f, i) => `${f.frameId}:${f.documentId}:${answers[i]}`).join('|')}`;
 }
 
-/** The read this state was taken before, if the page is unchanged since it. */
-export function unchangedSince(key, state) {
-  const held = state && states.get(key);
-  return held && held.state === state ? held.snapshotId : undefined;
+/** What the key's last read gave, if the page is unchanged since the state taken before it. */
+export function heldSince(key, state) {
+  const h = state && states.get(key);
+  return h && h.state === state ? h.held : undefined;
 }
 
-/** Remembers the state taken before the read that produced `snapshotId` (null forgets). */
-export function remember(key, state, snapshotId) {
+/** Remembers the state taken before a read and what it gave (a null state forgets). */
+export function remember(key, state, held) {
   states.delete(key);
-  if (!state || !snapshotId) return;
-  states.set(key, { state, snapshotId });
+  if (!state || !held) return;
+  states.set(key, { state, held });
   if (states.size > KEPT) states.delete(states.keys().next().value);
 }

@@ -85,3 +85,28 @@ test('a frame whose tracker cannot answer makes every read a normal one (never a
   }
   await closeTab(b, page, tabId);
 });
+
+test('browser_snapshot: an unchanged page gives its last result again (refs still resolve); a change, or refs pushed out of the registry, read anew', async () => {
+  const { page, tabId } = await openTab(b, server, 'basic.html');
+  const snap = (extra = {}) => b.call('browser_snapshot', { tabId, timing: true, ...extra });
+  const first = await snap();
+  const again = await snap();
+  assert.equal(again.timing.captureMs, 0, 'an unchanged page is not captured again');
+  assert.deepEqual(again.snapshot, first.snapshot, 'the same result, the same snapshotId');
+  const ref = first.snapshot.state.split('\n').find((l) => l.includes('button "Click me"')).match(/\[ref=(\w+)\]/)[1];
+  assert.ok((await b.call('browser_click', { tabId, snapshotId: again.snapshot.snapshotId, ref })).ok);
+  const after = await snap();
+  assert.ok(after.timing.captureMs > 0 && after.snapshot.snapshotId !== first.snapshot.snapshotId);
+  assert.match(after.snapshot.state, /Clicked 1 times/);
+  // Other parameters are other reads.
+  assert.ok((await snap({ maxChars: 2000 })).timing.captureMs > 0);
+  // Five finds push the held snapshot out of the ref registry (4 per tab): read anew.
+  const held = await snap();
+  assert.equal(held.timing.captureMs, 0);
+  for (let i = 0; i < 5; i++) await b.call('browser_find', { tabId, text: 'Click' });
+  const fresh = await snap();
+  assert.ok(fresh.timing.captureMs > 0, 'a snapshot whose refs are gone is not given again');
+  const ref2 = fresh.snapshot.state.split('\n').find((l) => l.includes('button "Clicked 1 times"')).match(/\[ref=(\w+)\]/)[1];
+  assert.ok((await b.call('browser_click', { tabId, snapshotId: fresh.snapshot.snapshotId, ref: ref2 })).ok);
+  await closeTab(b, page, tabId);
+});
