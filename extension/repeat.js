@@ -11,7 +11,7 @@
 // the revision or the ref registry before using what is held).
 
 const states = new Map(); // read key → {state, held}
-const KEPT = 32; // twice the core's REVISIONS_TOTAL: states beyond it name no revision
+const KEPT = 32; // read keys (AX and snapshot); twice the core's REVISIONS_TOTAL
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   for (const k of states.keys()) if (k.startsWith(`${tabId}|`)) states.delete(k);
