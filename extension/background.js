@@ -5,7 +5,7 @@
 // Entry point for tests and the Bridge: `globalThis.pcc.call(method, params)` resolves to
 // the tool's result, or to `{error: {code, message, hint}}`.
 import { memoryBytes, projectTabs, projectTab, screenshotText } from './wasm/pcc.js';
-import { ready, utf8 } from './core.js';
+import { ready, utf8, RawJson } from './core.js';
 import { captureObservation } from './capture.js';
 import { applyPasswordMemory } from './worlds.js';
 import { sessions } from './debugger.js';
@@ -60,7 +60,7 @@ async function captureDom(tab, selector) {
   const { limits } = await ready;
   const { page, main } = await walkFrames(tab, selector || null, true, limits.walkTextChars, { id: crypto.randomUUID(), kept: limits.walksKept });
   const domFrames = page.frames.filter((f) => f.frameId !== 0);
-  const obs = { url: main.url, title: main.title, viewport: main.viewport, frames: [], snapshots: [], domWalk: main.walk, domFrames };
+  const obs = { url: main.url, title: main.title, viewport: main.viewport, frames: [], snapshots: [], domWalk: { ...main.walk, nodes: new RawJson(main.walk.nodes) }, domFrames };
   if (main.scopeIndex !== undefined) obs.scope = { walkIndex: main.scopeIndex };
   return { obs, captureMs: performance.now() - t0, documentId: main.documentId };
 }

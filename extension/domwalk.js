@@ -133,7 +133,9 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
   // Elements an open modal dialog hides (the core says so in one line).
   const behindModal = modal ? document.body.getElementsByTagName('*').length - modal.getElementsByTagName('*').length - 1 : 0;
   return { url: location.href, documentId: globalThis.__pccDocumentId, title: document.title, viewport: { width: innerWidth, height: innerHeight }, scopeIndex, frameTag,
-    walk: { url: location.href, title: document.title, nodes, ...(keep ? { walkId: keep.id } : {}), ...(behindModal > 0 ? { behindModal } : {}) } };
+    // The nodes cross as one JSON string (the worker splices it in as is): far cheaper than a
+    // structured clone of every node object.
+    walk: { url: location.href, title: document.title, nodes: JSON.stringify(nodes), ...(keep ? { walkId: keep.id } : {}), ...(behindModal > 0 ? { behindModal } : {}) } };
 }
 
 /**

@@ -3,7 +3,7 @@
 // that overlaps a navigation is re-observed once, then fails with BROWSER_PAGE_CHANGING.
 // Glue only: the walks go to wasm, which selects, bounds, redacts and renders.
 import { visibleDom, extract } from './wasm/pcc.js';
-import { ready, utf8 } from './core.js';
+import { ready, utf8, RawJson } from './core.js';
 import { domWalk, documentId, frameArm, framePost } from './domwalk.js';
 import { articleWalk } from './article.js';
 import { fail } from './errors.js';
@@ -165,7 +165,7 @@ export async function walkFrames(tab, selector, allFrames, textCap, keep = null)
   walkError(main, selector);
   const frames = results
     .filter((r) => r.result && r.result.walk)
-    .map((r) => ({ frameId: r.frameId, tag: r.result.frameTag || '', url: r.result.url, viewport: r.result.viewport, nodes: r.result.walk.nodes }));
+    .map((r) => ({ frameId: r.frameId, tag: r.result.frameTag || '', url: r.result.url, viewport: r.result.viewport, nodes: new RawJson(r.result.walk.nodes) }));
   const page = { url: main.url, title: main.title, frames };
   if (main.scopeIndex !== undefined) page.scopeIndex = main.scopeIndex;
   return { page, main };

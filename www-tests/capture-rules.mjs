@@ -58,7 +58,7 @@ try {
     }
     await cdp.detach();
     const r = await page.evaluate(`(${domWalk.toString()})(${JSON.stringify(c.selector)}, 60000, 1000, null, null)`);
-    const dom = { url: r.url, title: r.title, viewport: r.viewport, frames: [], snapshots: [], domWalk: r.walk };
+    const dom = { url: r.url, title: r.title, viewport: r.viewport, frames: [], snapshots: [], domWalk: { ...r.walk, nodes: JSON.parse(r.walk.nodes) } };
     if (r.scopeIndex !== undefined) dom.scope = { walkIndex: r.scopeIndex };
     out[c.name] = { html: c.html, selector: c.selector, ax, dom };
   }
