@@ -161,7 +161,7 @@ async function browserSnapshot(params, signal) {
   // The page state before the read: unchanged since this key's last read → that result.
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
-  const { collector, limits } = await ready;
+  const { limits } = await ready;
   const key = readKey(tab.id, `snapshot ${page ?? ''}`, params);
   const state = params.source === 'dom' ? null : await pageState(tab, limits.frameAnswerMs);
   const held = heldSince(key, state);
