@@ -138,9 +138,9 @@ async function observe(tab, params, signal) {
  * One page read: validate, observe (AX or DOM walk), hand the JSON observation to
  * `render(collector, json, limits, handle)` (a wasm call) and time both halves.
  */
-async function readTab(params, signal, render) {
+async function readTab(params, signal, render, resolved) {
   const limits = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
-  const tab = await resolveTab(params.tabId);
+  const tab = resolved ?? await resolveTab(params.tabId);
   assertReadable(tab);
   const { collector } = await ready;
   // One document from start to end, or BROWSER_PAGE_CHANGING (one re-observation). Attach
@@ -158,44 +158,50 @@ async function readTab(params, signal, render) {
 
 async function browserSnapshot(params, signal) {
   const page = optionalInt(params, 'page');
-  // The page state before the read: unchanged since this key's last read → that result.
-  const tab = await resolveTab(params.tabId);
-  assertReadable(tab);
-  const { limits } = await ready;
-  const key = readKey(tab.id, `snapshot ${page ?? ''}`, params);
-  const state = params.source === 'dom' ? null : await pageState(tab, limits.frameAnswerMs);
-  const held = heldSince(key, state);
-  if (held) {
-    const t0 = performance.now();
-    const handle = await heldHandle(tab, held, signal);
-    if (handle) {
-      const out = { tab: tabInfo(tab, handle), snapshot: held };
-      if (params.timing) out.timing = { captureMs: 0, wasmMs: performance.now() - t0, rawBytes: 0 };
-      return out;
-    }
-  }
-  const { result, tab: info, timing } = await readTab(params, signal, (c, json, lim, handle) => c.snapshot(json, { ...lim, tab: handle, page }));
-  remember(key, result.source === 'chromium_ax' ? state : null, result);
-  const out = { tab: info, snapshot: result };
+  const { result, tab, timing } = await trackedRead(params, signal, `snapshot ${page ?? ''}`, {
+    tracked: params.source !== 'dom',
+    // The held result while its refs are still in the registry (a first ref resolves).
+    reuse: (held, handle, collector) => {
+      const ref = held.state?.match(/\[(?:ref|more)=(\w+)\]/)?.[1];
+      if (ref) collector.resolve(held.snapshotId, ref, handle);
+      return held;
+    },
+    keep: (result) => result,
+    render: (c, json, limits, handle) => c.snapshot(json, { ...limits, tab: handle, page }),
+  });
+  const out = { tab, snapshot: result };
   if (timing) out.timing = timing;
   return out;
 }
 
 /**
- * The tab's handle when a held snapshot is still the caller's to use: the same document, and
- * its refs still in the registry (a first ref resolves); else undefined (the read captures).
+ * A read the change tracker may spare (repeat.js). With `tracked` and the page unchanged since
+ * this key's last read, `reuse(held, handle, collector)` answers from what `keep` kept of that
+ * read (it throws when it cannot: the document changed, the revision or refs are gone, and the
+ * read then captures); otherwise `readTab` with `render`. `{result, tab, timing}` either way.
  */
-async function heldHandle(tab, held, signal) {
-  try {
-    const all = await sessions(tab.id, signal);
-    const handle = await handleOf(tab, all[0]);
-    const ref = held.state?.match(/\[(?:ref|more)=(\w+)\]/)?.[1];
-    if (ref) (await ready).collector.resolve(held.snapshotId, ref, handle);
-    return handle;
-  } catch (e) {
-    if (signal?.aborted) throw e;
-    return undefined;
+async function trackedRead(params, signal, kind, { tracked, reuse, keep, render }) {
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const { collector, limits } = await ready;
+  const key = readKey(tab.id, kind, params);
+  const state = tracked ? await pageState(tab, limits.frameAnswerMs) : null;
+  const held = heldSince(key, state);
+  if (held) {
+    const t0 = performance.now();
+    try {
+      const handle = await handleOf(tab, (await sessions(tab.id, signal))[0]);
+      signal?.throwIfAborted();
+      const result = reuse(held, handle, collector);
+      remember(key, state, keep(result));
+      return { result, tab: tabInfo(tab, handle), timing: params.timing ? { captureMs: 0, wasmMs: performance.now() - t0, rawBytes: 0 } : undefined };
+    } catch (e) {
+      if (signal?.aborted) throw e;
+    }
   }
+  const read = await readTab(params, signal, render, tab);
+  remember(key, read.result.source === 'chromium_ax' ? state : null, keep(read.result));
+  return read;
 }
 
 /**
@@ -317,36 +323,14 @@ async function browserAccessibilitySnapshot(params, signal) {
     baseSnapshotId: params.baseSnapshotId,
     unchangedSince,
   });
-  // The page state before the read: unchanged since this key's last read → no capture.
-  const tab = await resolveTab(params.tabId);
-  assertReadable(tab);
-  const { collector, limits } = await ready;
-  const key = readKey(tab.id, 'ax', params);
-  const state = params.source === 'dom' || params.disableDiffing ? null : await pageState(tab, limits.frameAnswerMs);
-  const since = heldSince(key, state);
-  if (since) {
-    const t0 = performance.now();
-    let result, handle;
-    try {
-      const all = await sessions(tab.id, signal);
-      handle = await handleOf(tab, all[0]);
-      signal?.throwIfAborted();
-      result = collector.accessibility(new Uint8Array(0), options({ maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') }, handle, since));
-    } catch (e) {
-      if (signal?.aborted) throw e;
-      // Not the latest revision of this document (another read, a new document), or the
-      // debugger is gone: the read captures.
-    }
-    if (result) {
-      remember(key, state, result.snapshotId);
-      const out = { ...result, tab: tabInfo(tab, handle) };
-      if (params.timing) out.timing = { captureMs: 0, wasmMs: performance.now() - t0, rawBytes: 0 };
-      return out;
-    }
-  }
-  const { result, tab: info, timing } = await readTab(params, signal, (c, json, lim, handle) => c.accessibility(json, options(lim, handle)));
-  remember(key, result.source === 'chromium_ax' ? state : null, result.snapshotId);
-  const out = { ...result, tab: info };
+  const { result, tab, timing } = await trackedRead(params, signal, 'ax', {
+    tracked: params.source !== 'dom' && !params.disableDiffing,
+    // `unchanged` from the held revision (the core refuses one that is not the latest).
+    reuse: (since, handle, collector) => collector.accessibility(new Uint8Array(0), options({ maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') }, handle, since)),
+    keep: (result) => result.snapshotId,
+    render: (c, json, limits, handle) => c.accessibility(json, options(limits, handle)),
+  });
+  const out = { ...result, tab };
   if (timing) out.timing = timing;
   return out;
 }
