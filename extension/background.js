@@ -12,6 +12,7 @@ import { sessions } from './debugger.js';
 import { resolveTab, assertReadable, handleOf, tabFence } from './handles.js';
 import { act, isConnected, scroll, reveal, clickAt, readFact, pointOf, dragBetween } from './actions.js';
 import { domAct } from './domwalk.js';
+import { walkNode } from './walknode.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { assertMayAct, markOwned, ownerOf, release, markTab, ownedTabs } from './ownership.js';
 import { domCua, extractContent, stableRead, isNavigationError, walkFrames, selectorOf } from './reads.js';
@@ -84,21 +85,24 @@ async function scopeOf(main, selector) {
 }
 
 /**
- * The live DOM node of an accessibility-source ref: `{session, backendNodeId}` (its debugger
- * session object), or INVALID_REQUEST (no snapshotId, a DOM-walk ref) / BROWSER_STALE_REF.
+ * The live DOM node of a ref: `{session, backendNodeId}` (its debugger session object), or
+ * INVALID_REQUEST (no snapshotId; a DOM-walk ref no world of ours can find) /
+ * BROWSER_STALE_REF. A walk ref is found through the isolated world that keeps its walk.
  */
-async function axNode(all, handle, snapshotId, ref) {
+async function refNode(all, handle, snapshotId, ref) {
   if (typeof ref !== 'string' || typeof snapshotId !== 'string') fail('INVALID_REQUEST', 'a ref needs the snapshotId that produced it');
   const target = (await ready).collector.resolve(snapshotId, ref, handle);
-  if (target.walkIndex !== undefined) fail('INVALID_REQUEST', 'this needs a ref of an accessibility-source read', 'take browser_find or browser_snapshot again (the debugger must be available)');
-  const session = all.find((s) => s.session === target.session);
-  if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${ref} is gone`);
-  return { session, backendNodeId: target.backendNodeId };
+  const node = target.walkIndex !== undefined
+    ? await walkNode(handle.tabId, all, target)
+    : { session: all.find((s) => s.session === target.session), backendNodeId: target.backendNodeId };
+  if (!node) fail('INVALID_REQUEST', 'the walk of this ref cannot be reached through the debugger', 'take browser_find or browser_snapshot again');
+  if (node.gone || !node.session || !(await isConnected(node.session, node.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${ref} is gone`);
+  return node;
 }
 
 /** A ref-scoped read (`{ref, snapshotId}`): that element's subtree, in its own session. */
 async function refScope(tab, all, params) {
-  const { session, backendNodeId } = await axNode(all, await handleOf(tab, all[0]), params.snapshotId, params.ref);
+  const { session, backendNodeId } = await refNode(all, await handleOf(tab, all[0]), params.snapshotId, params.ref);
   return { session: session.session, backendNodeId };
 }
 
@@ -299,7 +303,7 @@ async function browserLocator(params, signal) {
   else if (ref === undefined) fail('INVALID_REQUEST', 'locator needs a target, or a ref with its snapshotId');
   const all = await sessions(tab.id, signal);
   const handle = await handleOf(tab, all[0]);
-  const { session, backendNodeId } = await axNode(all, handle, snapshotId, ref);
+  const { session, backendNodeId } = await refNode(all, handle, snapshotId, ref);
   let value = await readFact(session, backendNodeId, params.read, params.attribute);
   if (typeof value === 'string') {
     const fields = await formFields(tab.id, limits);
@@ -702,7 +706,7 @@ async function elementIn(tab, params, state, signal) {
   let node;
   try {
     const all = await sessions(tab.id, signal);
-    node = await axNode(all, await handleOf(tab, all[0]), snapshotId, ref);
+    node = await refNode(all, await handleOf(tab, all[0]), snapshotId, ref);
   } catch (e) {
     if (e.code !== 'BROWSER_STALE_REF') throw e;
     return state === 'detached' || state === 'hidden';
@@ -730,7 +734,7 @@ async function browserScreenshot(params, signal) {
   let clip;
   let truncated = false;
   if (params.ref !== undefined) {
-    const { session, backendNodeId } = await axNode(all, await handleOf(tab, main), params.snapshotId, params.ref);
+    const { session, backendNodeId } = await refNode(all, await handleOf(tab, main), params.snapshotId, params.ref);
     if (session !== main) fail('INVALID_REQUEST', 'that element is inside a cross-origin frame', 'take a screenshot of the viewport instead');
     await main.send('DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {});
     const box = await main.send('DOM.getBoxModel', { backendNodeId }).catch(() => null);
@@ -857,7 +861,7 @@ async function browserDrag(params, signal) {
   const nodeOf = async (target, snapshotId, ref) => {
     if (target !== undefined) ({ snapshotId, ref } = await resolveTarget(tab, targetOf({ target }), signal));
     else if (typeof ref !== 'string' || typeof snapshotId !== 'string') fail('INVALID_REQUEST', 'drag needs ref and snapshotId, or a target');
-    const n = await axNode(all, handle, snapshotId, ref);
+    const n = await refNode(all, handle, snapshotId, ref);
     return pointOf(all, n.session, n.backendNodeId);
   };
   const from = await nodeOf(params.target, params.snapshotId, params.ref);
@@ -934,31 +938,43 @@ async function browserAction(action, params, signal) {
   await assertMayAct(tab, params, handle);
   let target = collector.resolve(params.snapshotId, params.ref, handle);
   let rebound = false;
+  let session;
   if (target.walkIndex !== undefined) {
-    // A DOM-source ref acts in the frame it was walked in (the walk id is per read).
-    const frameIds = [Number(target.frameId) || 0];
-    const started = Date.now();
-    const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds }, func: domAct, args: [target.walkId ?? null, target.walkIndex, action, params.text ?? params.value ?? params.key ?? ''] });
-    if (res?.result?.stale) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
-    if (res?.result?.noOption) fail('INVALID_REQUEST', 'no such option', 'use an option value or label shown in the snapshot');
-    return outcome(tab, handle, all?.[0], started, { ok: true, action, ref: params.ref });
-  }
-  if (!all) fail('BROWSER_PAGE_UNAVAILABLE', 'the debugger is not available on this tab');
-  let session = all.find((s) => s.session === target.session);
-  if (!session || !(await isConnected(session, target.backendNodeId))) {
-    // Rebind at most once, to a unique strong equivalent in the same document.
-    const { obs } = await captureAx(tab, signal);
-    signal?.throwIfAborted();
-    target = collector.rebind(params.snapshotId, params.ref, handle, utf8(obs));
+    // A DOM-source ref: through the debugger, the element its walk kept acts like an AX ref
+    // (trusted input, the hit check); without one, page events in the frame it was walked in.
+    const node = all && await walkNode(tab.id, all, target);
+    if (!node || node.gone) return domRefAct(tab, handle, all, target, action, params);
+    if (!(await isConnected(node.session, node.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
+    ({ session } = node);
+    target = { backendNodeId: node.backendNodeId };
+  } else {
+    if (!all) fail('BROWSER_PAGE_UNAVAILABLE', 'the debugger is not available on this tab');
     session = all.find((s) => s.session === target.session);
-    if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
-    rebound = true;
+    if (!session || !(await isConnected(session, target.backendNodeId))) {
+      // Rebind at most once, to a unique strong equivalent in the same document.
+      const { obs } = await captureAx(tab, signal);
+      signal?.throwIfAborted();
+      target = collector.rebind(params.snapshotId, params.ref, handle, utf8(obs));
+      session = all.find((s) => s.session === target.session);
+      if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
+      rebound = true;
+    }
   }
   const started = Date.now();
   const extra = await act(all, session, target.backendNodeId, action, params);
   const out = { ok: true, action, ref: params.ref, ...extra };
   if (rebound) out.rebound = true;
   return outcome(tab, handle, all[0], started, out);
+}
+
+/** A DOM-source ref without the debugger: synthetic events in the frame it was walked in. */
+async function domRefAct(tab, handle, all, target, action, params) {
+  const frameIds = [Number(target.frameId) || 0];
+  const started = Date.now();
+  const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds }, func: domAct, args: [target.walkId ?? null, target.walkIndex, action, params.text ?? params.value ?? params.key ?? ''] });
+  if (res?.result?.stale) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
+  if (res?.result?.noOption) fail('INVALID_REQUEST', 'no such option', 'use an option value or label shown in the snapshot');
+  return outcome(tab, handle, all?.[0], started, { ok: true, action, ref: params.ref });
 }
 
 /**
@@ -995,7 +1011,7 @@ async function browserScroll(params, signal) {
   }
   const out = await onTab(params, signal, async (all, handle) => {
     const ref = params.toRef ?? params.ref;
-    const { session, backendNodeId } = ref === undefined ? { session: all[0], backendNodeId: null } : await axNode(all, handle, params.snapshotId, ref);
+    const { session, backendNodeId } = ref === undefined ? { session: all[0], backendNodeId: null } : await refNode(all, handle, params.snapshotId, ref);
     const moved = params.toRef !== undefined ? await reveal(session, backendNodeId) : await scroll(all, session, backendNodeId, { direction, pages, dx: deltaX, dy: deltaY });
     return { ok: true, action: 'scroll', ...moved };
   });

@@ -174,6 +174,15 @@ export function documentId() {
   return globalThis.__pccDocumentId;
 }
 
+/**
+ * Marks this frame's isolated world with a one-time token (walknode.js then asks over CDP the
+ * world that holds it) and says whether it still keeps element `index` of walk `walkId`.
+ */
+export function markWalkFrame(mark, walkId, index) {
+  globalThis.__pccWalkMark = mark;
+  return !!globalThis.__pccWalks?.get(walkId)?.[index];
+}
+
 /** Acts on element `index` of walk `walkId` (DOM-source refs): synthetic events, best effort. */
 export function domAct(walkId, index, action, value) {
   const el = globalThis.__pccWalks?.get(walkId)?.[index];

@@ -1,7 +1,8 @@
 // Wrong-target safety (issue #9): mutate the page, then act with a ref from before the
 // mutation. The action must hit the provably same element or fail closed — never another
 // element, however alike it looks. Both sources: AX refs (backend node ids, real input
-// events with a hit check) and DOM-walk refs (elements of the named walk).
+// events with a hit check) and DOM-walk refs (elements of the named walk, found through the
+// debugger: the same input events and hit check).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openTab } from './harness.mjs';
@@ -58,6 +59,25 @@ for (const source of ['chromium_ax', 'dom']) {
     await t.page.close();
   });
 
+  test(`${source}: an identical-looking button laid over the target — refused, the cover is not clicked`, async () => {
+    const t = await setup(source);
+    await t.page.evaluate(() => window.mutate.cover('B'));
+    const r = await t.click();
+    assert.equal(r.error?.code, 'BROWSER_ELEMENT_OBSCURED', JSON.stringify(r));
+    assert.deepEqual(await t.hits(), []);
+    await t.page.close();
+  });
+
+  test(`${source}: the click is trusted input, as a user's`, async () => {
+    const t = await setup(source);
+    await t.page.evaluate(() => document.addEventListener('click', (e) => { window.trusted = e.isTrusted; }, true));
+    const r = await t.click();
+    assert.ok(!r.error, JSON.stringify(r));
+    assert.deepEqual(await t.hits(), ['B:orig']);
+    assert.equal(await t.page.evaluate(() => window.trusted), true);
+    await t.page.close();
+  });
+
   test(`${source}: after a navigation the old ref fails closed and nothing is clicked`, async () => {
     const t = await setup(source);
     await b.call('browser_navigate', { tabId: t.tabId, url: server.url('targets.html?again') });
@@ -67,15 +87,6 @@ for (const source of ['chromium_ax', 'dom']) {
     await t.page.close();
   });
 }
-
-test('chromium_ax: an identical-looking button laid over the target — refused, the cover is not clicked', async () => {
-  const t = await setup('chromium_ax');
-  await t.page.evaluate(() => window.mutate.cover('B'));
-  const r = await t.click();
-  assert.equal(r.error?.code, 'BROWSER_ELEMENT_OBSCURED', JSON.stringify(r));
-  assert.deepEqual(await t.hits(), []);
-  await t.page.close();
-});
 
 test('dom: refs name their walk — later walks (snapshot, dom_cua, extract) never redirect an old ref', async () => {
   const t = await setup('dom');
@@ -97,38 +108,40 @@ test('dom: refs name their walk — later walks (snapshot, dom_cua, extract) nev
   await t.page.close();
 });
 
-test('chromium_ax: smooth scrolling (Bootstrap\'s :root rule) — 100 rows below and above the fold, every click on its own row', async () => {
-  const { page, tabId } = await openTab(b, server, 'smooth-rows.html');
-  const refs = new Map(); // order number → [snapshotId, ref]
-  for (let s = 0; s < 4; s++) {
-    const snap = (await b.call('browser_snapshot', { tabId, selector: `#part${s}` })).snapshot;
-    const lines = snap.state.split('\n');
-    for (const [i, line] of lines.entries()) {
-      const n = line.match(/Order (\d+)/)?.[1];
-      const ref = n && lines.slice(i + 1).find((l) => /button "Delete"/.test(l))?.match(/\[ref=(\w+)\]/)?.[1];
-      if (ref) refs.set(Number(n), [snap.snapshotId, ref]);
+for (const source of ['chromium_ax', 'dom']) {
+  test(`${source}: smooth scrolling (Bootstrap's :root rule) — 100 rows below and above the fold, every click on its own row`, async () => {
+    const { page, tabId } = await openTab(b, server, 'smooth-rows.html');
+    const refs = new Map(); // order number → [snapshotId, ref]
+    for (let s = 0; s < 4; s++) {
+      const snap = (await b.call('browser_snapshot', { tabId, selector: `#part${s}`, source })).snapshot;
+      const lines = snap.state.split('\n');
+      for (const [i, line] of lines.entries()) {
+        const n = line.match(/Order (\d+)/)?.[1];
+        const ref = n && lines.slice(i + 1).find((l) => /button "Delete"/.test(l))?.match(/\[ref=(\w+)\]/)?.[1];
+        if (ref) refs.set(Number(n), [snap.snapshotId, ref]);
+      }
     }
-  }
-  assert.equal(refs.size, 100, 'a ref for every row');
-  // Every row once, each while the page is still animating a scroll of its own to the top
-  // or the bottom (as after a script's scrollTo, an anchor or a focus change).
-  const order = [...refs.keys()].sort((a, b) => ((a * 37) % 101) - ((b * 37) % 101));
-  let wrong = 0;
-  let missed = 0;
-  for (const [k, n] of order.entries()) {
-    await page.evaluate((top) => window.scrollTo({ top: top ? 0 : document.body.scrollHeight }), k % 2 === 0);
-    const before = await page.evaluate(() => window.hits.length);
-    const [snapshotId, ref] = refs.get(n);
-    const r = await b.call('browser_click', { tabId, ref, snapshotId });
-    const hits = (await page.evaluate(() => window.hits)).slice(before);
-    if (hits.some((h) => h !== n)) wrong++;
-    if (!r.error && !hits.includes(n)) missed++;
-    assert.ok(!r.error, `order ${n}: ${JSON.stringify(r)}`);
-  }
-  assert.deepEqual({ wrong, missed }, { wrong: 0, missed: 0 });
-  assert.equal((await page.evaluate(() => window.hits)).length, 100, 'every click landed');
-  await page.close();
-});
+    assert.equal(refs.size, 100, 'a ref for every row');
+    // Every row once, each while the page is still animating a scroll of its own to the top
+    // or the bottom (as after a script's scrollTo, an anchor or a focus change).
+    const order = [...refs.keys()].sort((a, b) => ((a * 37) % 101) - ((b * 37) % 101));
+    let wrong = 0;
+    let missed = 0;
+    for (const [k, n] of order.entries()) {
+      await page.evaluate((top) => window.scrollTo({ top: top ? 0 : document.body.scrollHeight }), k % 2 === 0);
+      const before = await page.evaluate(() => window.hits.length);
+      const [snapshotId, ref] = refs.get(n);
+      const r = await b.call('browser_click', { tabId, ref, snapshotId });
+      const hits = (await page.evaluate(() => window.hits)).slice(before);
+      if (hits.some((h) => h !== n)) wrong++;
+      if (!r.error && !hits.includes(n)) missed++;
+      assert.ok(!r.error, `order ${n}: ${JSON.stringify(r)}`);
+    }
+    assert.deepEqual({ wrong, missed }, { wrong: 0, missed: 0 });
+    assert.equal((await page.evaluate(() => window.hits)).length, 100, 'every click landed');
+    await page.close();
+  });
+}
 
 test('chromium_ax: date, time, colour and range fields take whole values; malformed ones are refused with the format', async () => {
   const { page, tabId } = await openTab(b, server, 'inputs.html');
