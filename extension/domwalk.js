@@ -1,17 +1,18 @@
-// The DOM walk for when the AX domain is unavailable. Injected with
+// The DOM walk (the DOM source, browser_dom_cua, the extract without an article). Injected with
 // chrome.scripting.executeScript into the page's isolated world (page CSP does not apply
 // there), it returns raw facts in the schema of src/input/dom_walk.rs; the service worker
 // hands them to wasm. It bounds raw sizes and never reads the value of a password or hidden
 // input; every decision about meaning is the core's. A walk with `keep = {id, kept}` keeps
 // its elements in the isolated world under that id (the last `kept` walks), so that actions
 // on its `dom` refs find exactly those elements again (never another walk's element at the
-// same index).
-export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep = null) {
+// same index). `asRendered` applies CSS text-transform to text (what the reader sees; the
+// extract reads the source text instead).
+export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep = null, asRendered = true) {
   const ATTRS = ['id', 'name', 'type', 'role', 'href', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-hidden', 'data-testid',
     'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
     'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'class', 'src', 'aria-checked',
     'aria-pressed', 'size', 'headers', 'scope', 'abbr', 'summary', 'open', 'readonly', 'required', 'aria-readonly',
-    'aria-required', 'min', 'max'];
+    'aria-required', 'min', 'max', 'rules', 'axis'];
   // A label's text as a name: without the text of the controls inside it (a textarea's
   // content, a select's options).
   const labelText = (l) => {
@@ -46,6 +47,17 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
   // whose next child is preceded by whitespace).
   const wsBefore = new Set();
   const cursors = [];
+  const tables = new Map(); // table element → {bg, spacing}
+  // Text shows as its parent's text-transform renders it (Chromium's names do too).
+  const transforms = [];
+  const cased = (node, t, tt) => {
+    if (tt === 'uppercase') return t.toUpperCase();
+    if (tt === 'lowercase') return t.toLowerCase();
+    if (tt !== 'capitalize') return t;
+    const prev = node.previousSibling?.textContent;
+    const wordStart = !prev || /\s$/.test(prev);
+    return t.replace(/(^|[^\p{L}\p{N}'’])(\p{L})/gu, (m, a, b, at) => (at === 0 && !a && !wordStart ? m : a + b.toUpperCase()));
+  };
   while (stack.length && nodes.length < maxNodes) {
     const [node, parent, inName] = stack.pop();
     const i = nodes.length;
@@ -57,7 +69,7 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
         if (t && !node.nextSibling && parent >= 0) nodes[parent].wsEnd = true;
         continue;
       }
-      const entry = { parent, tag: '#text', text: t.length > TEXT_CAP ? t.slice(0, TEXT_CAP) : t };
+      const entry = { parent, tag: '#text', text: cased(node, t.length > TEXT_CAP ? t.slice(0, TEXT_CAP) : t, transforms[parent]) };
       if (wsBefore.delete(parent)) entry.ws = true;
       nodes.push(entry);
       continue;
@@ -82,7 +94,24 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
     if (wsBefore.delete(parent)) entry.ws = true;
     // Clicks the page handles: an onclick attribute, or a pointer cursor starting here.
     cursors[i] = cs.cursor;
+    if (asRendered && cs.textTransform !== 'none') transforms[i] = cs.textTransform;
     if (node.hasAttribute('onclick') || (cs.cursor === 'pointer' && cursors[parent] !== 'pointer')) entry.clickable = true;
+    if (tag === 'td') {
+      // What Chromium's data-table guess reads of a cell's box (src/dom_tree.rs CellTally).
+      let box = 0;
+      [cs.borderTopWidth, cs.borderBottomWidth, cs.borderLeftWidth, cs.borderRightWidth].forEach((w, k) => { if (parseFloat(w) > 0) box |= 1 << k; });
+      const table = node.closest('table');
+      if (table) {
+        let t = tables.get(table);
+        if (!t) {
+          const ts = getComputedStyle(table);
+          t = { bg: ts.backgroundColor, spacing: ts.borderSpacing.split(' ').every((v) => parseFloat(v) > 0) };
+          tables.set(table, t);
+        }
+        if (t.spacing && cs.backgroundColor !== t.bg && !/^(transparent|rgba\(.*, 0\))$/.test(cs.backgroundColor)) box |= 16;
+      }
+      if (box) entry.cellBox = box;
+    }
     if (tag === 'select') entry.value = [...node.selectedOptions].map((o) => o.label).join(', ').slice(0, TEXT_CAP);
     else if ('value' in node && typeof node.value === 'string' && /^(input|textarea)$/.test(tag) && !secretInput) entry.value = node.value.slice(0, TEXT_CAP);
     if ('checked' in node && tag === 'input') entry.checked = node.checked;
@@ -105,7 +134,9 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
     if (node === scope) scopeIndex = i;
     nodes.push(entry);
     elements[i] = node;
-    if (behind || /^(script|style|template|noscript)$/.test(tag)) continue; // inert, or text that is not page content
+    // Inert, text that is not page content, or fallback content a browser with frames and
+    // media never renders.
+    if (behind || /^(script|style|template|noscript|iframe|frame|video|audio)$/.test(tag)) continue;
     // A custom element's closed shadow root is read too (the extension API reaches it).
     const shadow = node.shadowRoot ?? (tag.includes('-') ? chrome.dom?.openOrClosedShadowRoot?.(node) : null);
     const kids = [...(shadow ? shadow.childNodes : []), ...node.childNodes];

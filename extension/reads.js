@@ -138,9 +138,10 @@ async function inFrames(tabId, allFrames, func, args) {
 
 /**
  * The walks of every frame of the tab (frame 0 first), as the core's PageWalk. With `keep`
- * (`{id, kept}`), every frame keeps the walked elements under that id for DOM-source refs.
+ * (`{id, kept}`), every frame keeps the walked elements under that id for DOM-source refs;
+ * `asRendered: false` reads text without its CSS text-transform (the extract).
  */
-export async function walkFrames(tab, selector, allFrames, textCap, keep = null) {
+export async function walkFrames(tab, selector, allFrames, textCap, keep = null, asRendered = true) {
   const { limits } = await ready;
   let results;
   try {
@@ -155,7 +156,7 @@ export async function walkFrames(tab, selector, allFrames, textCap, keep = null)
         await new Promise((r) => setTimeout(r, 30)); // cross-process messages are async
       }
     }
-    results = await inFrames(tab.id, allFrames, domWalk, [selector, limits.walkMaxNodes, textCap, round, keep]);
+    results = await inFrames(tab.id, allFrames, domWalk, [selector, limits.walkMaxNodes, textCap, round, keep, asRendered]);
   } catch (e) {
     if (isNavigationError(e)) throw e;
     fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, 120)}`);
@@ -189,7 +190,7 @@ export async function extractContent(tab, params, signal) {
     const { limits } = await ready;
     // The caller's selector scopes the read; otherwise the article Readability finds, else
     // the whole body.
-    const page = (!selector && await readArticle(t.id, limits)) || (await walkFrames(t, selector, false, limits.walkExtractTextChars)).page;
+    const page = (!selector && await readArticle(t.id, limits)) || (await walkFrames(t, selector, false, limits.walkExtractTextChars, null, false)).page;
     signal?.throwIfAborted();
     return extract(utf8(page), opts);
   });

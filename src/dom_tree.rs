@@ -151,20 +151,59 @@ struct Context {
     layout_table: bool,
     /// Inside article, aside, main, nav or section: a header/footer there is no landmark.
     sectioned: bool,
+    /// Inside article, aside, nav or section (an unnamed aside there is no landmark).
+    in_section: bool,
     /// Inside a contenteditable element (only the root is the text box).
     editable: bool,
     /// A `<table>` that reads as layout.
     layout_self: bool,
 }
 
+/// What a table's cells say about it (Chromium's `IsDataTable`, on the walk's facts).
+#[derive(Clone, Copy, Default)]
+struct CellTally {
+    rows: usize,
+    /// Cells with a box of at least 1×1.
+    valid: usize,
+    /// Cells bordered top and bottom or left and right.
+    bordered: usize,
+    /// Cells with a border on each side: top, bottom, left, right.
+    sides: [usize; 4],
+    /// Cells whose background differs from the table's, with cell spacing.
+    background: usize,
+}
+
+impl CellTally {
+    fn cell(&mut self, w: &WalkNode) {
+        if !w.rect.as_deref().map(|r| r.len() == 4 && r[2] >= 1.0 && r[3] >= 1.0).unwrap_or(false) {
+            return;
+        }
+        let b = w.cell_box;
+        self.valid += 1;
+        self.bordered += usize::from((b & 0b11 == 0b11) || (b & 0b1100 == 0b1100));
+        for (k, side) in self.sides.iter_mut().enumerate() {
+            *side += usize::from(b & (1 << k) != 0);
+        }
+        self.background += usize::from(b & 0b10000 != 0);
+    }
+
+    /// 20 rows or more, 10 bordered cells or 10 on a background of their own; or, of two
+    /// cells or more, half bordered (on one side at least) or half on their own background.
+    fn reads_as_data(&self) -> bool {
+        let half = self.valid / 2;
+        self.rows >= 20 || self.bordered >= 10 || self.background >= 10 || (self.valid > 1 && (self.bordered >= half || self.sides.iter().any(|&s| s >= half) || self.background >= half))
+    }
+}
+
 /// One forward pass (parents precede children): the context of every walk node.
 fn context(nodes: &[WalkNode]) -> Vec<Context> {
     let n = nodes.len();
     let parent = |i: usize| usize::try_from(nodes[i].parent).ok().filter(|&p| p < i);
-    // The nearest enclosing table of each node, and which tables read as data.
+    // The nearest enclosing table of each node, and which tables read as data (Chromium's
+    // guess: header cells and attributes first, then what the cells' boxes look like).
     let mut table_of = vec![usize::MAX; n];
     let mut data = vec![false; n];
-    let mut rows = vec![0usize; n];
+    let mut tally = vec![CellTally::default(); n];
     for i in 0..n {
         let Some(p) = parent(i) else { continue };
         table_of[i] = if nodes[p].tag == "table" { p } else { table_of[p] };
@@ -175,15 +214,16 @@ fn context(nodes: &[WalkNode]) -> Vec<Context> {
         let w = &nodes[i];
         match w.tag.as_str() {
             "th" | "thead" | "tfoot" | "caption" | "col" | "colgroup" => data[t] = true,
-            "tr" => rows[t] += 1,
+            "tr" => tally[t].rows += 1,
+            "td" => tally[t].cell(w),
             _ => {}
         }
-        if ["headers", "scope", "abbr"].iter().any(|a| w.attrs.contains_key(*a)) {
+        if ["headers", "scope", "abbr", "axis"].iter().any(|a| w.attrs.contains_key(*a)) {
             data[t] = true;
         }
     }
     for (i, w) in nodes.iter().enumerate() {
-        if w.tag == "table" && (w.attrs.contains_key("role") || w.attrs.contains_key("summary") || rows[i] >= 20) {
+        if w.tag == "table" && (["role", "summary", "rules"].iter().any(|a| w.attrs.contains_key(*a)) || tally[i].reads_as_data()) {
             data[i] = true;
         }
     }
@@ -194,6 +234,7 @@ fn context(nodes: &[WalkNode]) -> Vec<Context> {
         out[i] = Context {
             layout_table: table_of[i] != usize::MAX && !data[table_of[i]],
             sectioned: out[p].sectioned || matches!(pw.tag.as_str(), "article" | "aside" | "main" | "nav" | "section"),
+            in_section: out[p].in_section || matches!(pw.tag.as_str(), "article" | "aside" | "nav" | "section"),
             editable: out[p].editable || crate::walk_view::is_editable(pw),
             layout_self: false,
         };
@@ -250,7 +291,10 @@ impl Gather<'_> {
             if let Some(t) = &w.text {
                 out.push_str(crate::text::byte_prefix(t, NAME_GATHER_CHARS));
             } else if let Some(alt) = w.attrs.get("alt").filter(|_| w.tag == "img") {
+                // An image is a word of its own in the name (Chromium).
+                out.push(' ');
                 out.push_str(alt);
+                out.push(' ');
             }
             stack.push((i, true));
             for &c in self.children[i].iter().rev() {
@@ -268,6 +312,7 @@ fn implicit_role(w: &WalkNode, cx: Context) -> &'static str {
         "tr" | "td" | "th" | "tbody" | "thead" | "tfoot" if cx.layout_table => "generic",
         "header" | "footer" if cx.sectioned => "generic",
         "section" if !named => "generic",
+        "aside" if cx.in_section && !named => "generic",
         "dl" => "list",
         "dt" => "term",
         "dd" => "definition",
@@ -280,6 +325,8 @@ fn implicit_role(w: &WalkNode, cx: Context) -> &'static str {
         "select" if w.attrs.get("size").and_then(|s| s.trim().parse::<u32>().ok()).map(|s| s > 1).unwrap_or(false) => "listbox",
         "#text" => "text",
         "a" | "area" if w.attrs.contains_key("href") => "link",
+        // Chromium: an anchor that handles clicks is a link, href or not.
+        "a" if w.clickable => "link",
         "button" => "button",
         "summary" => "button",
         "input" => match ty.as_deref() {
@@ -397,6 +444,8 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     };
     let bounds = w.rect.as_deref().and_then(Rect::from_slice).map(|b| b.offset(ox, oy));
     let in_viewport = bounds.map(|b| b.intersect(&viewport).is_some()).unwrap_or(false);
+    // Text has the visibility of the element it is in (the walk reads styles of elements).
+    let visibility = if w.tag == "#text" { usize::try_from(w.parent).ok().and_then(|p| g.nodes.get(p)).and_then(|p| p.visibility.clone()) } else { w.visibility.clone() };
     let (edge_before, edge_after) = w.text.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
     Node {
         block: w.display.as_deref().map(crate::layout::breaks_flow).unwrap_or(false),
@@ -416,7 +465,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         tag: w.tag.clone(),
         frame_tag: w.frame_tag.clone().filter(|t| !t.is_empty()),
         attrs: keep_attrs(w.attrs.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
-        hidden: matches!(w.visibility.as_deref(), Some("hidden" | "collapse")) || (w.opacity == Some(0.0) && !role::is_actionable(&role)),
+        hidden: matches!(visibility.as_deref(), Some("hidden" | "collapse")) || (w.opacity == Some(0.0) && !role::is_actionable(&role)),
         bounds,
         in_viewport,
         target: Target { backend_node_id: None, walk_index: Some(wi as i64) },

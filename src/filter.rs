@@ -404,6 +404,9 @@ fn normalize(view: &mut View) {
         let names: Vec<Option<String>> = out.iter().map(|&c| (view.nodes[c].kind == Kind::Element).then(|| view.nodes[c].name.clone())).collect();
         // A text that repeats its container's name (a fieldset's legend, a table's caption).
         let own_name = (view.nodes[i].kind == Kind::Element).then(|| view.nodes[i].name.clone()).filter(|n| !n.is_empty());
+        // The one text of a lifted wrapper joins its parent's run (`$7<span>/</span>month`):
+        // whether it stands alone is decided there.
+        let wrapper = view.nodes[i].kind == Kind::Group && out.len() == 1;
         let mut kept = Vec::with_capacity(out.len());
         for (k, &c) in out.iter().enumerate() {
             if view.nodes[c].kind == Kind::Text {
@@ -412,7 +415,7 @@ fn normalize(view: &mut View) {
                 if near.iter().flatten().filter_map(|&j| names.get(j).cloned().flatten()).any(|n| !n.is_empty() && (n == t || n.trim_end_matches(':') == t.trim_end_matches(':'))) {
                     continue;
                 }
-                if is_separator_text(t) || own_name.as_deref() == Some(t) {
+                if (!wrapper && is_separator_text(t)) || own_name.as_deref() == Some(t) {
                     continue;
                 }
             }

@@ -359,6 +359,116 @@ fn editable_elements_show_typed_text_only_as_a_value() {
     );
 }
 
+// ── 13. Where the DOM source parted from Chromium on the real pages of the corpus ──────
+//
+// Found by reading every page of ../shared/corpus/readability/ with both sources in
+// document order (`node bench/agreement.mjs`); each case is one cause, in miniature.
+
+#[test]
+fn punctuation_in_its_own_span_stays_in_the_text() {
+    // Syntax-highlighted code and prices (`$7<span>/</span>month`): a separator alone in an
+    // inline wrapper is part of the run it renders in, not a bullet between elements.
+    rule(
+        "punctuation_span",
+        r#"<pre><span style="color:red">var</span> x <span style="color:green">=</span> 1<span style="color:green">;</span></pre><p>$7<span class="u">/</span>month</p>"#,
+        expect![[r#"
+            - text: var x = 1;
+            - paragraph: $7/month"#]],
+    );
+}
+
+#[test]
+fn an_anchor_without_href_that_handles_clicks_is_a_link() {
+    rule(
+        "anchor_onclick",
+        r#"<a onclick="void 0"><span>Share on Facebook</span></a> <a>Plain anchor</a>"#,
+        expect![[r#"
+            - link "Share on Facebook" [ref=e1]
+            - text: Plain anchor"#]],
+    );
+}
+
+#[test]
+fn an_aside_inside_sectioning_content_is_no_landmark_unless_named() {
+    rule(
+        "aside_scoped",
+        r#"<article><p>Story.</p><aside><p>Related one</p></aside><aside aria-label="Poll"><p>Vote</p></aside></article><main><aside><p>Main aside</p></aside></main>"#,
+        expect![[r#"
+            - article
+              - paragraph: Story.
+              - paragraph: Related one
+              - complementary "Poll"
+                - paragraph: Vote
+            - main
+              - complementary
+                - paragraph: Main aside"#]],
+    );
+}
+
+#[test]
+fn a_line_break_in_a_name_is_a_space() {
+    rule("name_br", r#"<a href="/dog">Dog face<br>inu</a>"#, expect![[r#"- link "Dog face inu" [href=/dog] [ref=e1]"#]]);
+}
+
+#[test]
+fn text_transform_shows_as_rendered() {
+    rule(
+        "text_transform",
+        r#"<h2 style="text-transform:uppercase">Archive 2016</h2><p style="text-transform:lowercase">QUIET <b>Please</b></p>"#,
+        expect![[r#"
+            - heading "ARCHIVE 2016" [level=2]
+            - paragraph: quiet please"#]],
+    );
+}
+
+#[test]
+fn text_under_visibility_hidden_is_not_shown() {
+    rule(
+        "visibility_hidden_text",
+        r#"<article><h1>Lorem</h1><div style="visibility:hidden"><p>Hidden words here.</p><p>More <b>hidden</b> words.</p></div><p>Shown words.</p></article>"#,
+        expect![[r#"
+            - article
+              - heading "Lorem" [level=1]
+              - paragraph: Shown words."#]],
+    );
+}
+
+#[test]
+fn an_iframes_fallback_content_is_not_shown() {
+    rule("iframe_fallback", r#"<p>Before</p><iframe src="about:blank" title="Empty">Iframe fallback text</iframe>"#, expect![[r#"
+        - paragraph: Before
+        - iframe "Empty""#]]);
+}
+
+#[test]
+fn a_table_whose_cells_have_borders_or_their_own_background_is_data() {
+    // Chromium's guess for tables without header cells: what the cells' boxes look like.
+    rule(
+        "table_cell_boxes",
+        r#"<table border="1"><tr><td>Name</td><td>Age</td></tr><tr><td>Ada</td><td>36</td></tr></table><table><tr><td style="background:#eee">Left</td><td style="background:#eee">Right</td></tr></table><table cellspacing="0"><tr><td style="background:#eee">Flush</td><td style="background:#eee">Cells</td></tr></table>"#,
+        expect![[r#"
+            - table
+              - row
+                - cell "Name"
+                - cell "Age"
+              - row
+                - cell "Ada"
+                - cell "36"
+            - table
+              - row
+                - cell "Left"
+                - cell "Right"
+            - text: Flush Cells"#]],
+    );
+}
+
+#[test]
+fn an_images_alt_in_a_name_is_a_word_of_its_own() {
+    rule("name_img_alt", r#"<a href="/d"><img src="data:," alt="Dog face" width="10" height="10">inu</a>"#, expect![[r#"
+        - link "Dog face inu" [href=/d] [ref=e1]
+          - img "Dog face""#]]);
+}
+
 // ── 12. The DOM-walk source against Chromium, on a WPT-style name/role sample ───────────
 //
 // Small cases in the spirit of WPT accname / html-aam: the DOM source's (role, name,

@@ -128,6 +128,35 @@ export async function openCorpusPage(b, url) {
   return { page, tabId: opened.tab.id };
 }
 
+/** A state's lines as compared across sources: refs, handles, notes and page lines aside. */
+const comparable = (state) => state.split('\n').map((l) => l.replace(/ \[(ref|more)=\w+\]/g, '').trim())
+  .filter((l) => l && !l.startsWith('- note:') && !/^page \d/.test(l)).slice(0, AGREEMENT_LINES);
+const AGREEMENT_LINES = 150;
+
+/** Lines two lists share in order (the longest common subsequence), ×2 ÷ both lengths. */
+export function agreementOf(a, b) {
+  const n = b.length;
+  let row = new Uint16Array(n + 1);
+  for (let i = a.length - 1; i >= 0; i--) {
+    const next = new Uint16Array(n + 1);
+    for (let j = n - 1; j >= 0; j--) next[j] = a[i] === b[j] ? row[j + 1] + 1 : Math.max(row[j], next[j + 1]);
+    row = next;
+  }
+  return a.length + n ? (2 * row[0]) / (a.length + n) : 1;
+}
+
+/**
+ * How far the DOM source says what Chromium's AX source says on this page: the first
+ * AGREEMENT_LINES lines of each in document order (page 1), role, name and states per line.
+ * The DOM walk is the fast source (issue #20); this holds it to Chromium on real pages.
+ */
+export async function sourceAgreement(b, tabId) {
+  const ax = await b.call('browser_snapshot', { tabId, page: 1 });
+  const dom = await b.call('browser_snapshot', { tabId, page: 1, source: 'dom' });
+  if (ax.error || dom.error) throw new Error(`page 1: ${JSON.stringify(ax.error || dom.error)}`);
+  return agreementOf(comparable(ax.snapshot.state), comparable(dom.snapshot.state));
+}
+
 /** Reads one corpus page through the extension and checks it. */
 export async function checkPage(b, url, { selectors = true } = {}) {
   const { page, tabId } = await openCorpusPage(b, url);
@@ -148,6 +177,7 @@ export async function checkPage(b, url, { selectors = true } = {}) {
       for (const texts of facts.clickables) if (!texts.some((t) => refLines.includes(t))) result.missingRefs.push(texts[0]);
     }
   }
+  result.agreement = await sourceAgreement(b, tabId);
   // Revisions on a real page: a second AX read of the unchanged page (answered by the change
   // tracker without a capture), then one added button (seen: captured, a diff).
   const session = `corpus-${tabId}`;
@@ -181,6 +211,9 @@ export async function checkPage(b, url, { selectors = true } = {}) {
   return result;
 }
 
+/** Below this, a page's DOM-source state is a violation (75 pages on 2026-12-04: 0.83–1.0). */
+const MIN_AGREEMENT = 0.8;
+
 /** The violations of one page result (the corpus contract). */
 export function violations(r) {
   const v = [];
@@ -189,6 +222,7 @@ export function violations(r) {
     if (c.internalRoles.length) v.push(`${source}: internal roles ${c.internalRoles.slice(0, 3).join(' | ')}`);
     if (c.splitRuns.length) v.push(`${source}: runs with other spacing than the page: ${c.splitRuns.slice(0, 3).join(' | ')}`);
   }
+  if (r.agreement < MIN_AGREEMENT) v.push(`the DOM source agrees with the AX source on ${(r.agreement * 100).toFixed(1)}% of lines (at least ${MIN_AGREEMENT * 100}%)`);
   if (r.missingRefs.length) v.push(`clickables without a ref: ${r.missingRefs.slice(0, 5).join(' | ')}`);
   if (r.widenedSelectors.length) v.push(`selectors answered outside their element: ${r.widenedSelectors.slice(0, 3).join(' | ')}`);
   const rev = r.revisions;
@@ -229,6 +263,7 @@ async function main() {
       for (const k of ['internalRoles', 'splitRuns']) sum[s][k] = (sum[s][k] || 0) + c[k].length;
     }
     sum.missingRefs = (sum.missingRefs || 0) + r.missingRefs.length;
+    (sum.agreements ??= []).push(r.agreement);
     const rv = r.revisions;
     sum.unchangedSecondReads = (sum.unchangedSecondReads || 0) + (rv.second === 'unchanged' ? 1 : 0);
     sum.unchangedWithoutCapture = (sum.unchangedWithoutCapture || 0) + (rv.second === 'unchanged' && !rv.secondCaptured ? 1 : 0);
@@ -238,6 +273,8 @@ async function main() {
     const v = violations(r);
     if (v.length) { totals.bad++; console.log(`${name}:\n  ${v.join('\n  ')}`); }
   });
+  const ag = (sum.agreements ?? []).sort((x, y) => x - y);
+  sum.agreements = { mean: ag.reduce((x, y) => x + y, 0) / (ag.length || 1), median: ag[ag.length >> 1], min: ag[0] };
   console.log(JSON.stringify({ ...totals, ...sum }, null, 1));
   if (totals.bad) process.exit(1);
 }

@@ -55,6 +55,10 @@ pub struct WalkNode {
     /// its parent (`postMessage`); the child frame that received it reports the same tag.
     /// That pair is the verified parent-frame relation.
     pub frame_tag: Option<String>,
+    /// On table cells, what Chromium's data-table guess reads of their box: bits 0–3 a
+    /// top, bottom, left, right border wider than 0; bit 4 a background other than the
+    /// table's in a table with cell spacing.
+    pub cell_box: u8,
 }
 
 /// The walks of one tab's frames (`browser_dom_cua`, `browser_extract`): frame 0 is the
@@ -138,6 +142,7 @@ fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
             "before" => n.before = p.opt_string()?,
             "after" => n.after = p.opt_string()?,
             "frameTag" => n.frame_tag = p.opt_string()?,
+            "cellBox" => n.cell_box = p.opt_i64()?.and_then(|b| u8::try_from(b).ok()).unwrap_or(0),
             _ => p.skip()?,
         }
         Ok(())
