@@ -362,7 +362,8 @@ fn editable_elements_show_typed_text_only_as_a_value() {
 // ── 13. Where the DOM source parted from Chromium on the real pages of the corpus ──────
 //
 // Found by reading every page of ../shared/corpus/readability/ with both sources in
-// document order (`node bench/agreement.mjs`); each case is one cause, in miniature.
+// document order (`./build.sh corpus`: the agreement per page); each case is one cause, in
+// miniature.
 
 #[test]
 fn punctuation_in_its_own_span_stays_in_the_text() {
