@@ -4,8 +4,8 @@
 //! Owns: snapshot ids (`snapshot-<runtime>-<n>`), registry lifetime. Must never: read a
 //! clock or draw random numbers (the runtime id comes from the host).
 
-use crate::budget::{Budget, DIFF_MAX_CHANGED_DEN, DIFF_MAX_CHANGED_NUM};
-use crate::diff::{self, Change};
+use crate::budget::Budget;
+use crate::diff;
 use crate::revision::{Revision, RevisionKey, Store};
 use crate::snapshot::Output;
 use crate::tree::Tree;
@@ -275,51 +275,7 @@ impl Collector {
         if changes.is_empty() {
             return Ok((result, refs));
         }
-        let size = base.entries.order.len().max(entries.order.len()).max(1);
-        if changes.len() * DIFF_MAX_CHANGED_DEN > size * DIFF_MAX_CHANGED_NUM {
-            return Err("mass-change");
-        }
-        let mut next = self.ax_refs;
-        let mut state = String::new();
-        let (mut lines, mut omitted) = (0usize, 0usize);
-        for (change, key) in &changes {
-            let (sign, entry) = match change {
-                Change::Added => ('+', &entries.map[key]),
-                Change::Changed => ('~', &entries.map[key]),
-                Change::Removed => ('-', &base.entries.map[key]),
-            };
-            let mut line = format!("{sign} {}", entry.body);
-            if *change != Change::Removed && entry.actionable {
-                let label = match refs.get(key) {
-                    Some((l, _)) => l.clone(),
-                    None => {
-                        next += 1;
-                        format!("a{next}")
-                    }
-                };
-                if let Some(t) = identity::target_of(&out.view.nodes[entry.view_index], tree) {
-                    line.push_str(&format!(" [ref={label}]"));
-                    refs.insert(key.clone(), (label, t));
-                }
-            }
-            // Removed nodes' refs fail closed from now on.
-            if *change == Change::Removed {
-                refs.remove(key);
-            }
-            let cost = crate::text::char_len(&line) + 1;
-            if lines >= budget.nodes || crate::text::char_len(&state) + cost > budget.chars.saturating_sub(80) {
-                omitted += 1;
-                continue;
-            }
-            if !state.is_empty() {
-                state.push('\n');
-            }
-            state.push_str(&line);
-            lines += 1;
-        }
-        if omitted > 0 {
-            state.push_str(&format!("\n- note: {omitted} more changes not shown; read with disableDiffing for the full state"));
-        }
+        let diff::Lines { state, count, omitted } = diff::lines(&changes, &base.entries, entries, &mut refs, budget, self.ax_refs, |vi| identity::target_of(&out.view.nodes[vi], tree))?;
         let chars = crate::text::char_len(&state);
         if chars >= out.result.char_count {
             return Err("diff-not-shorter");
@@ -327,7 +283,7 @@ impl Collector {
         result.mode = "diff";
         result.char_count = chars;
         result.state = Some(state);
-        result.node_count = lines;
+        result.node_count = count;
         result.truncated = omitted > 0;
         result.omitted_nodes = omitted;
         result.ref_count = refs.len();

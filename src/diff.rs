@@ -1,12 +1,14 @@
 //! The AX revision diff: compares two revisions of one document's semantic view, keyed by
 //! backend DOM node identity, and renders `+` added, `-` removed and `~` changed lines.
 //!
-//! Owns: node keys, the entries a revision keeps, change detection, the fallback rules
-//! that only depend on the two revisions (mass change, temporary identity, unverified
-//! iframes). Must never: key a node on model-visible text, or show a sensitive value (the
+//! Owns: node keys, the entries a revision keeps, change detection, the `+/-/~` lines
+//! within the diff budget, the fallback rules that only depend on the two revisions (mass
+//! change, temporary identity, unverified iframes). Must never: key a node on model-visible text, or show a sensitive value (the
 //! line bodies come from `render::body`, after redaction).
 
+use crate::budget::{Budget, DIFF_MAX_CHANGED_DEN, DIFF_MAX_CHANGED_NUM};
 use crate::filter::{Kind, View};
+use crate::refs::RefTarget;
 use crate::render::body;
 use crate::tree::Tree;
 use rustc_hash::FxHashMap as HashMap;
@@ -143,6 +145,74 @@ pub fn changes(base: &Entries, new: &Entries) -> Vec<(Change, Key)> {
         }
     }
     out
+}
+
+/// A diff's lines: the state text, how many lines it shows and how many it left out.
+pub struct Lines {
+    pub state: String,
+    pub count: usize,
+    pub omitted: usize,
+}
+
+/// The `+` added, `~` changed, `-` removed lines of `changes`, within `budget` (a note says
+/// how many more), or `mass-change` when more than half of the lines changed. `refs` (the
+/// base's refs still in the document) gains the labels of added actionable nodes, counting
+/// on from `last_label` (`aN` labels are never reused), and loses those of removed nodes;
+/// `target(view index)` is a line's ref target, when it has one.
+pub fn lines(
+    changes: &[(Change, Key)],
+    base: &Entries,
+    new: &Entries,
+    refs: &mut HashMap<Key, (String, RefTarget)>,
+    budget: Budget,
+    last_label: usize,
+    target: impl Fn(usize) -> Option<RefTarget>,
+) -> Result<Lines, &'static str> {
+    let size = base.order.len().max(new.order.len()).max(1);
+    if changes.len() * DIFF_MAX_CHANGED_DEN > size * DIFF_MAX_CHANGED_NUM {
+        return Err("mass-change");
+    }
+    let mut next = last_label;
+    let mut out = Lines { state: String::new(), count: 0, omitted: 0 };
+    for (change, key) in changes {
+        let (sign, entry) = match change {
+            Change::Added => ('+', &new.map[key]),
+            Change::Changed => ('~', &new.map[key]),
+            Change::Removed => ('-', &base.map[key]),
+        };
+        let mut line = format!("{sign} {}", entry.body);
+        if *change != Change::Removed && entry.actionable {
+            let label = match refs.get(key) {
+                Some((l, _)) => l.clone(),
+                None => {
+                    next += 1;
+                    format!("a{next}")
+                }
+            };
+            if let Some(t) = target(entry.view_index) {
+                line.push_str(&format!(" [ref={label}]"));
+                refs.insert(key.clone(), (label, t));
+            }
+        }
+        // Removed nodes' refs fail closed from now on.
+        if *change == Change::Removed {
+            refs.remove(key);
+        }
+        let cost = crate::text::char_len(&line) + 1;
+        if out.count >= budget.nodes || crate::text::char_len(&out.state) + cost > budget.chars.saturating_sub(80) {
+            out.omitted += 1;
+            continue;
+        }
+        if !out.state.is_empty() {
+            out.state.push('\n');
+        }
+        out.state.push_str(&line);
+        out.count += 1;
+    }
+    if out.omitted > 0 {
+        out.state.push_str(&format!("\n- note: {} more changes not shown; read with disableDiffing for the full state", out.omitted));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

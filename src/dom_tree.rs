@@ -269,7 +269,7 @@ impl Gather<'_> {
                 break;
             }
             let w = &self.nodes[i];
-            let boundary = w.tag == "br" || w.display.as_deref().map(crate::layout::breaks_flow).unwrap_or(false);
+            let boundary = w.tag == "br" || w.display.as_deref().map(crate::flow::breaks_flow).unwrap_or(false);
             if after {
                 if let Some(a) = &w.after {
                     out.push_str(a);
@@ -448,7 +448,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     let visibility = if w.tag == "#text" { usize::try_from(w.parent).ok().and_then(|p| g.nodes.get(p)).and_then(|p| p.visibility.clone()) } else { w.visibility.clone() };
     let (edge_before, edge_after) = w.text.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
     Node {
-        block: w.display.as_deref().map(crate::layout::breaks_flow).unwrap_or(false),
+        block: w.display.as_deref().map(crate::flow::breaks_flow).unwrap_or(false),
         space_before: edge_before || w.ws_before,
         space_after: edge_after || w.ws_end,
         name,

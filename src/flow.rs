@@ -8,7 +8,6 @@
 //! `display` and whether a node has a layout box.
 
 use crate::input::{DocumentSnapshot, DomSnapshot};
-use crate::layout::breaks_flow;
 
 /// Elements that render content of their own (not text, not whitespace).
 const REPLACED: [&str; 7] = ["img", "input", "svg", "iframe", "select", "textarea", "button"];
@@ -84,4 +83,11 @@ impl Flow {
         }
         f
     }
+}
+
+/// Whether a computed `display` value starts a box of its own, so text on either side does
+/// not join: everything but plain inline boxes. Inline blocks count as boxes (pages space
+/// them with margins, not with text).
+pub fn breaks_flow(display: &str) -> bool {
+    !matches!(display, "inline" | "contents" | "none" | "" | "inline flow" | "ruby" | "ruby-text")
 }

@@ -191,7 +191,7 @@ impl<'a> Layout<'a> {
                 clickable: node_type == 1
                     && (listeners[ni]
                         || (pointer(ni) && !usize::try_from(doc.parent[ni]).ok().filter(|&p| p < n).map(pointer).unwrap_or(false))),
-                block: node_type == 1 && style(ni, S_DISPLAY).map(breaks_flow).unwrap_or(false),
+                block: node_type == 1 && style(ni, S_DISPLAY).map(crate::flow::breaks_flow).unwrap_or(false),
                 is_element: node_type == 1,
                 ws_before: flow.space_before[ni],
                 ws_after: flow.space_after[ni],
@@ -273,13 +273,6 @@ impl<'a> Layout<'a> {
                 && !self.is_ancestor(facts.doc, facts.index, ni)
         })
     }
-}
-
-/// Whether a computed `display` value starts a box of its own, so text on either side does
-/// not join: everything but plain inline boxes. Inline blocks count as boxes (pages space
-/// them with margins, not with text).
-pub fn breaks_flow(display: &str) -> bool {
-    !matches!(display, "inline" | "contents" | "none" | "" | "inline flow" | "ruby" | "ruby-text")
 }
 
 /// `"0"`, `"0.0"`, `".0"`: a computed opacity of zero (no float parsing needed).

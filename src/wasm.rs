@@ -14,7 +14,9 @@ use crate::collector::Collector as Core;
 use crate::budget::Budget;
 use crate::error::{Code, Error};
 use crate::extract::Format;
-use crate::input::{json, json::Parser, options};
+use crate::input::{json, json::Parser};
+
+mod options;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

@@ -7,7 +7,6 @@
 
 mod ax;
 pub mod json;
-pub mod options;
 mod dom_snapshot;
 mod dom_walk;
 mod observation;

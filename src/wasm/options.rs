@@ -1,7 +1,9 @@
 //! Readers of the tools' option objects (`{maxChars, maxNodes, tab, …}`), on the same
-//! parser as the observations. Unknown fields are ignored; a wrong type is an error.
+//! parser as the observations. Unknown fields are ignored; a wrong type is an error. They
+//! belong to the facade: the option types are the tools' own, so reading them in `input`
+//! would make the wire layer depend on every tool.
 
-use super::json::Parser;
+use crate::input::json::Parser;
 use crate::collector::{AxOptions, SnapshotOptions};
 use crate::error::Result;
 use crate::extract::ExtractOptions;
