@@ -288,10 +288,12 @@ impl<'a> Parser<'a> {
             return Ok(0);
         }
         let t = self.number_text()?;
-        if let Ok(v) = t.parse::<i64>() {
+        // JSON's grammar first (`007`, `+5`, `1-2` are not numbers), then exactly when integral.
+        let f = number(t);
+        if let (Some(_), Ok(v)) = (f, t.parse::<i64>()) {
             return Ok(v);
         }
-        match number(t) {
+        match f {
             Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Ok(f as i64),
             _ => Err(self.fail("expected an integer")),
         }
@@ -352,7 +354,10 @@ impl<'a> Parser<'a> {
             Some(b'"') => self.raw_string().map(drop),
             Some(b't' | b'f') => self.bool().map(drop),
             Some(b'n') if self.null() => Ok(()),
-            Some(_) => self.number_text().map(drop),
+            Some(_) => {
+                let t = self.number_text()?;
+                number(t).map(drop).ok_or_else(|| self.fail("bad number"))
+            }
             None => Err(self.fail("unexpected end")),
         }
     }
@@ -426,6 +431,16 @@ mod tests {
         }
         assert!(parse("\"a\"", "t", |p| p.i64()).is_err());
         assert_eq!(parse("4.0", "t", |p| p.i64()).unwrap(), 4);
+    }
+
+    #[test]
+    fn integers_and_skipped_values_keep_the_number_grammar() {
+        for bad in ["007", "+5", "1-2", "-"] {
+            assert!(parse(bad, "t", |p| p.i64()).is_err(), "i64 {bad}");
+            assert!(parse(&format!("[{bad}]"), "t", |p| p.skip()).is_err(), "skip {bad}");
+        }
+        assert_eq!(parse("-12", "t", |p| p.i64()).unwrap(), -12);
+        assert!(parse("[0, -1.5e3, 7]", "t", |p| p.skip()).is_ok());
     }
 }
 
