@@ -2,9 +2,10 @@
 // `ready`; nothing else holds core state.
 import init, { Collector, computedStyles, limits } from './wasm/pcc.js';
 import { runtimeId } from './handles.js';
+import { hintsLoaded } from './errors.js';
 
 export const ready = (async () => {
-  await init({ module_or_path: new URL('./wasm/pcc_bg.wasm', import.meta.url) });
+  await Promise.all([init({ module_or_path: new URL('./wasm/pcc_bg.wasm', import.meta.url) }), hintsLoaded]);
   return { collector: new Collector(runtimeId), styles: computedStyles(), limits: limits() };
 })();
 

@@ -25,6 +25,10 @@ pub enum Code {
 }
 
 impl Code {
+    /// Every code (the Bridge's tests hold each to `extension/errors.json`, the one table of
+    /// codes and hints).
+    pub const ALL: [Code; 6] = [Code::InvalidRequest, Code::StaleRef, Code::TargetMismatch, Code::PageUnavailable, Code::SelectorNotFound, Code::ScriptFailed];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Code::InvalidRequest => "INVALID_REQUEST",

@@ -3,6 +3,7 @@
 // Bridge checks its MCP list, CLI and the README table against the same file: cargo test.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { launch } from './harness.mjs';
 
 let b;
@@ -18,4 +19,11 @@ test('the router serves exactly the catalogue, and refuses a parameter it does n
     assert.match(r.error.message, /no parameter bogusParam/, t.name);
     for (const p of Object.keys(t.params)) assert.ok(r.error.hint.includes(p), `${t.name}: hint lacks ${p}`);
   }
+});
+
+test('error hints come from the one table, extension/errors.json (the Bridge reads it too)', async () => {
+  const table = JSON.parse(fs.readFileSync(new URL('../extension/errors.json', import.meta.url), 'utf8'));
+  const r = await b.call('browser_click', { ref: 'e1' });
+  assert.equal(r.error?.code, 'INVALID_REQUEST', JSON.stringify(r));
+  assert.equal(r.error.hint, table.INVALID_REQUEST);
 });

@@ -4,6 +4,7 @@
 //! before sending), retry a call (a side effect is never replayed), or print the token.
 
 use crate::config;
+use crate::wire::hint;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
 
@@ -27,12 +28,11 @@ pub enum ClientError {
 impl std::fmt::Display for ClientError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ClientError::NoToken => write!(f, "BRIDGE_UNREACHABLE: no token in {} (hint: start the Bridge with `pcc bridge`)", config::home().display()),
-            ClientError::Unreachable(e) => write!(f, "BRIDGE_UNREACHABLE: {e} (hint: start the Bridge with `pcc bridge`)"),
-            ClientError::Uncertain(e) => write!(
-                f,
-                "BROWSER_OPERATION_UNCERTAIN: the call was sent but no answer came ({e}) (hint: the action may or may not have happened; take a snapshot to see the page before retrying)"
-            ),
+            ClientError::NoToken => write!(f, "BRIDGE_UNREACHABLE: no token in {} (hint: {})", config::home().display(), hint("BRIDGE_UNREACHABLE")),
+            ClientError::Unreachable(e) => write!(f, "BRIDGE_UNREACHABLE: {e} (hint: {})", hint("BRIDGE_UNREACHABLE")),
+            ClientError::Uncertain(e) => {
+                write!(f, "BROWSER_OPERATION_UNCERTAIN: the call was sent but no answer came ({e}) (hint: {})", hint("BROWSER_OPERATION_UNCERTAIN"))
+            }
         }
     }
 }

@@ -311,7 +311,7 @@ fn late(link: &Link, method: &str) -> Value {
     let mut out = Map::new();
     out.insert(
         "error".into(),
-        json!({"code": "BROWSER_PAGE_UNAVAILABLE", "message": "the tab did not answer in time", "hint": "the page may be hung or crashed; reload it or open a new tab"}),
+        crate::wire::error_value("BROWSER_PAGE_UNAVAILABLE", "the tab did not answer in time: it may be hung or crashed"),
     );
     stamp(&mut out, link);
     Value::Object(out)
@@ -321,7 +321,7 @@ fn uncertain(link: &Link, message: &str) -> Value {
     let mut out = Map::new();
     out.insert(
         "error".into(),
-        json!({"code": "BROWSER_OPERATION_UNCERTAIN", "message": message, "hint": "the call may or may not have happened; take a snapshot to see the page before retrying"}),
+        crate::wire::error_value("BROWSER_OPERATION_UNCERTAIN", message),
     );
     stamp(&mut out, link);
     Value::Object(out)

@@ -1,11 +1,33 @@
-//! The Bridge's own error values (the extension's and the core's have theirs): stable codes,
-//! an HTTP status each, and a next-step hint, in the same `{error: {code, message, hint}}`
-//! shape as every tool error.
+//! The Bridge's own error values: stable codes, an HTTP status each, and a next-step hint,
+//! in the same `{error: {code, message, hint}}` shape as every tool error. Every code's hint
+//! is written once, in `extension/errors.json` (the extension's table too); `hint(code)`
+//! reads it.
 //!
-//! Owns: the Bridge-level codes. Must never: put a token or page text into a message.
+//! Owns: the Bridge-level codes and their statuses. Must never: put a token or page text
+//! into a message, or write a hint of its own for a code of the table.
 
 use axum::http::StatusCode;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
+use std::sync::LazyLock;
+
+/// `extension/errors.json`: every error code and its next-step hint.
+pub const ERRORS_JSON: &str = include_str!("../../extension/errors.json");
+
+static HINTS: LazyLock<Map<String, Value>> = LazyLock::new(|| match serde_json::from_str(ERRORS_JSON) {
+    Ok(Value::Object(m)) => m,
+    _ => Map::new(), // a test holds the table to JSON
+});
+
+/// The next-step hint of `code` ("" for a code the table lacks: a test keeps every code the
+/// Bridge emits in it).
+pub fn hint(code: &str) -> &'static str {
+    HINTS.get(code).and_then(Value::as_str).unwrap_or("")
+}
+
+/// `{code, message, hint}` of a table code.
+pub fn error_value(code: &str, message: &str) -> Value {
+    json!({"code": code, "message": message, "hint": hint(code)})
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BridgeCode {
@@ -33,17 +55,29 @@ impl BridgeCode {
             BridgeCode::NotConnected => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
-
-    pub fn hint(self) -> &'static str {
-        match self {
-            BridgeCode::InvalidRequest => "send {method, params, responseMode} with responseMode \"compact\" or \"raw\" (or none)",
-            BridgeCode::Unauthorized => "send Authorization: Bearer <token>; the token is in the Bridge's state directory (pcc home)",
-            BridgeCode::Forbidden => "call the Bridge from a local program on 127.0.0.1, not from a web page",
-            BridgeCode::NotConnected => "start Chromium with the pi-control-chrome extension loaded; it connects by itself",
-        }
-    }
 }
 
 pub fn bridge_error(code: BridgeCode, message: &str) -> Value {
-    json!({"error": {"code": code.as_str(), "message": message, "hint": code.hint()}})
+    json!({"error": error_value(code.as_str(), message)})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_the_bridge_emits_has_its_hint_in_the_one_table() {
+        assert!(matches!(serde_json::from_str::<Value>(ERRORS_JSON), Ok(Value::Object(_))), "errors.json is an object");
+        let codes = [BridgeCode::InvalidRequest, BridgeCode::Unauthorized, BridgeCode::Forbidden, BridgeCode::NotConnected].map(BridgeCode::as_str);
+        for code in codes.iter().chain(&["BROWSER_OPERATION_UNCERTAIN", "BROWSER_PAGE_UNAVAILABLE", "BRIDGE_UNREACHABLE"]) {
+            assert!(!hint(code).is_empty(), "{code} has no hint in extension/errors.json");
+        }
+    }
+
+    #[test]
+    fn the_cores_codes_are_in_the_table() {
+        for code in pcc::error::Code::ALL {
+            assert!(!hint(code.as_str()).is_empty(), "{} has no hint in extension/errors.json", code.as_str());
+        }
+    }
 }
