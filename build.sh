@@ -164,9 +164,9 @@ build_bridge() {
 
 test_e2e() {
   log "www-tests: the extension (and the Bridge, CLI, MCP) end to end in headless Chromium"
-  (cd www-tests && node --test --test-concurrency=1 --test-timeout=120000 --test-reporter=spec ./*.test.mjs)
+  (cd www-tests && node --test --test-concurrency=1 --test-timeout=240000 --test-reporter=spec ./*.test.mjs)
   log "pi-tests: the pi package in the real pi coding agent (faux model) against the Bridge and extension"
-  (cd pi-tests && node --test --test-concurrency=1 --test-timeout=120000 --test-reporter=spec ./*.test.mjs)
+  (cd pi-tests && node --test --test-concurrency=1 --test-timeout=240000 --test-reporter=spec ./*.test.mjs)
 }
 
 cmd=${1:-help}
@@ -180,8 +180,8 @@ case "$cmd" in
   test-e2e) setup; build; build_bridge; test_e2e ;;
   bridge) build_bridge; exec target/debug/pcc bridge "$@" ;;
   demo) setup; build; node www-tests/demo.mjs "$@" ;;
-  capture) setup; node www-tests/capture-fixtures.mjs "$@"; node www-tests/capture-rules.mjs ;;
-  capture-rules) setup; node www-tests/capture-rules.mjs ;;
+  capture) setup; build; node www-tests/capture-fixtures.mjs "$@"; node www-tests/capture-rules.mjs ;;
+  capture-rules) setup; build; node www-tests/capture-rules.mjs ;;
   bench) setup; build; build_bridge; bench_peers
     node bench/bench.mjs "$@"
     log "scripted tasks over MCP: pcc mcp vs @playwright/mcp → bench/tasks.json"

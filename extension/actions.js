@@ -3,6 +3,7 @@
 // point, check that nothing covers it, dispatch. Anything that fails after the first input
 // event was sent is `BROWSER_OPERATION_UNCERTAIN` and is never retried here.
 import { fail, ToolError, HINTS } from './errors.js';
+import { ready } from './core.js';
 
 const KEYS = {
   Enter: [13, 'Enter', '\r'], Tab: [9, 'Tab'], Escape: [27, 'Escape'], Backspace: [8, 'Backspace'], Delete: [46, 'Delete'],
@@ -494,17 +495,18 @@ export async function clickAt(all, x, y, params) {
   return { hit: result?.value ?? null };
 }
 
-/** One fact of an element, read in its own document (text capped at 2,000 characters). */
+/** One fact of an element, read in its own document (text capped at budget.rs's `readFactChars`). */
 export async function readFact(session, backendNodeId, read, attribute) {
-  return callOn(session, backendNodeId, `function (read, attribute) {
+  const { limits } = await ready;
+  return callOn(session, backendNodeId, `function (read, attribute, cap) {
     const r = this.getBoundingClientRect(), s = getComputedStyle(this);
     switch (read) {
-      case 'text': return String(this.innerText ?? this.textContent ?? '').slice(0, 2000);
-      case 'value': return 'value' in this ? String(this.value).slice(0, 2000) : null;
-      case 'attribute': { const v = this.getAttribute(attribute); return v === null ? null : v.slice(0, 2000); }
+      case 'text': return String(this.innerText ?? this.textContent ?? '').slice(0, cap);
+      case 'value': return 'value' in this ? String(this.value).slice(0, cap) : null;
+      case 'attribute': { const v = this.getAttribute(attribute); return v === null ? null : v.slice(0, cap); }
       case 'visible': return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
       case 'enabled': return !(this.disabled || this.getAttribute('aria-disabled') === 'true' || this.closest('fieldset[disabled]'));
     }
     return null;
-  }`, [read, attribute ?? null]);
+  }`, [read, attribute ?? null, limits.readFactChars]);
 }

@@ -12,7 +12,7 @@
  * null}` when Readability finds no article; else `{url, title, article: {byline, site,
  * published, lang}, frames: [{frameId: 0, nodes}]}`.
  */
-export function articleWalk(maxNodes, textCap) {
+export function articleWalk(maxNodes, textCap, attrChars, metaChars) {
   if (typeof Readability !== 'function') return { needsReadability: true };
   const BLOCK_TAGS = /^(html|body|div|p|h[1-6]|ul|ol|li|dl|dt|dd|table|thead|tbody|tfoot|tr|td|th|section|article|main|header|footer|nav|aside|figure|figcaption|blockquote|pre|form|hr|address|details)$/;
   const doc = document.cloneNode(true);
@@ -58,13 +58,13 @@ export function articleWalk(maxNodes, textCap) {
     const attrs = {};
     for (const k of ['href', 'alt', 'title', 'role']) {
       const v = n.getAttribute(k);
-      if (v !== null) attrs[k] = v.length > 512 ? v.slice(0, 512) : v;
+      if (v !== null) attrs[k] = v.length > attrChars ? v.slice(0, attrChars) : v;
     }
     const i = nodes.length;
     nodes.push(n.hasAttribute('data-pcc-block') ? { parent, tag: n.localName, attrs, display: 'block' } : { parent, tag: n.localName, attrs });
     for (let k = n.childNodes.length - 1; k >= 0; k--) stack.push([n.childNodes[k], i]);
   }
-  const meta = (v) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 300) : undefined);
+  const meta = (v) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, metaChars) : undefined);
   return {
     url: location.href,
     title: meta(art.title) ?? document.title,

@@ -21,7 +21,7 @@ import { journal, requestsSince } from './journal.js';
 import { settle } from './settle.js';
 import { status, doctor, recordEvent } from './status.js';
 import { startBridge, configureBridge, bridgeState, keepWorker } from './bridge.js';
-import { openDialog, dialogOpens, answered } from './dialogs.js';
+import { openDialog, dialogOpens, answered, setDialogMessageChars } from './dialogs.js';
 import { pageState, readKey, heldSince, remember } from './repeat.js';
 import { groupOf, joinGroup } from './groups.js';
 
@@ -36,14 +36,17 @@ function tabInfo(tab, handle) {
   return t;
 }
 
-/** Timeouts of waiting tools: default 5 s, at most budget.rs's `timeoutMaxMs` (set before
- * any call runs: call() awaits `ready` after this reaction). */
-const TIMEOUT_DEFAULT_MS = 5000;
-let timeoutMaxMs;
-ready.then(({ limits }) => { timeoutMaxMs = limits.timeoutMaxMs; }, () => {}); // call() reports a failed load
+/** budget.rs's limits, set before any call runs (call() awaits `ready` after this reaction). */
+let limits;
+ready.then((r) => {
+  limits = r.limits;
+  setDialogMessageChars(limits.dialogMessageChars);
+}, () => {}); // call() reports a failed load
+
+/** Timeouts of waiting tools: `timeoutDefaultMs` unless given, at most `timeoutMaxMs`. */
 function timeoutOf(params) {
   const t = optionalInt(params, 'timeout');
-  return Math.min(t ?? TIMEOUT_DEFAULT_MS, timeoutMaxMs);
+  return Math.min(t ?? limits.timeoutDefaultMs, limits.timeoutMaxMs);
 }
 
 async function captureAx(tab, signal) {
@@ -220,7 +223,7 @@ async function browserFind(params, signal) {
   if (![params.text, params.regex, params.role, params.name].some(Boolean)) fail('INVALID_REQUEST', 'find needs text, regex, role or name');
   let regex;
   if (params.regex) {
-    if (params.regex.length > 1000) fail('INVALID_REQUEST', 'regex is longer than 1,000 characters');
+    if (params.regex.length > limits.regexMaxChars) fail('INVALID_REQUEST', `regex is longer than ${limits.regexMaxChars} characters`);
     try {
       regex = new RegExp(params.regex, 'i');
     } catch (e) {
@@ -364,7 +367,7 @@ async function journalRead(params, kind) {
 
 async function browserEvaluate(params, signal) {
   if (typeof params.expression !== 'string' || !params.expression.trim()) fail('INVALID_REQUEST', 'expression must be a non-empty string');
-  if (params.expression.length > 100000) fail('INVALID_REQUEST', 'expression is longer than 100,000 characters');
+  if (params.expression.length > limits.expressionMaxChars) fail('INVALID_REQUEST', `expression is longer than ${limits.expressionMaxChars} characters`);
   if (params.awaitPromise !== undefined && typeof params.awaitPromise !== 'boolean') fail('INVALID_REQUEST', 'awaitPromise must be a boolean');
   const timeout = timeoutOf(params);
   const tab = await resolveTab(params.tabId);
@@ -396,7 +399,6 @@ const CDP_ALLOWED = [
   /^Page\.(getLayoutMetrics|getNavigationHistory|reload|stopLoading|bringToFront)$/,
   /^Performance\.(enable|disable|getMetrics)$/,
 ];
-const CDP_RESULT_CHARS = 10000;
 
 async function browserCdp(params, signal) {
   if (typeof params.method !== 'string' || !CDP_ALLOWED.some((re) => re.test(params.method))) {
@@ -413,10 +415,9 @@ async function browserCdp(params, signal) {
   const { limits } = await ready;
   const fields = await formFields(tab.id, limits);
   if (!fields) fail('BROWSER_SCRIPT_FAILED', 'could not check the result for sensitive values', 'retry once the page has loaded');
-  return { ok: true, tab: tabInfo(tab), result: scrubText(text.slice(0, CDP_RESULT_CHARS), fields), ...(text.length > CDP_RESULT_CHARS ? { truncated: true } : {}) };
+  return { ok: true, tab: tabInfo(tab), result: scrubText(text.slice(0, limits.cdpResultChars), fields), ...(text.length > limits.cdpResultChars ? { truncated: true } : {}) };
 }
 
-const DOWNLOADS_MAX = 20;
 
 /** One download as the model sees it: the file's name and path, its state, the URL redacted. */
 function downloadRow(d) {
@@ -468,7 +469,7 @@ async function browserDownload(params, signal) {
  */
 async function browserDownloads(params) {
   if (params.maxEntries !== undefined && (!Number.isInteger(params.maxEntries) || params.maxEntries < 1)) fail('INVALID_REQUEST', 'maxEntries is a positive integer');
-  const limit = Math.min(params.maxEntries ?? DOWNLOADS_MAX, DOWNLOADS_MAX);
+  const limit = Math.min(params.maxEntries ?? limits.downloadsMax, limits.downloadsMax);
   const items = await chrome.downloads.search({ orderBy: ['-startTime'], limit });
   const downloads = items.map(downloadRow);
   return { downloads, count: downloads.length };
@@ -878,7 +879,6 @@ async function browserDrag(params, signal) {
   return outcome(tab, handle, all[0], started, { ok: true, ...(html5 ? { html5 } : {}) });
 }
 
-const FORM_FIELDS_MAX = 50;
 
 /**
  * `browser_fill_form`: each field (`{ref, value}` under the call's snapshotId, or
@@ -887,7 +887,7 @@ const FORM_FIELDS_MAX = 50;
  */
 async function browserFillForm(params, signal) {
   const fields = params.fields;
-  if (!Array.isArray(fields) || !fields.length || fields.length > FORM_FIELDS_MAX) fail('INVALID_REQUEST', `fields is a list of 1 to ${FORM_FIELDS_MAX} {ref or target, value}`);
+  if (!Array.isArray(fields) || !fields.length || fields.length > limits.formFieldsMax) fail('INVALID_REQUEST', `fields is a list of 1 to ${limits.formFieldsMax} {ref or target, value}`);
   fields.forEach((f, i) => {
     const ok = f && typeof f === 'object' && typeof f.value === 'string' && (f.target !== undefined) !== (f.ref !== undefined)
       && Object.keys(f).every((k) => ['ref', 'target', 'value'].includes(k));

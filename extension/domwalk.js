@@ -6,8 +6,9 @@
 // its elements in the isolated world under that id (the last `kept` walks), so that actions
 // on its `dom` refs find exactly those elements again (never another walk's element at the
 // same index). `asRendered` applies CSS text-transform to text (what the reader sees; the
-// extract reads the source text instead).
-export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep = null, asRendered = true) {
+// extract reads the source text instead). `attrChars`, `pseudoChars`: budget.rs's caps of an
+// attribute value and of CSS-generated text.
+export function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { attrChars, pseudoChars }) {
   const ATTRS = ['id', 'name', 'type', 'role', 'href', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-hidden', 'data-testid',
     'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
     'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'class', 'src', 'aria-checked',
@@ -79,7 +80,7 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
     const attrs = {};
     for (const a of ATTRS) {
       const v = node.getAttribute(a);
-      if (v !== null) attrs[a] = v.length > 512 ? v.slice(0, 512) : v;
+      if (v !== null) attrs[a] = v.length > attrChars ? v.slice(0, attrChars) : v;
     }
     const behind = modal && !modal.contains(node) && !node.contains(modal);
     if (behind) attrs.inert = '';
@@ -146,7 +147,7 @@ export function domWalk(selector, maxNodes, textCap = 1000, round = null, keep =
     if (named) {
       for (const [pseudo, key] of [['::before', 'before'], ['::after', 'after']]) {
         const c = getComputedStyle(node, pseudo).content;
-        if (c && c[0] === '"' && c.length > 2) entry[key] = c.slice(1, -1).replace(/\\"/g, '"').slice(0, 200);
+        if (c && c[0] === '"' && c.length > 2) entry[key] = c.slice(1, -1).replace(/\\"/g, '"').slice(0, pseudoChars);
       }
     }
     for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], i, named]);

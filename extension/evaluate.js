@@ -14,7 +14,7 @@ import { fail } from './errors.js';
  * and never calls page-overridable methods of the value itself.
  */
 export function serializeInPage(limits) {
-  const { evalDepth, evalArrayItems, evalObjectFields, evalStringChars, evalTotalChars } = limits;
+  const { evalDepth, evalArrayItems, evalObjectFields, evalStringChars, evalTotalChars, evalErrorChars, evalKeyChars } = limits;
   // The page may have replaced any built-in method (Array.prototype.map, String.prototype.
   // slice, JSON, Object.keys…). Hot paths use syntax only (index loops, `+`, comparisons);
   // intrinsics still used are probed and have syntax-level fallbacks.
@@ -78,7 +78,7 @@ export function serializeInPage(limits) {
     path[path.length] = v;
     try {
       if (v instanceof Date) return str(`[Date ${safe(() => iso.call(v), 'invalid')}]`);
-      if (v instanceof Error) return str(`[${safe(() => `${v.name}: ${head(`${v.message}`, 500)}`, 'Error')}]`);
+      if (v instanceof Error) return str(`[${safe(() => `${v.name}: ${head(`${v.message}`, evalErrorChars)}`, 'Error')}]`);
       if (v instanceof Map || v instanceof Set) {
         const items = [];
         for (const e of v) {
@@ -108,7 +108,7 @@ export function serializeInPage(limits) {
           item = `[getter threw]`;
         }
         budget -= ks[i].length + 4;
-        out[head(ks[i], 200)] = walk(item, depth + 1);
+        out[head(ks[i], evalKeyChars)] = walk(item, depth + 1);
       }
       if (i < ks.length) {
         truncated = true;
@@ -155,7 +155,7 @@ export function serializeInPage(limits) {
  * fields with a value, as facts for the core to decide which values are sensitive. The
  * values go to wasm only, which scrubs them from the evaluate result.
  */
-export function formFieldFacts(maxFields, maxChars) {
+export function formFieldFacts(maxFields, maxChars, labelChars) {
   const ATTRS = ['type', 'name', 'id', 'autocomplete', 'aria-label', 'placeholder'];
   const out = [];
   const roots = [document];
@@ -184,7 +184,7 @@ export function formFieldFacts(maxFields, maxChars) {
       if (globalThis.__pccWasPassword?.has(el)) attrs.type = 'password';
       // Named by labels, aria-labelledby or a title: all of it counts.
       const named = (el.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean).map((id) => root.getElementById?.(id)?.textContent || '');
-      const label = [...[...(el.labels || [])].map((l) => l.textContent), ...named, el.getAttribute('title') || ''].join(' ').slice(0, 200);
+      const label = [...[...(el.labels || [])].map((l) => l.textContent), ...named, el.getAttribute('title') || ''].join(' ').slice(0, labelChars);
       for (const v of values) {
         // Too many fields to check them all: the caller fails closed.
         if (out.length >= maxFields) return { fields: out, overflow: true };
@@ -200,7 +200,7 @@ export function formFieldFacts(maxFields, maxChars) {
 export async function formFields(tabId, limits) {
   let results;
   try {
-    results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: formFieldFacts, args: [limits.evalFormFields, limits.evalSecretChars] });
+    results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: formFieldFacts, args: [limits.evalFormFields, limits.evalSecretChars, limits.evalLabelChars] });
   } catch {
     return null;
   }

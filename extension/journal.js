@@ -45,22 +45,22 @@ chrome.debugger.onEvent.addListener(async (source, method, params) => {
         text += (text ? ' ' : '') + argText(a, cap);
       }
       const f = params.stackTrace?.callFrames?.[0];
-      collector.consoleEvent(tabId, String(params.type || 'log'), text, f ? `${String(f.url).slice(0, 400)}:${f.lineNumber + 1}` : '');
+      collector.consoleEvent(tabId, String(params.type || 'log'), text, f ? `${String(f.url).slice(0, limits.journalSourceChars)}:${f.lineNumber + 1}` : '');
       break;
     }
     case 'Runtime.exceptionThrown': {
       const d = params.exceptionDetails || {};
       const text = String(d.exception?.description || d.text || 'exception').slice(0, cap);
-      collector.consoleEvent(tabId, 'error', text, d.url ? `${String(d.url).slice(0, 400)}:${(d.lineNumber ?? 0) + 1}` : '');
+      collector.consoleEvent(tabId, 'error', text, d.url ? `${String(d.url).slice(0, limits.journalSourceChars)}:${(d.lineNumber ?? 0) + 1}` : '');
       break;
     }
     case 'Network.requestWillBeSent':
       if (PAGE_REQUESTS.has(params.type)) {
         if (!inflight.has(tabId)) inflight.set(tabId, new Map());
         const m = inflight.get(tabId);
-        if (m.size < 1000) m.set(params.requestId, Date.now());
+        if (m.size < limits.journalPendingRequests) m.set(params.requestId, Date.now());
       }
-      collector.requestEvent(tabId, params.requestId, params.request?.method || '', String(params.request?.url || '').slice(0, 2000), params.type || '');
+      collector.requestEvent(tabId, params.requestId, params.request?.method || '', String(params.request?.url || '').slice(0, limits.journalRequestUrlChars), params.type || '');
       break;
     case 'Network.responseReceived':
       collector.responseEvent(tabId, params.requestId, params.response?.status ?? 0, params.response?.mimeType || '');

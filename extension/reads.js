@@ -156,7 +156,8 @@ export async function walkFrames(tab, selector, allFrames, textCap, keep = null,
         await new Promise((r) => setTimeout(r, 30)); // cross-process messages are async
       }
     }
-    results = await inFrames(tab.id, allFrames, domWalk, [selector, limits.walkMaxNodes, textCap, round, keep, asRendered]);
+    const caps = { attrChars: limits.walkAttrChars, pseudoChars: limits.walkPseudoChars };
+    results = await inFrames(tab.id, allFrames, domWalk, [selector, limits.walkMaxNodes, textCap, round, keep, asRendered, caps]);
   } catch (e) {
     if (isNavigationError(e)) throw e;
     fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, 120)}`);
@@ -198,7 +199,7 @@ export async function extractContent(tab, params, signal) {
 
 /** The article walk (article.js) of frame 0, injecting Readability once per document; null when there is none. */
 async function readArticle(tabId, limits) {
-  const run = async () => (await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: articleWalk, args: [limits.walkMaxNodes, limits.walkExtractTextChars] }))[0]?.result;
+  const run = async () => (await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: articleWalk, args: [limits.walkMaxNodes, limits.walkExtractTextChars, limits.walkAttrChars, limits.articleMetaChars] }))[0]?.result;
   try {
     let r = await run();
     if (r?.needsReadability) {

@@ -115,8 +115,98 @@ pub const CLIPBOARD_CHARS: usize = 20_000;
 /// page is captured from its top and the result says `truncated`.
 pub const SCREENSHOT_MAX_PX: usize = 16_384;
 
+// ── Caps inside the core (not tunable per call; here so that no module hides a limit) ──
+
+/// Names and values are kept a little longer than the render cap so the renderer cuts them.
+pub const KEEP_CHARS: usize = NODE_TEXT_CHARS * 2;
+/// Subtree text gathered for a DOM-source name, whatever the page holds.
+pub const NAME_GATHER_CHARS: usize = 1_000;
+/// A merged text run stops growing here; the next run is a text node of its own.
+pub const TEXT_RUN_CHARS: usize = 1_000;
+/// A clickable wrapper with more nodes below it than this is a page-level listener (event
+/// delegation, an app root), not a control.
+pub const CLICKABLE_MAX_SUBTREE: usize = 24;
+/// JSON nesting deeper than this is an error (the wire types nest at most ~6 levels).
+pub const JSON_MAX_DEPTH: usize = 128;
+/// An `[type=…]` attribute of an input line.
+pub const INPUT_TYPE_CHARS: usize = 20;
+/// The container named in a `- note:` line.
+pub const NOTE_NAME_CHARS: usize = 60;
+/// What a budget keeps back for `- note:` lines: a share of its chars plus this many.
+pub const NOTE_RESERVE_SHARE: usize = 8;
+pub const NOTE_RESERVE_CHARS: usize = 120;
+/// What a diff keeps back for its "more changes" note.
+pub const DIFF_NOTE_CHARS: usize = 80;
+/// An ancestor's name in a `browser_find` path (`— in main > list "Results"`).
+pub const FIND_PATH_NAME_CHARS: usize = 30;
+/// A warning line's detail (an iframe's error).
+pub const WARNING_CHARS: usize = 80;
+/// Snapshots remembered as superseded by a newer document (to say why their refs fail).
+pub const REF_SUPERSEDED_KEPT: usize = 64;
+/// A ref label repeated in an error message.
+pub const REF_LABEL_CHARS: usize = 16;
+/// The runtime id in snapshot ids (letters and digits).
+pub const RUNTIME_ID_CHARS: usize = 12;
+/// The kind of a `data:` URL shown instead of the URL (`data:image/png…`).
+pub const DATA_URL_KIND_CHARS: usize = 40;
+/// A field's name, id or label read for the sensitivity words.
+pub const REDACT_NAME_CHARS: usize = 512;
+/// An identifier or other short scalar a projection keeps as is (ids, codes, modes).
+pub const PROJECTION_SCALAR_CHARS: usize = 500;
+/// An error message or hint in a projection.
+pub const PROJECTION_ERROR_CHARS: usize = 500;
+/// A method name repeated in an error.
+pub const METHOD_NAME_CHARS: usize = 60;
+/// `browser_evaluate`: the type name of a result, and each object key.
+pub const EVAL_TYPE_CHARS: usize = 20;
+pub const EVAL_KEY_CHARS: usize = 200;
+/// Values shorter than this (letters and digits) are not scrubbed: they would match everywhere.
+pub const EVAL_SECRET_MIN_CHARS: usize = 3;
+/// Journal entries: level, request id, method, resource kind, MIME type, failure text.
+pub const JOURNAL_LEVEL_CHARS: usize = 16;
+pub const JOURNAL_ID_CHARS: usize = 64;
+pub const JOURNAL_METHOD_CHARS: usize = 16;
+pub const JOURNAL_KIND_CHARS: usize = 24;
+pub const JOURNAL_MIME_CHARS: usize = 64;
+pub const JOURNAL_ERROR_CHARS: usize = 80;
+/// The smallest `maxChars` a journal read takes.
+pub const JOURNAL_MIN_CHARS: usize = 200;
+
+// ── Source-side caps of the extension (passed to it by `limits()`) ──────────────────────
+
+/// An attribute value a page-side walk reads (DOM walk, article walk).
+pub const WALK_ATTR_CHARS: usize = 512;
+/// CSS-generated text (`::before`/`::after`) a DOM walk reads.
+pub const WALK_PSEUDO_CHARS: usize = 200;
+/// Each metadata field of the article (byline, site name, date, language).
+pub const ARTICLE_META_CHARS: usize = 300;
+/// A form field's label text read for the evaluate scrub.
+pub const EVAL_LABEL_CHARS: usize = 200;
+/// An error message inside an evaluate result.
+pub const EVAL_ERROR_CHARS: usize = 500;
+/// `browser_evaluate`'s expression; `browser_find`'s regex source.
+pub const EXPRESSION_MAX_CHARS: usize = 100_000;
+pub const REGEX_MAX_CHARS: usize = 1_000;
+/// A console entry's source (script URL) and a request URL, before the journal's own caps
+/// (a URL is redacted whole first, then cut).
+pub const JOURNAL_SOURCE_CHARS: usize = 400;
+pub const JOURNAL_REQUEST_URL_CHARS: usize = 2_000;
+/// Requests awaiting their response whose start time is kept (for `settle`).
+pub const JOURNAL_PENDING_REQUESTS: usize = 1_000;
+/// A fact an action or wait reads of an element (its text, value or an attribute).
+pub const READ_FACT_CHARS: usize = 2_000;
+/// A JavaScript dialog's message and default prompt.
+pub const DIALOG_MESSAGE_CHARS: usize = 1_000;
+/// `browser_cdp`'s result text.
+pub const CDP_RESULT_CHARS: usize = 10_000;
+/// Rows of `browser_downloads`; fields of one `browser_fill_form`.
+pub const DOWNLOADS_MAX: usize = 20;
+pub const FORM_FIELDS_MAX: usize = 50;
+/// A waiting tool's timeout when the call names none.
+pub const TIMEOUT_DEFAULT_MS: usize = 5_000;
+
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 21] = [
+pub const SOURCE_LIMITS: [(&str, usize); 38] = [
     ("scrollViewChars", SCROLL_VIEW_CHARS),
     ("evalDepth", EVAL_DEPTH),
     ("evalArrayItems", EVAL_ARRAY_ITEMS),
@@ -138,6 +228,23 @@ pub const SOURCE_LIMITS: [(&str, usize); 21] = [
     ("callDeadlineMs", CALL_DEADLINE_MS),
     ("timeoutMaxMs", TIMEOUT_MAX_MS),
     ("clipboardChars", CLIPBOARD_CHARS),
+    ("walkAttrChars", WALK_ATTR_CHARS),
+    ("walkPseudoChars", WALK_PSEUDO_CHARS),
+    ("articleMetaChars", ARTICLE_META_CHARS),
+    ("evalLabelChars", EVAL_LABEL_CHARS),
+    ("evalErrorChars", EVAL_ERROR_CHARS),
+    ("evalKeyChars", EVAL_KEY_CHARS),
+    ("expressionMaxChars", EXPRESSION_MAX_CHARS),
+    ("regexMaxChars", REGEX_MAX_CHARS),
+    ("journalSourceChars", JOURNAL_SOURCE_CHARS),
+    ("journalRequestUrlChars", JOURNAL_REQUEST_URL_CHARS),
+    ("journalPendingRequests", JOURNAL_PENDING_REQUESTS),
+    ("readFactChars", READ_FACT_CHARS),
+    ("dialogMessageChars", DIALOG_MESSAGE_CHARS),
+    ("cdpResultChars", CDP_RESULT_CHARS),
+    ("downloadsMax", DOWNLOADS_MAX),
+    ("formFieldsMax", FORM_FIELDS_MAX),
+    ("timeoutDefaultMs", TIMEOUT_DEFAULT_MS),
 ];
 
 /// The effective budget of one call.

@@ -61,7 +61,7 @@ pub struct Collector {
 impl Collector {
     /// `runtime` identifies this extension runtime; ids from another runtime never resolve.
     pub fn new(runtime: &str) -> Collector {
-        let runtime: String = runtime.chars().filter(|c| c.is_ascii_alphanumeric()).take(12).collect();
+        let runtime: String = runtime.chars().filter(|c| c.is_ascii_alphanumeric()).take(crate::budget::RUNTIME_ID_CHARS).collect();
         Collector { runtime, counter: 0, ax_counter: 0, ax_refs: 0, registry: Registry::default(), revisions: Store::default(), journal: Journal::default() }
     }
 

@@ -199,7 +199,7 @@ pub fn lines(
             refs.remove(key);
         }
         let cost = crate::text::char_len(&line) + 1;
-        if out.count >= budget.nodes || crate::text::char_len(&out.state) + cost > budget.chars.saturating_sub(80) {
+        if out.count >= budget.nodes || crate::text::char_len(&out.state) + cost > budget.chars.saturating_sub(crate::budget::DIFF_NOTE_CHARS) {
             out.omitted += 1;
             continue;
         }

@@ -5,7 +5,7 @@
 //! Owns: tag → role mapping and the DOM-side name rules. Must never: keep script, style,
 //! template or noscript content; read a value of a password or hidden input.
 
-use crate::budget::{MAX_TREE_DEPTH, NODE_TEXT_CHARS};
+use crate::budget::MAX_TREE_DEPTH;
 use crate::input::{DomWalk, Observation, WalkNode};
 use crate::layout::Rect;
 use crate::role;
@@ -13,9 +13,6 @@ use crate::text::{capped, fold_whitespace};
 use crate::tree::{keep_attrs, Frame, Node, Source, States, Target, Tree};
 use rustc_hash::FxHashMap as HashMap;
 
-const KEEP_CHARS: usize = NODE_TEXT_CHARS * 2;
-/// Subtree text gathered for a name is bounded, whatever the page holds.
-const NAME_GATHER_CHARS: usize = 1_000;
 
 pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
     let viewport = Rect { x: 0.0, y: 0.0, w: obs.viewport.width.max(0.0), h: obs.viewport.height.max(0.0) };
@@ -265,7 +262,7 @@ impl Gather<'_> {
         // (walk index, after its children)
         let mut stack = vec![(from, false)];
         while let Some((i, after)) = stack.pop() {
-            if out.len() > NAME_GATHER_CHARS {
+            if out.len() > crate::budget::NAME_GATHER_CHARS {
                 break;
             }
             let w = &self.nodes[i];
@@ -289,7 +286,7 @@ impl Gather<'_> {
                 out.push_str(b);
             }
             if let Some(t) = &w.text {
-                out.push_str(crate::text::byte_prefix(t, NAME_GATHER_CHARS));
+                out.push_str(crate::text::byte_prefix(t, crate::budget::NAME_GATHER_CHARS));
             } else if let Some(alt) = w.attrs.get("alt").filter(|_| w.tag == "img") {
                 // An image is a word of its own in the name (Chromium).
                 out.push(' ');
@@ -344,7 +341,7 @@ fn implicit_role(w: &WalkNode, cx: Context) -> &'static str {
         "select" if w.attrs.contains_key("multiple") => "listbox",
         "select" => "combobox",
         "option" => "option",
-        "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => "heading",
+        t if role::heading_level(t).is_some() => "heading",
         "nav" => "navigation",
         "main" => "main",
         "header" => "banner",
@@ -386,7 +383,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     }
     let attr = |k: &str| w.attrs.get(k).map(String::as_str);
     let name = if role == "text" {
-        w.text.as_deref().map(|t| capped(t, KEEP_CHARS)).unwrap_or_default()
+        w.text.as_deref().map(|t| capped(t, crate::budget::KEEP_CHARS)).unwrap_or_default()
     } else {
         let labelled = attr("aria-labelledby").map(|ids_attr| {
             {
@@ -418,7 +415,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             attr("title").map(str::to_string),
             attr("placeholder").map(str::to_string),
         ];
-        candidates.into_iter().flatten().map(|s| capped(&s, KEEP_CHARS)).find(|s| !s.is_empty()).unwrap_or_default()
+        candidates.into_iter().flatten().map(|s| capped(&s, crate::budget::KEEP_CHARS)).find(|s| !s.is_empty()).unwrap_or_default()
     };
     let heading_level = w.tag.strip_prefix('h').and_then(|l| l.parse::<i64>().ok()).filter(|l| (1..=6).contains(l));
     let checkable = matches!(role.as_str(), "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio");
@@ -454,11 +451,11 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         name,
         // Only fields have a value worth showing (a checkbox's "on" is not one).
         value: if matches!(role.as_str(), "meter" | "progressbar") {
-            attr("value").map(|v| capped(v, KEEP_CHARS))
+            attr("value").map(|v| capped(v, crate::budget::KEEP_CHARS))
         } else if editable_root {
-            Some(g.text(wi)).filter(|v| !v.is_empty()).map(|v| capped(&v, KEEP_CHARS))
+            Some(g.text(wi)).filter(|v| !v.is_empty()).map(|v| capped(&v, crate::budget::KEEP_CHARS))
         } else {
-            w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, KEEP_CHARS)).filter(|_| matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider"))
+            w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, crate::budget::KEEP_CHARS)).filter(|_| matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider"))
         },
         clickable: w.clickable,
         states,

@@ -48,14 +48,12 @@ pub fn project(json: &str) -> Result<Evaluated> {
     // Depth is bounded at the source; serde_json's own recursion limit (128) guards the rest.
     let raw: Value = crate::input::json::parse(json, "evaluate result", |p| p.value())?;
     let mut b = Bound { remaining: EVAL_TOTAL_CHARS, truncated: raw.get("truncated").and_then(Value::as_bool).unwrap_or(false) };
-    let kind = raw.get("type").and_then(Value::as_str).map(|t| cut(t, 20, false)).unwrap_or_else(|| "undefined".into());
+    let kind = raw.get("type").and_then(Value::as_str).map(|t| cut(t, crate::budget::EVAL_TYPE_CHARS, false)).unwrap_or_else(|| "undefined".into());
     let value = bound(raw.get("value").unwrap_or(&Value::Null), 0, &mut b);
     let char_count = serde_json::to_string(&value).map(|s| crate::text::char_len(&s)).unwrap_or(0);
     Ok(Evaluated { value, kind, char_count, truncated: b.truncated })
 }
 
-/// Values shorter than this (letters and digits) are not scrubbed: they would match everywhere.
-const SECRET_MIN_CHARS: usize = 3;
 
 /// `project`, then every value of a sensitive field in `fields_json` (`[{tag, attrs,
 /// label, value, cut?}]`, the page's form fields) is replaced by `[redacted]` in the result,
@@ -99,7 +97,7 @@ fn secrets_of(fields_json: &str) -> Result<Option<Secrets>> {
         }
         for form in [value.to_string(), base64(value.as_bytes())] {
             let skeleton = skeleton(&form);
-            if skeleton.len() >= SECRET_MIN_CHARS && !secrets.contains(&skeleton) {
+            if skeleton.len() >= crate::budget::EVAL_SECRET_MIN_CHARS && !secrets.contains(&skeleton) {
                 secrets.push(skeleton);
             }
         }
@@ -295,7 +293,7 @@ fn bound(v: &Value, depth: usize, b: &mut Bound) -> Value {
                 if b.remaining == 0 {
                     break;
                 }
-                let key = cut(k, 200, false);
+                let key = cut(k, crate::budget::EVAL_KEY_CHARS, false);
                 b.remaining = b.remaining.saturating_sub(crate::text::char_len(&key) + 4);
                 out.insert(key, bound(item, depth + 1, b));
             }

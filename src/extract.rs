@@ -188,8 +188,8 @@ impl Renderer<'_, '_> {
         let tag = v.nodes[i].tag.as_str();
         match tag {
             "#text" => return self.paragraph(v.nodes[i].text.as_deref().unwrap_or(""), prefix),
-            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
-                let level = (tag.as_bytes()[1] - b'0') as usize;
+            _ if crate::role::heading_level(tag).is_some() => {
+                let level = crate::role::heading_level(tag).unwrap_or(1);
                 let text = self.inline_of(i);
                 let head = if self.md() { format!("{} {}", "#".repeat(level), text) } else { text };
                 return self.paragraph(&head, prefix);

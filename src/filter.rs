@@ -103,10 +103,6 @@ struct Ctx {
     in_field: bool,
 }
 
-/// A clickable wrapper with more nodes below it than this is a page-level listener
-/// (event delegation, an app root), not a control.
-const CLICKABLE_MAX_SUBTREE: usize = 24;
-
 fn decide(tree: &Tree, ti: usize, ctx: &Ctx) -> Decision {
     let n = &tree.nodes[ti];
     let role = n.role.as_str();
@@ -365,7 +361,7 @@ fn is_small_leafish(tree: &Tree, ti: usize) -> bool {
     while let Some(i) = stack.pop() {
         seen += 1;
         let n = &tree.nodes[i];
-        if seen > CLICKABLE_MAX_SUBTREE || (role::is_actionable(&n.role) && !n.name.trim().is_empty()) {
+        if seen > crate::budget::CLICKABLE_MAX_SUBTREE || (role::is_actionable(&n.role) && !n.name.trim().is_empty()) {
             return false;
         }
         stack.extend(tree.nodes[i].children.iter().copied());
@@ -521,7 +517,7 @@ fn merge_children(view: &mut View, i: usize) -> Vec<usize> {
                 if view.nodes[prev].kind == Kind::Text {
                     let p = &mut view.nodes[prev];
                     let other_box = matches!((p.flow, flow), (Some(a), Some(b)) if a != b);
-                    if crate::text::char_len(&p.name) < 1_000 {
+                    if crate::text::char_len(&p.name) < crate::budget::TEXT_RUN_CHARS {
                         if space || p.space_after || other_box {
                             p.name.push(' ');
                         }

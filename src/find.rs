@@ -171,7 +171,7 @@ fn path(view: &View, parents: &[usize], mut i: usize) -> String {
         let mut s = role::display(&v.role).to_string();
         if !v.name.is_empty() && (role::is_landmark(&v.role) || matches!(v.role.as_str(), "list" | "table" | "group" | "listitem")) {
             s.push_str(" \"");
-            s.push_str(&capped(&v.name, 30).replace('"', "'"));
+            s.push_str(&capped(&v.name, crate::budget::FIND_PATH_NAME_CHARS).replace('"', "'"));
             s.push('"');
         }
         steps.push(s);

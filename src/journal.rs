@@ -106,7 +106,7 @@ impl Journal {
         let t = self.tab(tab);
         t.console_seen += 1;
         let entry = ConsoleEntry {
-            level: capped(level, 16),
+            level: capped(level, crate::budget::JOURNAL_LEVEL_CHARS),
             text: capped(text, JOURNAL_ENTRY_CHARS),
             source: capped(&redact::url(crate::text::byte_prefix(source, 4 * JOURNAL_URL_CHARS)), JOURNAL_URL_CHARS),
         };
@@ -117,10 +117,10 @@ impl Journal {
         let t = self.tab(tab);
         t.network_seen += 1;
         let req = Request {
-            id: capped(id, 64),
-            method: capped(method, 16),
+            id: capped(id, crate::budget::JOURNAL_ID_CHARS),
+            method: capped(method, crate::budget::JOURNAL_METHOD_CHARS),
             url: capped(&redact::url(crate::text::byte_prefix(url, 4 * JOURNAL_URL_CHARS)), JOURNAL_URL_CHARS),
-            kind: capped(kind, 24),
+            kind: capped(kind, crate::budget::JOURNAL_KIND_CHARS),
             status: None,
             mime_type: String::new(),
             encoded_bytes: None,
@@ -137,7 +137,7 @@ impl Journal {
     pub fn response(&mut self, tab: i64, id: &str, status: i64, mime_type: &str) {
         if let Some(r) = self.find(tab, id) {
             r.status = Some(status);
-            r.mime_type = capped(mime_type, 64);
+            r.mime_type = capped(mime_type, crate::budget::JOURNAL_MIME_CHARS);
         }
     }
 
@@ -149,7 +149,7 @@ impl Journal {
                 r.encoded_bytes = Some(encoded_bytes as u64);
             }
             if !error.is_empty() {
-                r.failed = Some(capped(error, 80));
+                r.failed = Some(capped(error, crate::budget::JOURNAL_ERROR_CHARS));
             }
         }
     }
@@ -172,7 +172,7 @@ impl Journal {
 /// The newest entries that fit `maxEntries` and `maxChars`, oldest first.
 fn read<T: Clone>(ring: &VecDeque<T>, seen: u64, kept: u64, opts: &ReadOptions, keep: impl Fn(&T) -> bool, cost: impl Fn(&T) -> usize) -> Log<T> {
     let max_entries = opts.max_entries.map_or(JOURNAL_DEFAULT_ENTRIES, |v| (v as usize).clamp(1, JOURNAL_CAPACITY));
-    let max_chars = opts.max_chars.map_or(JOURNAL_DEFAULT_CHARS, |v| (v as usize).clamp(200, JOURNAL_MAX_CHARS));
+    let max_chars = opts.max_chars.map_or(JOURNAL_DEFAULT_CHARS, |v| (v as usize).clamp(crate::budget::JOURNAL_MIN_CHARS, JOURNAL_MAX_CHARS));
     let mut out = Vec::new();
     let mut used = 0;
     let mut matching = 0usize;

@@ -27,15 +27,11 @@ pub const COMPACT_METHODS: [&str; 7] = [
     "browser_dom_cua",
 ];
 
-/// Cap of an identifier or other short scalar kept as is (ids, codes, modes).
-const SCALAR_CHARS: usize = 500;
-/// Cap of an error message or hint.
-const ERROR_CHARS: usize = 500;
 
 /// How one whitelisted field is projected.
 #[derive(Clone, Copy)]
 enum Field {
-    /// A string, number or boolean (strings capped at `SCALAR_CHARS`); anything else drops.
+    /// A string, number or boolean (strings capped at `crate::budget::PROJECTION_SCALAR_CHARS`); anything else drops.
     Scalar,
     /// Page text on one line (titles): folded and capped.
     Text(usize),
@@ -61,7 +57,7 @@ const CONNECTION: Fields = &[
     ("browserId", Scalar),
     ("connectionId", Scalar),
     ("connectionGeneration", Scalar),
-    ("error", Object(&[&[("code", Scalar), ("message", Text(ERROR_CHARS)), ("hint", Text(ERROR_CHARS))]])),
+    ("error", Object(&[&[("code", Scalar), ("message", Text(crate::budget::PROJECTION_ERROR_CHARS)), ("hint", Text(crate::budget::PROJECTION_ERROR_CHARS))]])),
 ];
 const HANDLE: Fields = &[("tabId", Scalar), ("browserId", Scalar), ("windowId", Scalar), ("tabFence", Scalar), ("incarnation", Scalar)];
 /// The compact tab identity of a page result.
@@ -147,7 +143,7 @@ pub fn project(method: &str, raw: &Value) -> Result<Value> {
     let shape = whitelist(method).ok_or_else(|| {
         Error::new(
             Code::InvalidRequest,
-            format!("{} has no compact projection", capped(method, 60)),
+            format!("{} has no compact projection", capped(method, crate::budget::METHOD_NAME_CHARS)),
             format!("use responseMode \"raw\" or omit it; compact is for {}", COMPACT_METHODS.join(", ")),
         )
     })?;
@@ -197,7 +193,7 @@ fn scalar(v: &Value) -> Option<Value> {
     match v {
         // No payload rides in on an id: a `data:` URL anywhere is shown as its kind only.
         Value::String(s) if is_data_url(s) => Some(Value::String(model_url(s))),
-        Value::String(s) => Some(Value::String(if s.len() > SCALAR_CHARS { capped(s, SCALAR_CHARS) } else { s.clone() })),
+        Value::String(s) => Some(Value::String(if s.len() > crate::budget::PROJECTION_SCALAR_CHARS { capped(s, crate::budget::PROJECTION_SCALAR_CHARS) } else { s.clone() })),
         Value::Number(_) | Value::Bool(_) => Some(v.clone()),
         _ => None,
     }

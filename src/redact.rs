@@ -95,9 +95,9 @@ pub fn url(u: &str) -> String {
 /// `apiToken` → `api token`, ASCII-lowercased (the secret words are ASCII; other scripts
 /// only separate words).
 fn split_camel(s: &str) -> String {
-    let mut out = String::with_capacity(s.len().min(512) + 8);
+    let mut out = String::with_capacity(s.len().min(crate::budget::REDACT_NAME_CHARS) + 8);
     let mut prev_lower = false;
-    for c in s.chars().take(512) {
+    for c in s.chars().take(crate::budget::REDACT_NAME_CHARS) {
         if c.is_ascii_uppercase() && prev_lower {
             out.push(' ');
         }

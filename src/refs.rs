@@ -59,7 +59,6 @@ pub struct Registry {
     superseded: Vec<(String, i64)>,
 }
 
-const SUPERSEDED_KEPT: usize = 64;
 
 impl Registry {
     pub fn insert(&mut self, snapshot_id: String, tab: TabKey, refs: Vec<(String, RefTarget)>, ephemeral: bool) {
@@ -70,7 +69,7 @@ impl Registry {
         self.records = keep;
         for r in old {
             self.superseded.push((r.snapshot_id, r.tab.tab_id));
-            if self.superseded.len() > SUPERSEDED_KEPT {
+            if self.superseded.len() > crate::budget::REF_SUPERSEDED_KEPT {
                 self.superseded.remove(0);
             }
         }
@@ -99,8 +98,8 @@ impl Registry {
             if let Some((_, tab_id)) = self.superseded.iter().find(|(id, _)| id == snapshot_id) {
                 let latest = self.records.iter().rev().find(|r| r.tab.tab_id == *tab_id).map(|r| r.snapshot_id.as_str());
                 return Err(Error::stale_ref(match latest {
-                    Some(latest) => format!("{} of {snapshot_id} belongs to an earlier document of tab {tab_id}; the current document was read as {latest}", crate::text::capped(ref_label, 16)),
-                    None => format!("{} of {snapshot_id} belongs to an earlier document of tab {tab_id}", crate::text::capped(ref_label, 16)),
+                    Some(latest) => format!("{} of {snapshot_id} belongs to an earlier document of tab {tab_id}; the current document was read as {latest}", crate::text::capped(ref_label, crate::budget::REF_LABEL_CHARS)),
+                    None => format!("{} of {snapshot_id} belongs to an earlier document of tab {tab_id}", crate::text::capped(ref_label, crate::budget::REF_LABEL_CHARS)),
                 }));
             }
             return Err(Error::stale_ref(format!("snapshot {snapshot_id} is not known here (expired, or from an earlier extension runtime)")));
@@ -126,7 +125,7 @@ impl Registry {
             .iter()
             .find(|(l, _)| l == ref_label)
             .map(|(_, t)| t)
-            .ok_or_else(|| Error::stale_ref(format!("ref {} is not in snapshot {snapshot_id}", crate::text::capped(ref_label, 16))))
+            .ok_or_else(|| Error::stale_ref(format!("ref {} is not in snapshot {snapshot_id}", crate::text::capped(ref_label, crate::budget::REF_LABEL_CHARS))))
     }
 }
 

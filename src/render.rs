@@ -68,7 +68,7 @@ fn element_body(v: &VNode, tree: &Tree) -> String {
         if let Some(t) = n.attr("type").filter(|_| n.tag == "input") {
             let t = t.to_ascii_lowercase();
             if !matches!(t.as_str(), "" | "text" | "submit" | "button" | "checkbox" | "radio" | "search" | "reset" | "image") {
-                out.push_str(&format!(" [type={}]", capped(&t, 20)));
+                out.push_str(&format!(" [type={}]", capped(&t, crate::budget::INPUT_TYPE_CHARS)));
             }
         }
         if v.role == "link" {
@@ -254,7 +254,7 @@ fn flush(r: &mut Rendered, om: &Omitted, depth: usize, container: Option<usize>,
     let c = &view.nodes[ci];
     if !c.name.is_empty() {
         line.push_str(" in ");
-        quote_into(&mut line, &capped(&c.name, 60));
+        quote_into(&mut line, &capped(&c.name, crate::budget::NOTE_NAME_CHARS));
     } else {
         line.push_str(&format!(" in {}", role::display(&c.role)));
     }

@@ -7,6 +7,19 @@
 /// names the filter reasons about (`text`, `document`, `iframe`, `label`, `svgroot`,
 /// `canvas`, the native date/time/colour widgets, and parts never shown). What the model
 /// sees is `display()` of it, always an ARIA role (or `text` / `iframe`).
+/// The level of a heading element (`h1`–`h6`), from its tag.
+pub fn heading_level(tag: &str) -> Option<usize> {
+    match tag.as_bytes() {
+        [b'h', d @ b'1'..=b'6'] => Some(usize::from(d - b'0')),
+        _ => None,
+    }
+}
+
+/// The form-field elements whose content is user input, not page text.
+pub fn is_field_tag(tag: &str) -> bool {
+    matches!(tag, "input" | "textarea" | "select")
+}
+
 pub fn normalize(chromium_role: &str) -> String {
     let r = match chromium_role {
         "StaticText" => "text",
@@ -189,5 +202,14 @@ mod tests {
     fn plural_forms() {
         assert_eq!(plural("link"), "links");
         assert_eq!(plural("checkbox"), "checkboxes");
+    }
+
+    #[test]
+    fn heading_levels_come_from_h1_to_h6_only() {
+        assert_eq!(heading_level("h1"), Some(1));
+        assert_eq!(heading_level("h6"), Some(6));
+        for t in ["h0", "h7", "h", "hr", "header", "h10"] {
+            assert_eq!(heading_level(t), None, "{t}");
+        }
     }
 }

@@ -135,7 +135,7 @@ fn select_in(view: &View, tree: &Tree, budget: Budget, labels: RefLabels, paged:
     let mut used = [(0usize, 0usize, 0usize); 2]; // (chars, nodes, text chars)
     let limits = [main_budget, frame_budget];
     // Leave room for note lines and the closing line; the exact fit happens below.
-    let reserve = |b: &Budget| b.chars / 8 + 120;
+    let reserve = |b: &Budget| b.chars / crate::budget::NOTE_RESERVE_SHARE + crate::budget::NOTE_RESERVE_CHARS;
     let mut added_order: Vec<usize> = Vec::new();
     // Each node's line cost, computed once: (chars, is page text).
     let mut line_costs: Vec<Option<(usize, bool)>> = vec![None; n];

@@ -51,7 +51,7 @@ pub fn model_url(url: &str) -> String {
     if is_data_url(url) {
         // Idempotent: an already shown `data:kind…` stays as it is.
         let kind = url.split([';', ',']).next().unwrap_or("data:").trim_end_matches('…');
-        return format!("{}…", capped(kind, 40).trim_end_matches('…'));
+        return format!("{}…", capped(kind, crate::budget::DATA_URL_KIND_CHARS).trim_end_matches('…'));
     }
     capped(&crate::redact::url(url), TAB_URL_CHARS)
 }

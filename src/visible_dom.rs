@@ -49,7 +49,7 @@ const INTERACTIVE_ROLES: [&str; 14] = [
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Kind {
+enum ItemKind {
     Interactive = 0,
     Heading = 1,
     Content = 2,
@@ -57,7 +57,7 @@ enum Kind {
 
 struct Item {
     line: String,
-    kind: Kind,
+    kind: ItemKind,
     in_iframe: bool,
 }
 
@@ -127,21 +127,21 @@ impl<'a> Walker<'a> {
                 self.iframe(&view, i, rect, clip, depth, &indent);
                 continue;
             }
-            let absorbs = kind == Some(Kind::Interactive);
+            let absorbs = kind == Some(ItemKind::Interactive);
             if visible {
                 let listed = match kind {
-                    Some(Kind::Interactive) => true,
+                    Some(ItemKind::Interactive) => true,
                     Some(_) => !absorbed,
                     None => false,
                 };
                 let text = match kind {
-                    Some(Kind::Interactive) | Some(Kind::Heading) => view.text(i, CUA_TEXT_CHARS),
+                    Some(ItemKind::Interactive) | Some(ItemKind::Heading) => view.text(i, CUA_TEXT_CHARS),
                     _ if !absorbed && is_block(&view, i) => own_text(&view, i),
                     _ => String::new(),
                 };
                 if listed || !text.is_empty() {
                     let line = format!("{indent}{}", line(&view, i, &text, rect));
-                    self.items.push(Item { line, kind: kind.unwrap_or(Kind::Content), in_iframe: depth > 0 });
+                    self.items.push(Item { line, kind: kind.unwrap_or(ItemKind::Content), in_iframe: depth > 0 });
                 }
             }
             // Children of an off-viewport element may still be visible (overflow, fixed).
@@ -162,19 +162,19 @@ impl<'a> Walker<'a> {
         match child {
             Some(f) if depth < CUA_FRAME_DEPTH && !self.expanded.contains(&f.frame_id) => {
                 self.frame_count += 1;
-                self.items.push(Item { line: head, kind: Kind::Heading, in_iframe: depth > 0 });
+                self.items.push(Item { line: head, kind: ItemKind::Heading, in_iframe: depth > 0 });
                 let inner = rect.intersect(&clip).unwrap_or(rect);
                 self.frame(f, (rect.x, rect.y), inner, depth + 1, None);
             }
             _ => {
                 let line = format!("{head} (not expanded: its document could not be read)");
-                self.items.push(Item { line, kind: Kind::Heading, in_iframe: depth > 0 });
+                self.items.push(Item { line, kind: ItemKind::Heading, in_iframe: depth > 0 });
             }
         }
     }
 }
 
-fn kind_of(view: &WalkView<'_>, i: usize) -> Option<Kind> {
+fn kind_of(view: &WalkView<'_>, i: usize) -> Option<ItemKind> {
     let n = &view.nodes[i];
     let role = view.attr(i, "role").unwrap_or("");
     let interactive = match n.tag.as_str() {
@@ -186,12 +186,12 @@ fn kind_of(view: &WalkView<'_>, i: usize) -> Option<Kind> {
         || view.attr(i, "contenteditable").is_some_and(|v| v != "false")
         || view.attr(i, "tabindex").is_some_and(|t| t.parse::<i64>().is_ok_and(|t| t >= 0));
     if interactive {
-        return Some(Kind::Interactive);
+        return Some(ItemKind::Interactive);
     }
-    if matches!(n.tag.as_str(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6") || role == "heading" {
-        return Some(Kind::Heading);
+    if crate::role::heading_level(&n.tag).is_some() || role == "heading" {
+        return Some(ItemKind::Heading);
     }
-    (n.tag == "img" && view.attr(i, "alt").is_some()).then_some(Kind::Content)
+    (n.tag == "img" && view.attr(i, "alt").is_some()).then_some(ItemKind::Content)
 }
 
 fn is_block(view: &WalkView<'_>, i: usize) -> bool {
@@ -223,7 +223,7 @@ fn sensitive(view: &WalkView<'_>, i: usize) -> bool {
 
 fn line(view: &WalkView<'_>, i: usize, text: &str, rect: Rect) -> String {
     let n = &view.nodes[i];
-    let secret = matches!(n.tag.as_str(), "input" | "textarea" | "select") || view.attr(i, "contenteditable").is_some();
+    let secret = crate::role::is_field_tag(&n.tag) || view.attr(i, "contenteditable").is_some();
     let secret = secret && sensitive(view, i);
     let mut out = n.tag.clone();
     for a in SHOWN_ATTRS {

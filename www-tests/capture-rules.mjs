@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { captureObservation } from '../extension/capture.js';
 import { domWalk } from '../extension/domwalk.js';
+import { limits } from '../pkg/node/pcc.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
@@ -30,6 +31,9 @@ export function ruleCases() {
 }
 
 const cases = ruleCases();
+// The walk's caps from budget.rs, as the extension passes them (the JS-host build of the core).
+const L = limits();
+const caps = { attrChars: L.walkAttrChars, pseudoChars: L.walkPseudoChars };
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   headless: true,
@@ -57,7 +61,7 @@ try {
       }
     }
     await cdp.detach();
-    const r = await page.evaluate(`(${domWalk.toString()})(${JSON.stringify(c.selector)}, 60000, 1000, null, null)`);
+    const r = await page.evaluate(`(${domWalk.toString()})(${JSON.stringify(c.selector)}, ${L.walkMaxNodes}, ${L.walkTextChars}, null, null, true, ${JSON.stringify(caps)})`);
     const dom = { url: r.url, title: r.title, viewport: r.viewport, frames: [], snapshots: [], domWalk: { ...r.walk, nodes: JSON.parse(r.walk.nodes) } };
     if (r.scopeIndex !== undefined) dom.scope = { walkIndex: r.scopeIndex };
     out[c.name] = { html: c.html, selector: c.selector, ax, dom };

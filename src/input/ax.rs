@@ -1,6 +1,6 @@
 //! CDP `Accessibility.getFullAXTree` result (`{nodes: AXNode[]}`), decoded leniently.
 
-use super::json::{Parser, Scalar};
+use super::json::{reader, Parser, Scalar};
 use crate::error::Result;
 
 #[derive(Debug, Clone, Default)]
@@ -43,18 +43,10 @@ pub struct AxProperty {
 pub const KEPT_PROPERTIES: [&str; 13] =
     ["checked", "pressed", "disabled", "expanded", "selected", "focused", "focusable", "required", "readonly", "level", "hasPopup", "editable", "modal"];
 
-/// Decodes the property list element by element, keeping only `KEPT_PROPERTIES`.
-pub(super) fn read_tree(p: &mut Parser<'_>) -> Result<AxTree> {
-    let mut t = AxTree::default();
-    p.object(|p, k| {
-        match k {
-            "nodes" => t.nodes = p.vec(read_node)?,
-            _ => p.skip()?,
-        }
-        Ok(())
-    })?;
-    Ok(t)
-}
+// Decodes the property list element by element, keeping only `KEPT_PROPERTIES`.
+reader!(pub(super) fn read_tree -> AxTree {
+    "nodes" => nodes: |p: &mut Parser<'_>| p.vec(read_node),
+});
 
 fn read_node(p: &mut Parser<'_>) -> Result<AxNode> {
     let mut n = AxNode::default();
@@ -96,30 +88,14 @@ fn read_opt_value(p: &mut Parser<'_>) -> Result<Option<AxValue>> {
     read_value(p).map(Some)
 }
 
-fn read_value(p: &mut Parser<'_>) -> Result<AxValue> {
-    let mut v = AxValue::default();
-    p.object(|p, k| {
-        match k {
-            "value" => v.value = p.scalar()?,
-            _ => p.skip()?,
-        }
-        Ok(())
-    })?;
-    Ok(v)
-}
+reader!(fn read_value -> AxValue {
+    "value" => value: Parser::scalar,
+});
 
-fn read_property(p: &mut Parser<'_>) -> Result<AxProperty> {
-    let mut prop = AxProperty::default();
-    p.object(|p, k| {
-        match k {
-            "name" => prop.name = p.string()?,
-            "value" => prop.value = read_value(p)?,
-            _ => p.skip()?,
-        }
-        Ok(())
-    })?;
-    Ok(prop)
-}
+reader!(fn read_property -> AxProperty {
+    "name" => name: Parser::string,
+    "value" => value: read_value,
+});
 
 impl AxValue {
     /// The value as text: strings as they are, numbers and booleans printed, else `None`.

@@ -44,21 +44,13 @@ pub struct RareBool {
     pub index: Vec<i64>,
 }
 
-use super::json::Parser;
+use super::json::{reader, Parser};
 use crate::error::Result;
 
-pub(super) fn read_snapshot(p: &mut Parser<'_>) -> Result<DomSnapshot> {
-    let mut s = DomSnapshot::default();
-    p.object(|p, k| {
-        match k {
-            "documents" => s.documents = p.vec(read_document)?,
-            "strings" => s.strings = p.vec(|p| p.string())?,
-            _ => p.skip()?,
-        }
-        Ok(())
-    })?;
-    Ok(s)
-}
+reader!(pub(super) fn read_snapshot -> DomSnapshot {
+    "documents" => documents: |p: &mut Parser<'_>| p.vec(read_document),
+    "strings" => strings: |p: &mut Parser<'_>| p.vec(Parser::string),
+});
 
 fn ints(p: &mut Parser<'_>) -> Result<Vec<i64>> {
     p.vec(|p| p.i64())

@@ -4,7 +4,7 @@
 //! Elements carry their tag, a whitelisted set of attributes, layout and state; text nodes
 //! carry `text` (the walker bounds raw sizes, it decides nothing about meaning).
 
-use super::json::Parser;
+use super::json::{reader, Parser};
 use crate::error::Result;
 use rustc_hash::FxHashMap as HashMap;
 
@@ -94,21 +94,13 @@ pub struct FrameWalk {
     pub nodes: Vec<WalkNode>,
 }
 
-pub(super) fn read_walk(p: &mut Parser<'_>) -> Result<DomWalk> {
-    let mut w = DomWalk::default();
-    p.object(|p, k| {
-        match k {
-            "walkId" => w.walk_id = p.string()?,
-            "url" => w.url = p.string()?,
-            "title" => w.title = p.string()?,
-            "nodes" => w.nodes = p.vec(read_node)?,
-            "behindModal" => w.behind_modal = p.opt_i64()?.and_then(|n| usize::try_from(n).ok()).unwrap_or(0),
-            _ => p.skip()?,
-        }
-        Ok(())
-    })?;
-    Ok(w)
-}
+reader!(pub(super) fn read_walk -> DomWalk {
+    "walkId" => walk_id: Parser::string,
+    "url" => url: Parser::string,
+    "title" => title: Parser::string,
+    "nodes" => nodes: |p: &mut Parser<'_>| p.vec(read_node),
+    "behindModal" => behind_modal: |p: &mut Parser<'_>| Ok(p.opt_i64()?.and_then(|n| usize::try_from(n).ok()).unwrap_or(0)),
+});
 
 fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
     let mut n = WalkNode::default();
@@ -155,22 +147,14 @@ fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
     Ok(n)
 }
 
-/// One frame's walk: `{frameId, tag, url, viewport, nodes}`.
-pub(super) fn read_frame(p: &mut Parser<'_>) -> Result<FrameWalk> {
-    let mut f = FrameWalk::default();
-    p.object(|p, k| {
-        match k {
-            "frameId" => f.frame_id = p.i64()?,
-            "tag" => f.tag = p.string()?,
-            "url" => f.url = p.string()?,
-            "viewport" => f.viewport = super::observation::read_viewport(p)?,
-            "nodes" => f.nodes = p.vec(read_node)?,
-            _ => p.skip()?,
-        }
-        Ok(())
-    })?;
-    Ok(f)
-}
+// One frame's walk: `{frameId, tag, url, viewport, nodes}`.
+reader!(pub(super) fn read_frame -> FrameWalk {
+    "frameId" => frame_id: Parser::i64,
+    "tag" => tag: Parser::string,
+    "url" => url: Parser::string,
+    "viewport" => viewport: super::observation::read_viewport,
+    "nodes" => nodes: |p: &mut Parser<'_>| p.vec(read_node),
+});
 
 pub(super) fn read_page(p: &mut Parser<'_>) -> Result<PageWalk> {
     let mut w = PageWalk::default();

@@ -7,13 +7,34 @@
 //!
 //! Owns: JSON syntax, string escapes, the nesting limit, and the lenient rules shared by
 //! every wire type: `null` reads as the default, unknown fields are skipped, a wrong type
-//! is an error naming the byte offset. Must never: panic or recurse past `MAX_DEPTH`.
+//! is an error naming the byte offset. Must never: panic or recurse past `crate::budget::JSON_MAX_DEPTH`.
 
 use crate::error::{Error, Result};
 use std::borrow::Cow;
 
-/// Nesting deeper than this is an error (the wire types nest at most ~6 levels).
-const MAX_DEPTH: usize = 128;
+/// One JSON object read into a type from its table of keys: `reader!(pub fn name -> Type {
+/// "jsonKey" => field: read, … })`, where `read` is any `fn(&mut Parser) -> Result<T>` (a
+/// parser method such as `Parser::opt_string`, or another reader). The value starts as
+/// `Type::default()`; unknown keys are skipped, a wrong type is an error (the parser's
+/// rules). Every reader of the same shape is this one table, not a hand-written loop.
+macro_rules! reader {
+    ($(#[$m:meta])* $vis:vis fn $name:ident -> $ty:ty { $($key:literal => $($field:ident).+ : $read:expr),* $(,)? }) => {
+        $(#[$m])*
+        $vis fn $name(p: &mut $crate::input::json::Parser<'_>) -> $crate::error::Result<$ty> {
+            let mut o = <$ty>::default();
+            p.object(|p, k| {
+                match k {
+                    $($key => o.$($field).+ = ($read)(p)?,)*
+                    _ => p.skip()?,
+                }
+                Ok(())
+            })?;
+            Ok(o)
+        }
+    };
+}
+pub(crate) use reader;
+
 
 pub struct Parser<'a> {
     s: &'a str,
@@ -87,7 +108,7 @@ impl<'a> Parser<'a> {
 
     fn enter(&mut self) -> Result<()> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        if self.depth > crate::budget::JSON_MAX_DEPTH {
             return Err(self.fail("nesting too deep"));
         }
         Ok(())

@@ -1,6 +1,6 @@
 //! The envelope: one observation of one tab, as ferried by the extension.
 
-use super::json::Parser;
+use super::json::{reader, Parser};
 use super::{AxTree, DomSnapshot, DomWalk};
 use crate::error::Result;
 
@@ -98,33 +98,17 @@ pub(super) fn read_observation(p: &mut Parser<'_>) -> Result<Observation> {
     Ok(o)
 }
 
-pub(super) fn read_viewport(p: &mut Parser<'_>) -> Result<Viewport> {
-    let mut v = Viewport::default();
-    p.object(|p, k| {
-        match k {
-            "width" => v.width = p.f64()?,
-            "height" => v.height = p.f64()?,
-            _ => p.skip()?,
-        }
-        Ok(())
-    })?;
-    Ok(v)
-}
+reader!(pub(super) fn read_viewport -> Viewport {
+    "width" => width: Parser::f64,
+    "height" => height: Parser::f64,
+});
 
-fn read_frame(p: &mut Parser<'_>) -> Result<FrameObservation> {
-    let mut f = FrameObservation::default();
-    p.object(|p, k| {
-        match k {
-            "frameId" => f.frame_id = p.string()?,
-            "parentFrameId" => f.parent_frame_id = p.opt_string()?,
-            "url" => f.url = p.string()?,
-            "session" => f.session = p.string()?,
-            "ownerBackendNodeId" => f.owner_backend_node_id = p.opt_i64()?,
-            "ax" => f.ax = if p.null() { None } else { Some(super::ax::read_tree(p)?) },
-            "error" => f.error = p.opt_string()?,
-            _ => p.skip()?,
-        }
-        Ok(())
-    })?;
-    Ok(f)
-}
+reader!(fn read_frame -> FrameObservation {
+    "frameId" => frame_id: Parser::string,
+    "parentFrameId" => parent_frame_id: Parser::opt_string,
+    "url" => url: Parser::string,
+    "session" => session: Parser::string,
+    "ownerBackendNodeId" => owner_backend_node_id: Parser::opt_i64,
+    "ax" => ax: |p: &mut Parser<'_>| if p.null() { Ok(None) } else { super::ax::read_tree(p).map(Some) },
+    "error" => error: Parser::opt_string,
+});
