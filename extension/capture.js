@@ -1,8 +1,8 @@
 // Raw observation capture over CDP. Glue only: it asks Chromium for the accessibility tree
 // of every frame, one DOMSnapshot per debugger session and the frame owners, and bundles
 // them into the observation envelope the wasm core decodes. It filters nothing, budgets
-// nothing and renders nothing; it only leaves out of each AX node the fields the core never
-// reads (`lean`), which are a third of the tree's bytes.
+// nothing and renders nothing; of each AX node it keeps only the fields the core reads
+// (`lean`): half the tree's bytes to stringify, copy into wasm and parse.
 //
 // `targets` is the list of debugger sessions of one tab: the tab's own target first
 // (`session: ""`), then one per out-of-process iframe (`session: <sessionId>`, `frameId`).
@@ -80,31 +80,26 @@ export async function captureObservation(targets, computedStyles) {
   return obs;
 }
 
+const valueOf = (v) => (v ? { value: v.value } : undefined);
+
 /**
- * An AX tree without what src/input/ax.rs skips: `chromeRole`, the `type`, `sources` and
- * `relatedNodes` of values (how a name was computed: ~18% of the bytes), and ignored reasons
- * other than the modal dialog's. Fewer bytes to stringify, copy into wasm and parse; the same decoded tree.
+ * An AX tree with the fields src/input/ax.rs reads, and no others: not `chromeRole`, the
+ * `type`, `sources` (how a name was computed) or `relatedNodes` of values, or ignored reasons
+ * other than the modal dialog's. Built as new objects (deleting fields makes V8 stringify
+ * them slower than the whole tree: 72 vs 56–65 ms on the long-session tree, against 24–32 ms
+ * built so, at 2.5 MB instead of 4.9).
  */
 function lean(ax) {
-  for (const n of ax.nodes ?? []) {
-    delete n.chromeRole;
-    for (const v of [n.role, n.name, n.value]) {
-      if (v) {
-        delete v.type;
-        delete v.sources;
-      }
-    }
-    for (const prop of n.properties ?? []) {
-      if (prop.value) {
-        delete prop.value.type;
-        delete prop.value.relatedNodes;
-      }
-    }
-    if (n.ignoredReasons) {
-      const modal = n.ignoredReasons.filter((r) => r.name === 'activeModalDialog');
-      if (modal.length) n.ignoredReasons = modal;
-      else delete n.ignoredReasons;
-    }
-  }
-  return ax;
+  return {
+    nodes: (ax.nodes ?? []).map((n) => {
+      const o = {
+        nodeId: n.nodeId, ignored: n.ignored, role: valueOf(n.role), name: valueOf(n.name), value: valueOf(n.value),
+        properties: n.properties?.map((p) => ({ name: p.name, value: valueOf(p.value) })),
+        parentId: n.parentId, childIds: n.childIds, backendDOMNodeId: n.backendDOMNodeId, frameId: n.frameId,
+      };
+      const modal = n.ignoredReasons?.filter((r) => r.name === 'activeModalDialog');
+      if (modal?.length) o.ignoredReasons = modal;
+      return o;
+    }),
+  };
 }
