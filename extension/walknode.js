@@ -21,7 +21,7 @@ const GROUP = 'pcc-walk-ref';
  */
 export async function walkNode(tabId, all, { walkId, walkIndex, frameId }) {
   if (typeof walkId !== 'string' || !Number.isInteger(walkIndex)) return null;
-  const mark = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const mark = crypto.randomUUID(); // the worker is a secure context
   let held;
   try {
     [{ result: held }] = await chrome.scripting.executeScript({ target: { tabId, frameIds: [Number(frameId) || 0] }, func: markWalkFrame, args: [mark, walkId, walkIndex] });

@@ -5,7 +5,7 @@
 //! Must never: drop nodes for meaning (the filter does), or trust a frame relation that the
 //! extension did not verify with `DOM.getFrameOwner`.
 
-use crate::budget::MAX_TREE_DEPTH;
+use crate::budget::{KEEP_CHARS, MAX_TREE_DEPTH};
 use crate::input::{AxNode, Observation};
 use crate::layout::{Layout, Rect};
 use crate::role;
@@ -204,8 +204,8 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
     let layout_part = matches!(ax.role_str(), "LayoutTable" | "LayoutTableRow" | "LayoutTableCell");
     let raw_name = ax.name.as_ref().and_then(|v| v.text()).filter(|_| !layout_part);
     let (space_before, space_after) = raw_name.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
-    let name = raw_name.map(|s| capped(&s, crate::budget::KEEP_CHARS)).unwrap_or_default();
-    let value = ax.value.as_ref().and_then(|v| v.text()).map(|s| capped(&s, crate::budget::KEEP_CHARS)).filter(|s| !s.is_empty());
+    let name = raw_name.map(|s| capped(&s, KEEP_CHARS)).unwrap_or_default();
+    let value = ax.value.as_ref().and_then(|v| v.text()).map(|s| capped(&s, KEEP_CHARS)).filter(|s| !s.is_empty());
     let mut node = Node {
         role,
         name,
@@ -234,7 +234,7 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
         node.attrs = keep_attrs(f.attrs());
         if node.name.is_empty() && node.role == "generic" {
             // Chromium files a generic's `title` as its description; to a reader it names it.
-            node.name = node.attr("title").map(|t| capped(t, crate::budget::KEEP_CHARS)).unwrap_or_default();
+            node.name = node.attr("title").map(|t| capped(t, KEEP_CHARS)).unwrap_or_default();
         }
         if node.attr("aria-selected") == Some("true") && matches!(node.role.as_str(), "row" | "cell" | "gridcell" | "listitem" | "option" | "tab" | "treeitem") {
             // Chromium drops aria-selected where ARIA does not support it (a plain table's row).

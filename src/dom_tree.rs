@@ -5,7 +5,7 @@
 //! Owns: tag → role mapping and the DOM-side name rules. Must never: keep script, style,
 //! template or noscript content; read a value of a password or hidden input.
 
-use crate::budget::MAX_TREE_DEPTH;
+use crate::budget::{KEEP_CHARS, MAX_TREE_DEPTH, NAME_GATHER_CHARS};
 use crate::input::{DomWalk, Observation, WalkNode};
 use crate::layout::Rect;
 use crate::role;
@@ -262,7 +262,7 @@ impl Gather<'_> {
         // (walk index, after its children)
         let mut stack = vec![(from, false)];
         while let Some((i, after)) = stack.pop() {
-            if out.len() > crate::budget::NAME_GATHER_CHARS {
+            if out.len() > NAME_GATHER_CHARS {
                 break;
             }
             let w = &self.nodes[i];
@@ -286,7 +286,7 @@ impl Gather<'_> {
                 out.push_str(b);
             }
             if let Some(t) = &w.text {
-                out.push_str(crate::text::byte_prefix(t, crate::budget::NAME_GATHER_CHARS));
+                out.push_str(crate::text::byte_prefix(t, NAME_GATHER_CHARS));
             } else if let Some(alt) = w.attrs.get("alt").filter(|_| w.tag == "img") {
                 // An image is a word of its own in the name (Chromium).
                 out.push(' ');
@@ -383,7 +383,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     }
     let attr = |k: &str| w.attrs.get(k).map(String::as_str);
     let name = if role == "text" {
-        w.text.as_deref().map(|t| capped(t, crate::budget::KEEP_CHARS)).unwrap_or_default()
+        w.text.as_deref().map(|t| capped(t, KEEP_CHARS)).unwrap_or_default()
     } else {
         let labelled = attr("aria-labelledby").map(|ids_attr| {
             {
@@ -415,9 +415,9 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             attr("title").map(str::to_string),
             attr("placeholder").map(str::to_string),
         ];
-        candidates.into_iter().flatten().map(|s| capped(&s, crate::budget::KEEP_CHARS)).find(|s| !s.is_empty()).unwrap_or_default()
+        candidates.into_iter().flatten().map(|s| capped(&s, KEEP_CHARS)).find(|s| !s.is_empty()).unwrap_or_default()
     };
-    let heading_level = w.tag.strip_prefix('h').and_then(|l| l.parse::<i64>().ok()).filter(|l| (1..=6).contains(l));
+    let heading_level = role::heading_level(&w.tag).map(|l| l as i64);
     let checkable = matches!(role.as_str(), "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio");
     let aria_state = |k: &str| attr(k).map(str::to_ascii_lowercase).filter(|v| matches!(v.as_str(), "true" | "false" | "mixed"));
     let states = States {
@@ -442,7 +442,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     let bounds = w.rect.as_deref().and_then(Rect::from_slice).map(|b| b.offset(ox, oy));
     let in_viewport = bounds.map(|b| b.intersect(&viewport).is_some()).unwrap_or(false);
     // Text has the visibility of the element it is in (the walk reads styles of elements).
-    let visibility = if w.tag == "#text" { usize::try_from(w.parent).ok().and_then(|p| g.nodes.get(p)).and_then(|p| p.visibility.clone()) } else { w.visibility.clone() };
+    let visibility = if w.tag == "#text" { usize::try_from(w.parent).ok().and_then(|p| g.nodes.get(p)).and_then(|p| p.visibility.as_deref()) } else { w.visibility.as_deref() };
     let (edge_before, edge_after) = w.text.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
     Node {
         block: w.display.as_deref().map(crate::flow::breaks_flow).unwrap_or(false),
@@ -451,18 +451,18 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         name,
         // Only fields have a value worth showing (a checkbox's "on" is not one).
         value: if matches!(role.as_str(), "meter" | "progressbar") {
-            attr("value").map(|v| capped(v, crate::budget::KEEP_CHARS))
+            attr("value").map(|v| capped(v, KEEP_CHARS))
         } else if editable_root {
-            Some(g.text(wi)).filter(|v| !v.is_empty()).map(|v| capped(&v, crate::budget::KEEP_CHARS))
+            Some(g.text(wi)).filter(|v| !v.is_empty()).map(|v| capped(&v, KEEP_CHARS))
         } else {
-            w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, crate::budget::KEEP_CHARS)).filter(|_| matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider"))
+            w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, KEEP_CHARS)).filter(|_| matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider"))
         },
         clickable: w.clickable,
         states,
         tag: w.tag.clone(),
         frame_tag: w.frame_tag.clone().filter(|t| !t.is_empty()),
         attrs: keep_attrs(w.attrs.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
-        hidden: matches!(visibility.as_deref(), Some("hidden" | "collapse")) || (w.opacity == Some(0.0) && !role::is_actionable(&role)),
+        hidden: matches!(visibility, Some("hidden" | "collapse")) || (w.opacity == Some(0.0) && !role::is_actionable(&role)),
         bounds,
         in_viewport,
         target: Target { backend_node_id: None, walk_index: Some(wi as i64) },

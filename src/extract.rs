@@ -186,14 +186,13 @@ impl Renderer<'_, '_> {
         }
         let v = self.view;
         let tag = v.nodes[i].tag.as_str();
+        if let Some(level) = crate::role::heading_level(tag) {
+            let text = self.inline_of(i);
+            let head = if self.md() { format!("{} {}", "#".repeat(level), text) } else { text };
+            return self.paragraph(&head, prefix);
+        }
         match tag {
             "#text" => return self.paragraph(v.nodes[i].text.as_deref().unwrap_or(""), prefix),
-            _ if crate::role::heading_level(tag).is_some() => {
-                let level = crate::role::heading_level(tag).unwrap_or(1);
-                let text = self.inline_of(i);
-                let head = if self.md() { format!("{} {}", "#".repeat(level), text) } else { text };
-                return self.paragraph(&head, prefix);
-            }
             "pre" => {
                 let raw = self.raw_text(i);
                 let body = if self.md() { format!("```\n{}\n```", raw.trim_end()) } else { raw.trim_end().to_string() };
