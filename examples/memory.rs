@@ -32,10 +32,10 @@ fn main() {
     PEAK.store(base, Relaxed);
     let obs = pcc::input::decode_observation(&text).expect("decodes");
     println!("input {} ; decoded: now +{} peak +{}", mib(text.len()), mib(NOW.load(Relaxed) - base), mib(PEAK.load(Relaxed) - base));
-    let tree = pcc::snapshot::build_tree(&obs).expect("tree");
+    let tree = pcc::tools::snapshot::build_tree(&obs).expect("tree");
     println!("tree: now +{} peak +{}", mib(NOW.load(Relaxed) - base), mib(PEAK.load(Relaxed) - base));
     drop(obs);
-    let out = pcc::snapshot::snapshot(&tree, pcc::budget::Budget::clamped(None, None), pcc::render::RefLabels { prefix: 'e', first: 1 }, None).expect("state");
+    let out = pcc::tools::snapshot::snapshot(&tree, pcc::budget::Budget::clamped(None, None), pcc::view::render::RefLabels { prefix: 'e', first: 1 }, None).expect("state");
     println!("snapshot ({} chars): now +{} peak +{}", out.result.char_count, mib(NOW.load(Relaxed) - base), mib(PEAK.load(Relaxed) - base));
 }
 

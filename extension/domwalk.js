@@ -98,7 +98,7 @@ export function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { 
     if (asRendered && cs.textTransform !== 'none') transforms[i] = cs.textTransform;
     if (node.hasAttribute('onclick') || (cs.cursor === 'pointer' && cursors[parent] !== 'pointer')) entry.clickable = true;
     if (tag === 'td') {
-      // What Chromium's data-table guess reads of a cell's box (src/dom_tree.rs CellTally).
+      // What Chromium's data-table guess reads of a cell's box (src/tree/dom_tree.rs CellTally).
       let box = 0;
       [cs.borderTopWidth, cs.borderBottomWidth, cs.borderLeftWidth, cs.borderRightWidth].forEach((w, k) => { if (parseFloat(w) > 0) box |= 1 << k; });
       const table = node.closest('table');

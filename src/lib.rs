@@ -1,46 +1,30 @@
 //! pi-control-chrome collector: raw Chromium observations in, a small, safe, model-facing
 //! state out. The core is pure (no IO, no clock, no randomness, no JS types); `wasm` is
 //! the only module that touches `JsValue`. See ARCHITECTURE.md for the data flow.
+//!
+//! The folders are the pipeline's stages, each using only the stages before it
+//! (`tests/layout.rs`): `input` (wire types) → `tree` (the semantic tree of either source)
+//! → `view` (what is kept, chosen and rendered) → `session` (refs, revisions, diffs) →
+//! `tools` (one module per tool, and the `Collector` that holds their state) → `model` (the
+//! model-facing projection and text). `budget`, `error`, `text` and `order` serve every
+//! stage; `wasm` is the facade over all of them.
 
 pub mod budget;
 pub mod error;
-pub mod input;
+mod order;
 pub mod text;
 
-mod ax_tree;
-mod dom_tree;
-mod flow;
-mod href;
-mod layout;
-mod order;
-mod role;
-mod tree;
-mod walk_view;
-
-pub mod collector;
-pub mod diff;
-pub mod revision;
-pub mod filter;
-pub mod identity;
-pub mod redact;
-pub mod refs;
-pub mod render;
-pub mod select;
-pub mod snapshot;
-pub mod tabs;
-pub mod visible_dom;
-pub mod extract;
-pub mod find;
-pub mod evaluate;
-pub mod journal;
-pub mod projection;
-pub mod model_view;
-pub mod model_text;
+pub mod input;
+pub mod model;
+pub mod session;
+pub mod tools;
+pub mod tree;
+pub mod view;
 
 pub mod wasm;
 
-pub use collector::{AxOptions, Collector, SnapshotOptions};
 pub use error::{Code, Error};
-pub use layout::COMPUTED_STYLES;
-pub use refs::{RefTarget, TabKey};
-pub use snapshot::SnapshotResult;
+pub use session::refs::{RefTarget, TabKey};
+pub use tools::collector::{AxOptions, Collector, SnapshotOptions};
+pub use tools::snapshot::SnapshotResult;
+pub use tree::layout::COMPUTED_STYLES;

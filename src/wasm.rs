@@ -10,10 +10,10 @@
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-use crate::collector::Collector as Core;
+use crate::tools::collector::Collector as Core;
 use crate::budget::Budget;
 use crate::error::{Code, Error};
-use crate::extract::Format;
+use crate::tools::extract::Format;
 use crate::input::{json, json::Parser};
 
 mod options;
@@ -115,7 +115,7 @@ impl Collector {
     #[allow(clippy::too_many_arguments)]
     pub fn find(&mut self, observation: &[u8], text: Option<String>, role: Option<String>, name: Option<String>, exact: bool, placeholder: Option<String>, test_id: Option<String>, elements: bool, max_results: Option<u32>, max_chars: Option<u32>, tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
         let tab = decode(tab, "tab handle", options::tab_key)?;
-        let q = crate::find::Query { text, role, name, exact, placeholder, test_id, elements, max_results: max_results.map(u64::from), max_chars: max_chars.map(u64::from) };
+        let q = crate::tools::find::Query { text, role, name, exact, placeholder, test_id, elements, max_results: max_results.map(u64::from), max_chars: max_chars.map(u64::from) };
         let obs = json_text(observation)?;
         let pred = |s: &str| regex.as_ref().map(|r| r.test(s)).unwrap_or(true);
         self.core.find(obs, &q, &tab, &pred).map_err(err).and_then(|r| to_js(&r))
@@ -176,7 +176,7 @@ impl Collector {
     pub fn console(&mut self, tab_id: f64, options: JsValue) -> Result<JsValue, JsValue> {
         let opts = decode(options, "console options", options::journal_read)?;
         let mut log = self.core.journal.read_console(tab_id as i64, &opts);
-        crate::evaluate::scrub_texts(log.entries.iter_mut().map(|e| &mut e.text), opts.fields.as_deref().unwrap_or("")).map_err(err)?;
+        crate::tools::evaluate::scrub_texts(log.entries.iter_mut().map(|e| &mut e.text), opts.fields.as_deref().unwrap_or("")).map_err(err)?;
         to_js(&log)
     }
 
@@ -197,7 +197,7 @@ impl Collector {
 pub fn visible_dom(walk_json: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
     let opts = decode(options, "dom_cua options", options::cua)?;
     let page = crate::input::decode_page_walk(json_text(walk_json)?).map_err(err)?;
-    to_js(&crate::visible_dom::visible_dom(&page, Budget::clamped(opts.max_chars, opts.max_nodes)))
+    to_js(&crate::tools::visible_dom::visible_dom(&page, Budget::clamped(opts.max_chars, opts.max_nodes)))
 }
 
 /// `browser_extract` over the JSON of the tab's walk (UTF-8 bytes); options `{maxChars, format}` with
@@ -211,7 +211,7 @@ pub fn extract(walk_json: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
         Some(_) => return Err(err(Error::new(Code::InvalidRequest, "format must be \"markdown\" or \"text\"", "omit format for Markdown"))),
     };
     let page = crate::input::decode_page_walk(json_text(walk_json)?).map_err(err)?;
-    to_js(&crate::extract::extract(&page, format, crate::extract::budget(opts.max_chars), opts.offset.map_or(0, |o| o as usize)))
+    to_js(&crate::tools::extract::extract(&page, format, crate::tools::extract::budget(opts.max_chars), opts.offset.map_or(0, |o| o as usize)))
 }
 
 /// `browser_evaluate`: the bounded result from the page-side serializer's JSON, with the
@@ -219,7 +219,7 @@ pub fn extract(walk_json: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
 /// scrubbed.
 #[wasm_bindgen(js_name = projectEvaluate)]
 pub fn project_evaluate(json: &str, fields: &str) -> Result<JsValue, JsValue> {
-    crate::evaluate::project_redacted(json, fields).map_err(err).and_then(|r| to_js(&r))
+    crate::tools::evaluate::project_redacted(json, fields).map_err(err).and_then(|r| to_js(&r))
 }
 
 /// The source-side limits (`{evalDepth, walkMaxNodes, …}`) the extension bounds raw data with.
@@ -239,13 +239,13 @@ pub fn limits() -> Result<JsValue, JsValue> {
 /// Light tab descriptors from the JSON of a `chrome.tabs.query` result (`browser_tabs`).
 #[wasm_bindgen(js_name = projectTabs)]
 pub fn project_tabs(tabs_json: &str) -> Result<JsValue, JsValue> {
-    crate::tabs::project_tabs(tabs_json).map_err(err).and_then(|t| to_js(&t))
+    crate::tools::tabs::project_tabs(tabs_json).map_err(err).and_then(|t| to_js(&t))
 }
 
 /// One light tab descriptor from the JSON of a `chrome.tabs.Tab`.
 #[wasm_bindgen(js_name = projectTab)]
 pub fn project_tab(tab_json: &str) -> Result<JsValue, JsValue> {
-    crate::tabs::project_tab(tab_json).map_err(err).and_then(|t| to_js(&t))
+    crate::tools::tabs::project_tab(tab_json).map_err(err).and_then(|t| to_js(&t))
 }
 
 #[cfg(feature = "host")]
@@ -264,14 +264,14 @@ fn value_of(v: &JsValue, what: &'static str) -> Result<serde_json::Value, JsValu
 #[wasm_bindgen]
 pub fn project(method: &str, raw: JsValue) -> Result<JsValue, JsValue> {
     let raw = value_of(&raw, "tool result")?;
-    crate::projection::project(method, &raw).map_err(err).and_then(|v| to_js(&v))
+    crate::model::projection::project(method, &raw).map_err(err).and_then(|v| to_js(&v))
 }
 
 /// Methods that have a compact projection.
 #[cfg(feature = "host")]
 #[wasm_bindgen(js_name = compactMethods)]
 pub fn compact_methods() -> Vec<String> {
-    crate::projection::COMPACT_METHODS.iter().map(|s| s.to_string()).collect()
+    crate::model::projection::COMPACT_METHODS.iter().map(|s| s.to_string()).collect()
 }
 
 /// `method`'s result as text: its model view as compact JSON (`pretty` for people), page
@@ -282,19 +282,19 @@ pub fn model_text(method: &str, result: JsValue, options: JsValue) -> Result<Str
     let result = value_of(&result, "tool result")?;
     let opts = if options.is_undefined() || options.is_null() { serde_json::Value::Null } else { value_of(&options, "text options")? };
     let flag = |k: &str, default: bool| opts.get(k).and_then(serde_json::Value::as_bool).unwrap_or(default);
-    Ok(crate::model_text::model_text(method, &result, crate::model_text::TextOptions { pretty: flag("pretty", false), fence: flag("fence", true) }))
+    Ok(crate::model::model_text::model_text(method, &result, crate::model::model_text::TextOptions { pretty: flag("pretty", false), fence: flag("fence", true) }))
 }
 
 /// The model text of a screenshot result.
 #[wasm_bindgen(js_name = screenshotText)]
 pub fn screenshot_text(tab_id: f64) -> String {
-    crate::tabs::screenshot_text(tab_id as i64)
+    crate::tools::tabs::screenshot_text(tab_id as i64)
 }
 
 /// Computed styles the extension must ask `DOMSnapshot.captureSnapshot` for, in order.
 #[wasm_bindgen(js_name = computedStyles)]
 pub fn computed_styles() -> Vec<String> {
-    crate::layout::COMPUTED_STYLES.iter().map(|s| s.to_string()).collect()
+    crate::tree::layout::COMPUTED_STYLES.iter().map(|s| s.to_string()).collect()
 }
 
 /// Bytes of wasm linear memory now (it only grows, so after a read this is its peak).

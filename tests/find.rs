@@ -3,10 +3,10 @@
 
 mod common;
 use common::*;
-use pcc::find::Query;
+use pcc::tools::find::Query;
 use pcc::Collector;
 
-fn find(name: &str, q: Query) -> pcc::find::FindResult {
+fn find(name: &str, q: Query) -> pcc::tools::find::FindResult {
     Collector::new("t").find(&capture(name), &q, &tab(), &|_| true).expect("find succeeds")
 }
 

@@ -6,11 +6,11 @@
 //! planted secret. `PROPTEST_CASES` sets the case count (`./build.sh fuzz` runs many).
 
 use pcc::budget::{self, Budget};
-use pcc::extract::{extract, Format};
-use pcc::model_text::{is_own_words, model_text, TextOptions, FENCE_CLOSE};
-use pcc::model_view::view;
-use pcc::projection::{project, COMPACT_METHODS};
-use pcc::visible_dom::visible_dom;
+use pcc::tools::extract::{extract, Format};
+use pcc::model::model_text::{is_own_words, model_text, TextOptions, FENCE_CLOSE};
+use pcc::model::model_view::view;
+use pcc::model::projection::{project, COMPACT_METHODS};
+use pcc::tools::visible_dom::visible_dom;
 use pcc::Code;
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -75,7 +75,7 @@ enum WalkMutation {
 fn sensitive_editors_never_reach_extract_or_dom_cua() {
     let page = pcc::input::decode_page_walk(&walk().to_string()).unwrap();
     for format in [Format::Markdown, Format::Text] {
-        let ex = extract(&page, format, pcc::extract::budget(None), 0);
+        let ex = extract(&page, format, pcc::tools::extract::budget(None), 0);
         assert!(ex.content.contains("Ordinary readable paragraph"), "{}", ex.content);
         no_secret(&serde_json::to_string(&ex).unwrap()).unwrap();
     }
@@ -179,7 +179,7 @@ proptest! {
                 prop_assert!(cua.char_count <= budget::TOTAL_CHARS && cua.node_count <= budget::TOTAL_NODES);
                 no_secret_of(&serde_json::to_string(&cua).unwrap(), secrets_after(&muts))?;
                 for format in [Format::Markdown, Format::Text] {
-                    let ex = extract(&page, format, pcc::extract::budget(Some(raise)), (raise % 5_000) as usize);
+                    let ex = extract(&page, format, pcc::tools::extract::budget(Some(raise)), (raise % 5_000) as usize);
                     prop_assert!(ex.content.chars().count() <= budget::EXTRACT_MAX_CHARS);
                     no_secret_of(&serde_json::to_string(&ex).unwrap(), secrets_after(&muts))?;
                 }
@@ -223,10 +223,10 @@ proptest! {
     #[test]
     fn evaluate_and_tab_inputs_are_errors_or_bounded(v in json_value(), s in "\\PC{0,200}") {
         for text in [v.to_string(), s.clone()] {
-            if let Ok(r) = pcc::evaluate::project(&text) {
+            if let Ok(r) = pcc::tools::evaluate::project(&text) {
                 prop_assert!(serde_json::to_string(&r).unwrap().len() <= 4 * budget::EVAL_TOTAL_CHARS + 1_000);
             }
-            if let Ok(t) = pcc::tabs::project_tabs(&text) {
+            if let Ok(t) = pcc::tools::tabs::project_tabs(&text) {
                 prop_assert!(t.tabs.len() <= budget::MAX_TABS);
                 prop_assert!(!serde_json::to_string(&t).unwrap().contains("base64,"));
             }

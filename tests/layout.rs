@@ -1,69 +1,142 @@
-//! The shape of the core, checked: data flows one way between its modules (ARCHITECTURE.md,
-//! "Data flows one way"). A module's dependencies are the `crate::<module>` paths its files
-//! name; a cycle among them fails this test with the modules on it.
+//! The shape of the core, checked: data flows one way (ARCHITECTURE.md, "Data flows one
+//! way"), between the pipeline's stages (the folders of `src/`) and between modules. A
+//! module's dependencies are the `crate::…` and `super::…` paths its file names, resolved to
+//! the longest module path that exists (`crate::tree::Node` is `tree`, the arena;
+//! `crate::tree::layout::Rect` is `tree::layout`); a cycle fails with the modules on it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
-/// Top-level module name → the source text of all its files.
+/// Module path (`tree::layout`, `input`, `budget`) → its source text. A folder's `mod.rs` is
+/// the folder's module; `lib.rs` is not a module of the graph.
 fn modules() -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    fn read_all(dir: &Path, into: &mut String) {
-        for e in fs::read_dir(dir).expect("a source folder").flatten() {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![(src, String::new())];
+    while let Some((dir, prefix)) = stack.pop() {
+        for e in fs::read_dir(&dir).expect("a source folder").flatten() {
             let p = e.path();
+            let stem = p
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("")
+                .to_string();
+            let path = if prefix.is_empty() {
+                stem.clone()
+            } else {
+                format!("{prefix}::{stem}")
+            };
             if p.is_dir() {
-                read_all(&p, into);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                into.push_str(&fs::read_to_string(&p).expect("a source file"));
+                stack.push((p, path));
+            } else if p.extension().is_some_and(|x| x == "rs")
+                && !(prefix.is_empty() && stem == "lib")
+            {
+                let module = if stem == "mod" { prefix.clone() } else { path };
+                // Test modules (`use super::*` is the file itself there) are not the shape.
+                let code = fs::read_to_string(&p).expect("a source file");
+                out.insert(
+                    module,
+                    code.split("#[cfg(test)]").next().unwrap_or("").to_string(),
+                );
             }
-        }
-    }
-    for e in fs::read_dir(&src).expect("src/").flatten() {
-        let p = e.path();
-        let name = p.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
-        if name == "lib" {
-            continue;
-        }
-        let text = out.entry(name).or_insert_with(String::new);
-        if p.is_dir() {
-            read_all(&p, text);
-        } else {
-            text.push_str(&fs::read_to_string(&p).expect("a source file"));
         }
     }
     out
 }
 
-/// Module → the other modules it names through `crate::`.
+/// The paths a `use` tree at the start of `s` names, as segments: `a::b::C` of `a::b::C, …`;
+/// `a::{b, c::D}` is `a::b` and `a::c::D` (groups nest).
+fn paths(s: &str) -> Vec<Vec<String>> {
+    let s = s.trim_start();
+    let end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(s.len());
+    let head: Vec<String> = s[..end]
+        .split("::")
+        .filter(|x| !x.is_empty())
+        .map(str::to_string)
+        .collect();
+    let Some(group) = s[end..]
+        .strip_prefix('{')
+        .filter(|_| s[..end].ends_with("::") || end == 0)
+    else {
+        return vec![head];
+    };
+    // The group's top-level items (up to its closing brace).
+    let (mut depth, mut items, mut from) = (0, Vec::new(), 0);
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                items.push(&group[from..i]);
+                break;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&group[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items
+        .into_iter()
+        .flat_map(paths)
+        .map(|tail| head.iter().cloned().chain(tail).collect())
+        .collect()
+}
+
+/// Module → the other modules it names.
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let mods = modules();
-    let names: BTreeSet<String> = mods.keys().cloned().collect();
+    let resolve = |segs: &[String]| {
+        (1..=segs.len())
+            .rev()
+            .map(|k| segs[..k].join("::"))
+            .find(|p| mods.contains_key(p))
+    };
     mods.iter()
         .map(|(m, text)| {
-            // `crate::x::…` and the items of `crate::{x, y::…}`.
-            let ident = |s: &str| s.trim_start()[..s.trim_start().find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.trim_start().len())].to_string();
-            let deps = text
-                .match_indices("crate::")
-                .flat_map(|(at, _)| {
-                    let rest = &text[at + 7..];
-                    match rest.strip_prefix('{') {
-                        Some(list) => list[..list.find('}').unwrap_or(list.len())].split(',').map(ident).collect::<Vec<_>>(),
-                        None => vec![ident(rest)],
+            let parent: Vec<String> = m
+                .split("::")
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+                .split_last()
+                .map(|(_, p)| p.to_vec())
+                .unwrap_or_default();
+            let mut deps = BTreeSet::new();
+            for (anchor, base) in [("crate::", Vec::new()), ("super::", parent.clone())] {
+                for (at, _) in text.match_indices(anchor) {
+                    let rest = &text[at + anchor.len()..];
+                    for h in paths(rest) {
+                        let mut segs = base.clone();
+                        segs.extend(h);
+                        if let Some(d) = resolve(&segs).filter(|d| d != m) {
+                            deps.insert(d);
+                        }
                     }
-                })
-                .filter(|dep| dep != m && names.contains(dep))
-                .collect();
+                }
+            }
             (m.clone(), deps)
         })
         .collect()
 }
 
+/// The stage of a module: its folder (`tree::layout` → `tree`), or itself at the top.
+fn stage(m: &str) -> String {
+    m.split("::").next().unwrap_or(m).to_string()
+}
+
 /// The modules on some cycle, with one cycle spelled out, or None.
 fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     // Depth-first search with colours: a grey module reached again closes a cycle.
-    fn visit(m: &str, g: &BTreeMap<String, BTreeSet<String>>, state: &mut BTreeMap<String, u8>, path: &mut Vec<String>) -> Option<Vec<String>> {
+    fn visit(
+        m: &str,
+        g: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
         state.insert(m.to_string(), 1);
         path.push(m.to_string());
         for d in g.get(m).into_iter().flatten() {
@@ -100,21 +173,99 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 #[test]
 fn the_module_graph_has_no_cycle() {
     let g = graph();
-    assert!(g.len() > 20, "the core's modules were found: {:?}", g.keys());
+    assert!(
+        g.len() > 30,
+        "the core's modules were found: {:?}",
+        g.keys()
+    );
+    assert!(
+        g["tools::snapshot"].contains("tree::ax_tree") && g["tree::ax_tree"].contains("tree"),
+        "paths resolve to modules: {:?}",
+        g["tools::snapshot"]
+    );
     if let Some(c) = find_cycle(&g) {
         panic!("modules depend on each other in a cycle: {}", c.join(" → "));
     }
 }
 
 #[test]
+fn the_stages_depend_only_on_earlier_stages() {
+    let mut stages: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (m, deps) in graph() {
+        let s = stage(&m);
+        let entry = stages.entry(s.clone()).or_default();
+        entry.extend(deps.iter().map(|d| stage(d)).filter(|d| *d != s));
+    }
+    for s in ["input", "tree", "view", "session", "tools", "model", "wasm"] {
+        assert!(
+            stages.contains_key(s),
+            "stage {s} exists: {:?}",
+            stages.keys()
+        );
+    }
+    if let Some(c) = find_cycle(&stages) {
+        panic!("stages depend on each other in a cycle: {}", c.join(" → "));
+    }
+    // The pipeline's order: no stage names a later one.
+    let order = ["input", "tree", "view", "session", "tools", "model", "wasm"];
+    for (i, s) in order.iter().enumerate() {
+        for later in &order[i + 1..] {
+            assert!(
+                !stages[*s].contains(*later),
+                "stage {s} uses the later stage {later}"
+            );
+        }
+    }
+}
+
+#[test]
 fn the_cycle_check_finds_a_planted_cycle() {
     let mut g = BTreeMap::new();
-    let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<BTreeSet<String>>();
-    g.insert("input".to_string(), set(&["collector"]));
-    g.insert("collector".to_string(), set(&["render"]));
-    g.insert("render".to_string(), set(&["input"]));
+    let set = |v: &[&str]| {
+        v.iter()
+            .map(|s| s.to_string())
+            .collect::<BTreeSet<String>>()
+    };
+    g.insert("input".to_string(), set(&["tools::collector"]));
+    g.insert("tools::collector".to_string(), set(&["view::render"]));
+    g.insert("view::render".to_string(), set(&["input"]));
     g.insert("text".to_string(), set(&[]));
-    assert_eq!(find_cycle(&g), Some(vec!["collector".into(), "render".into(), "input".into(), "collector".into()]));
-    g.get_mut("render").map(|d| d.clear());
+    assert_eq!(
+        find_cycle(&g),
+        Some(vec![
+            "input".into(),
+            "tools::collector".into(),
+            "view::render".into(),
+            "input".into()
+        ])
+    );
+    g.get_mut("view::render").map(|d| d.clear());
     assert_eq!(find_cycle(&g), None);
+}
+
+#[test]
+fn paths_resolve_to_the_longest_module() {
+    assert_eq!(
+        paths(" tree::layout::Rect, x"),
+        [["tree", "layout", "Rect"]]
+    );
+    assert_eq!(
+        paths("tree::{ax_tree, layout::{Rect, flow}};"),
+        [
+            vec!["tree", "ax_tree"],
+            vec!["tree", "layout", "Rect"],
+            vec!["tree", "layout", "flow"]
+        ]
+    );
+    assert_eq!(paths("{a, b::c}"), [vec!["a"], vec!["b", "c"]]);
+    let g = graph();
+    assert!(
+        g["view::filter"].contains("tree::redact"),
+        "{:?}",
+        g["view::filter"]
+    );
+    assert!(
+        !g["view::filter"].contains("view"),
+        "a module's own stage file is not a dependency unless named"
+    );
 }

@@ -70,7 +70,7 @@ fn no_secret_or_hidden_action_appears() {
 
 #[test]
 fn an_elided_run_in_a_container_carries_a_handle_that_resolves_to_that_container() {
-    let mut c = pcc::collector::Collector::new("t");
+    let mut c = pcc::tools::collector::Collector::new("t");
     let r: Snap = c.snapshot(&capture("long-session"), &opts(None, None)).expect("snapshot").into();
     let note = line_with(&r.state, "more links in \"Conversations\"");
     let handle = note.split("[more=").nth(1).and_then(|h| h.strip_suffix(']')).unwrap_or_else(|| panic!("no handle on {note:?}"));
@@ -119,7 +119,7 @@ fn pages_in_document_order_reach_every_line_within_the_budget_each() {
     }
     let mut o = opts(None, None);
     o.page = Some(pages as u64 + 1);
-    let past = pcc::collector::Collector::new("t").snapshot(&capture("long-session"), &o).unwrap_err();
+    let past = pcc::tools::collector::Collector::new("t").snapshot(&capture("long-session"), &o).unwrap_err();
     assert_eq!(past.code, pcc::error::Code::InvalidRequest);
     assert!(past.message.contains(&format!("has {pages}")), "{}", past.message);
 }

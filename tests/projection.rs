@@ -4,8 +4,8 @@
 
 mod common;
 use common::*;
-use pcc::model_text::{model_text, TextOptions, FENCE_CLOSE, FENCE_OPEN};
-use pcc::projection::{project, COMPACT_METHODS};
+use pcc::model::model_text::{model_text, TextOptions, FENCE_CLOSE, FENCE_OPEN};
+use pcc::model::projection::{project, COMPACT_METHODS};
 use serde_json::{json, Value};
 
 /// A raw `browser_snapshot` Bridge response around a real snapshot of `capture`.

@@ -14,7 +14,7 @@ import { startServer } from './server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.join(here, '..', 'tests', 'captures');
-// Must match `COMPUTED_STYLES` in src/layout.rs (the extension asks wasm for it).
+// Must match `COMPUTED_STYLES` in src/tree/layout.rs (the extension asks wasm for it).
 const STYLES = ['display', 'visibility', 'opacity', 'position', 'pointer-events', 'cursor'];
 const PAGES = ['basic.html', 'nested.html', 'hidden.html', 'sensitive.html', 'overlay.html', 'frames.html', 'longlist.html', 'long-session.html'];
 

@@ -18,7 +18,7 @@ import { limits } from '../pkg/node/pcc.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
-// Must match `COMPUTED_STYLES` in src/layout.rs (the extension asks wasm for it).
+// Must match `COMPUTED_STYLES` in src/tree/layout.rs (the extension asks wasm for it).
 const STYLES = ['display', 'visibility', 'opacity', 'position', 'pointer-events', 'cursor'];
 
 /** The cases of tests/rules.rs: [{name, selector?, html}]. */

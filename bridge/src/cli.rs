@@ -12,8 +12,8 @@ use crate::output::{error_line, show};
 use crate::{config, mcp, server};
 use base64::Engine;
 use clap::{Parser, Subcommand};
-use pcc::model_text::TextOptions;
-use pcc::projection;
+use pcc::model::model_text::TextOptions;
+use pcc::model::projection;
 use serde_json::{Map, Value};
 
 pub const EXIT_OK: i32 = 0;

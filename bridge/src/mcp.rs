@@ -8,7 +8,7 @@
 use crate::client::{Client, ClientError};
 use crate::output::show;
 use crate::tools;
-use pcc::model_text::{TextOptions, FENCE_NOTE};
+use pcc::model::model_text::{TextOptions, FENCE_NOTE};
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult, PaginatedRequestParams,

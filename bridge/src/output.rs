@@ -3,7 +3,7 @@
 //!
 //! Owns: splitting attachments from text. Must never: put Base64 into the text.
 
-use pcc::model_text::{model_text, TextOptions};
+use pcc::model::model_text::{model_text, TextOptions};
 use serde_json::Value;
 
 pub struct Shown {

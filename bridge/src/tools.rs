@@ -106,13 +106,13 @@ mod tests {
     #[test]
     fn compact_tools_are_exactly_those_the_core_projects() {
         let compact: Vec<&str> = tools().iter().filter(|t| t.compact).map(|t| t.name.as_str()).collect();
-        let mut core: Vec<&str> = pcc::projection::COMPACT_METHODS.to_vec();
+        let mut core: Vec<&str> = pcc::model::projection::COMPACT_METHODS.to_vec();
         core.sort_unstable();
         let mut ours = compact.clone();
         ours.sort_unstable();
         assert_eq!(ours, core);
         for t in tools() {
-            assert_eq!(t.compact, pcc::projection::has_compact(&t.name), "{}", t.name);
+            assert_eq!(t.compact, pcc::model::projection::has_compact(&t.name), "{}", t.name);
         }
     }
 

@@ -90,7 +90,7 @@ pub struct FrameWalk {
     /// The tag this frame's window received from its parent ("" when none or ambiguous).
     pub tag: String,
     pub url: String,
-    pub viewport: super::Viewport,
+    pub viewport: super::viewport::Viewport,
     pub nodes: Vec<WalkNode>,
 }
 
@@ -152,7 +152,7 @@ reader!(pub(super) fn read_frame -> FrameWalk {
     "frameId" => frame_id: Parser::i64,
     "tag" => tag: Parser::string,
     "url" => url: Parser::string,
-    "viewport" => viewport: super::observation::read_viewport,
+    "viewport" => viewport: super::viewport::read_viewport,
     "nodes" => nodes: |p: &mut Parser<'_>| p.vec(read_node),
 });
 

@@ -10,11 +10,13 @@ pub mod json;
 mod dom_snapshot;
 mod dom_walk;
 mod observation;
+mod viewport;
 
 pub use ax::{AxNode, AxProperty, AxTree, AxValue};
 pub use dom_snapshot::{DocumentSnapshot, DomSnapshot, LayoutSnapshot, NodeSnapshot, RareBool};
 pub use dom_walk::{DomWalk, FrameWalk, PageWalk, WalkNode};
-pub use observation::{FrameObservation, Observation, Scope, SessionSnapshot, Viewport};
+pub use observation::{FrameObservation, Observation, Scope, SessionSnapshot};
+pub use viewport::Viewport;
 
 use crate::error::Result;
 

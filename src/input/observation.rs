@@ -1,6 +1,7 @@
 //! The envelope: one observation of one tab, as ferried by the extension.
 
 use super::json::{reader, Parser};
+use super::viewport::{read_viewport, Viewport};
 use super::{AxTree, DomSnapshot, DomWalk};
 use crate::error::Result;
 
@@ -19,12 +20,6 @@ pub struct Observation {
     pub dom_frames: Vec<super::FrameWalk>,
     /// Narrow the state to this element's subtree (a `selector` resolved by the extension).
     pub scope: Option<Scope>,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct Viewport {
-    pub width: f64,
-    pub height: f64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -97,11 +92,6 @@ pub(super) fn read_observation(p: &mut Parser<'_>) -> Result<Observation> {
     })?;
     Ok(o)
 }
-
-reader!(pub(super) fn read_viewport -> Viewport {
-    "width" => width: Parser::f64,
-    "height" => height: Parser::f64,
-});
 
 reader!(fn read_frame -> FrameObservation {
     "frameId" => frame_id: Parser::string,

@@ -4,12 +4,12 @@
 //! would make the wire layer depend on every tool.
 
 use crate::input::json::{reader, Parser};
-use crate::collector::{AxOptions, SnapshotOptions};
+use crate::tools::collector::{AxOptions, SnapshotOptions};
 use crate::error::Result;
-use crate::extract::ExtractOptions;
-use crate::journal::ReadOptions;
-use crate::refs::TabKey;
-use crate::visible_dom::CuaOptions;
+use crate::tools::extract::ExtractOptions;
+use crate::tools::journal::ReadOptions;
+use crate::session::refs::TabKey;
+use crate::tools::visible_dom::CuaOptions;
 
 /// A non-negative count; negative values read as 0.
 fn count(p: &mut Parser<'_>) -> Result<Option<u64>> {

@@ -1,9 +1,20 @@
-//! The semantic tree: one arena of nodes built from either Chromium AX (+ DOMSnapshot) or
-//! the content-script DOM walk, so every later stage works on one shape.
+//! Stage 2, the semantic tree: one arena of nodes built from either Chromium AX (+ DOMSnapshot)
+//! or the content-script DOM walk, so every later stage works on one shape. This file is
+//! the arena; beside it, the builders (`ax_tree`, `dom_tree`), what they read of layout
+//! (`layout`, `flow`), the role table (`role`), the sensitivity rules (`redact`) and the
+//! page-walk structure the walk tools share (`walk_view`).
 //!
 //! Owns: the node type and its arena. Must never: filter, budget or render.
 
-use crate::layout::Rect;
+pub(crate) mod ax_tree;
+pub(crate) mod dom_tree;
+pub(crate) mod flow;
+pub(crate) mod layout;
+pub mod redact;
+pub(crate) mod role;
+pub(crate) mod walk_view;
+
+use crate::tree::layout::Rect;
 
 /// Where the tree came from; reported to the caller as `source`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

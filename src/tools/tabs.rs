@@ -53,7 +53,7 @@ pub fn model_url(url: &str) -> String {
         let kind = url.split([';', ',']).next().unwrap_or("data:").trim_end_matches('…');
         return format!("{}…", capped(kind, crate::budget::DATA_URL_KIND_CHARS).trim_end_matches('…'));
     }
-    capped(&crate::redact::url(url), TAB_URL_CHARS)
+    capped(&crate::tree::redact::url(url), TAB_URL_CHARS)
 }
 
 /// A page title as the model sees it: capped; a title that is a `data:` URL (Chrome titles
@@ -63,7 +63,7 @@ pub fn model_title(title: &str) -> String {
         return model_url(title);
     }
     // An untitled page is titled with its URL: its secret parameters are redacted too.
-    capped(&crate::redact::url(title), NODE_TEXT_CHARS)
+    capped(&crate::tree::redact::url(title), NODE_TEXT_CHARS)
 }
 
 /// A `chrome.tabs.Tab` (read field by field: unknown and mistyped fields are ignored).

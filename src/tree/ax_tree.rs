@@ -7,8 +7,8 @@
 
 use crate::budget::{KEEP_CHARS, MAX_TREE_DEPTH};
 use crate::input::{AxNode, Observation};
-use crate::layout::{Layout, Rect};
-use crate::role;
+use crate::tree::layout::{Layout, Rect};
+use crate::tree::role;
 use crate::text::capped;
 use crate::tree::{keep_attrs, Frame, Node, Source, States, Target, Tree};
 use rustc_hash::FxHashMap as HashMap;

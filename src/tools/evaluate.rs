@@ -21,7 +21,7 @@
 
 use crate::budget::{EVAL_ARRAY_ITEMS, EVAL_DEPTH, EVAL_OBJECT_FIELDS, EVAL_STRING_CHARS, EVAL_TOTAL_CHARS};
 use crate::error::{Code, Error, Result};
-use crate::redact::is_sensitive_by;
+use crate::tree::redact::is_sensitive_by;
 use crate::text::cut;
 use serde::Serialize;
 use serde_json::{Map, Value};

@@ -6,14 +6,14 @@
 
 use crate::budget::Budget;
 use crate::error::{Code, Error, Result};
-use crate::filter::{filter, Kind, View};
-use crate::identity::target_of;
+use crate::view::filter::{filter, Kind, View};
+use crate::session::identity::target_of;
 use crate::input::Observation;
-use crate::refs::RefTarget;
-use crate::render::RefLabels;
-use crate::select::{select, select_page};
+use crate::session::refs::RefTarget;
+use crate::view::render::RefLabels;
+use crate::view::select::{select, select_page};
 use crate::tree::Tree;
-use crate::{ax_tree, dom_tree};
+use crate::tree::{ax_tree, dom_tree};
 use serde::Serialize;
 
 /// The `snapshot` object of a `browser_snapshot` result.

@@ -12,7 +12,7 @@
 
 use crate::budget::{EXTRACT_MAX_CHARS, MAX_TABS, NODE_TEXT_CHARS, TOTAL_CHARS};
 use crate::error::{Code, Error, Result};
-use crate::tabs::{is_data_url, model_url};
+use crate::tools::tabs::{is_data_url, model_url};
 use crate::text::{byte_prefix, capped, char_len};
 use serde_json::{Map, Value};
 

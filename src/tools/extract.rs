@@ -11,9 +11,9 @@
 
 use crate::budget::{EXTRACT_CELL_CHARS, EXTRACT_DEFAULT_CHARS, EXTRACT_MAX_CHARS, EXTRACT_TINY_CHARS, HREF_CHARS, MIN_CHARS, NODE_TEXT_CHARS, TAB_URL_CHARS};
 use crate::input::PageWalk;
-use crate::redact;
+use crate::tree::redact;
 use crate::text::{capped, char_len, fold_whitespace};
-use crate::walk_view::WalkView;
+use crate::tree::walk_view::WalkView;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,7 +186,7 @@ impl Renderer<'_, '_> {
         }
         let v = self.view;
         let tag = v.nodes[i].tag.as_str();
-        if let Some(level) = crate::role::heading_level(tag) {
+        if let Some(level) = crate::tree::role::heading_level(tag) {
             let text = self.inline_of(i);
             let head = if self.md() { format!("{} {}", "#".repeat(level), text) } else { text };
             return self.paragraph(&head, prefix);

@@ -6,7 +6,7 @@
 //! `javascript:` / `data:` / `vbscript:` URL, or more than `HREF_CHARS` characters.
 
 use crate::budget::HREF_CHARS;
-use crate::redact;
+use crate::tree::redact;
 use crate::text::capped;
 
 /// Query parameters that only track the click (dropped with their value).

@@ -8,11 +8,11 @@
 //! values), return more than its bound, or pretend a capped answer is complete.
 
 use crate::budget::{Budget, FIND_DEFAULT_RESULTS, FIND_MAX_RESULTS, FIND_SUBTREE_CHARS, NODE_TEXT_CHARS};
-use crate::filter::{Kind, VNode, View};
-use crate::identity::target_of;
-use crate::refs::RefTarget;
-use crate::render::{body, line_cost};
-use crate::role;
+use crate::view::filter::{Kind, VNode, View};
+use crate::session::identity::target_of;
+use crate::session::refs::RefTarget;
+use crate::view::render::{body, line_cost};
+use crate::tree::role;
 use crate::text::{capped, char_len, fold_whitespace};
 use crate::tree::Tree;
 use serde::Serialize;

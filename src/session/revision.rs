@@ -8,8 +8,8 @@
 //! differ from the caller's.
 
 use crate::budget::REVISIONS_TOTAL;
-use crate::diff::{Entries, Key};
-use crate::refs::{RefTarget, TabKey};
+use crate::session::diff::{Entries, Key};
+use crate::session::refs::{RefTarget, TabKey};
 use rustc_hash::FxHashMap as HashMap;
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,8 +7,8 @@
 //! Must never: look at budgets, assign refs or emit a sensitive value (values of
 //! sensitive nodes are dropped here, before anything downstream can see them).
 
-use crate::redact::is_sensitive;
-use crate::role;
+use crate::tree::redact::is_sensitive;
+use crate::tree::role;
 use crate::text::fold_whitespace;
 use crate::tree::{Node, Tree};
 

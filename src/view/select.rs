@@ -7,9 +7,9 @@
 //! is `render`); never exceed the budget it is given.
 
 use crate::budget::{Budget, RUN_EDGE, RUN_MIN};
-use crate::filter::{Kind, View};
-use crate::render::{body, line_cost, render, RefLabels, Rendered};
-use crate::role;
+use crate::view::filter::{Kind, View};
+use crate::view::render::{body, line_cost, render, RefLabels, Rendered};
+use crate::tree::role;
 use crate::tree::Tree;
 
 /// The outcome of a selection: what was kept and the exact rendering of it.

@@ -8,10 +8,10 @@
 
 use crate::budget::{Budget, CUA_ATTR_CHARS, CUA_FRAME_DEPTH, CUA_TEXT_CHARS, HREF_CHARS};
 use crate::input::{FrameWalk, PageWalk};
-use crate::layout::Rect;
-use crate::redact;
+use crate::tree::layout::Rect;
+use crate::tree::redact;
 use crate::text::capped;
-use crate::walk_view::WalkView;
+use crate::tree::walk_view::WalkView;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -152,7 +152,7 @@ impl<'a> Walker<'a> {
     }
 
     fn iframe(&mut self, view: &WalkView<'a>, i: usize, rect: Rect, clip: Rect, depth: usize, indent: &str) {
-        let src = view.attr(i, "src").map(|s| crate::tabs::model_url(&redact::url(s)));
+        let src = view.attr(i, "src").map(|s| crate::tools::tabs::model_url(&redact::url(s)));
         let label = view.attr(i, "title").or(view.attr(i, "name")).map(str::to_string).or(src).unwrap_or_default();
         let head = format!("{indent}iframe{} {}", quoted(&label), at(rect));
         // Verified: exactly one child frame reports the tag sent to this element's window.
@@ -188,7 +188,7 @@ fn kind_of(view: &WalkView<'_>, i: usize) -> Option<ItemKind> {
     if interactive {
         return Some(ItemKind::Interactive);
     }
-    if crate::role::heading_level(&n.tag).is_some() || role == "heading" {
+    if crate::tree::role::heading_level(&n.tag).is_some() || role == "heading" {
         return Some(ItemKind::Heading);
     }
     (n.tag == "img" && view.attr(i, "alt").is_some()).then_some(ItemKind::Content)
@@ -218,12 +218,12 @@ fn own_text(view: &WalkView<'_>, i: usize) -> String {
 }
 
 fn sensitive(view: &WalkView<'_>, i: usize) -> bool {
-    crate::walk_view::is_sensitive(&view.nodes[i])
+    crate::tree::walk_view::is_sensitive(&view.nodes[i])
 }
 
 fn line(view: &WalkView<'_>, i: usize, text: &str, rect: Rect) -> String {
     let n = &view.nodes[i];
-    let secret = crate::role::is_field_tag(&n.tag) || view.attr(i, "contenteditable").is_some();
+    let secret = crate::tree::role::is_field_tag(&n.tag) || view.attr(i, "contenteditable").is_some();
     let secret = secret && sensitive(view, i);
     let mut out = n.tag.clone();
     for a in SHOWN_ATTRS {

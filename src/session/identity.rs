@@ -6,8 +6,8 @@
 //! Owns: equivalence. Must never: match on model-supplied text or pick among candidates.
 
 use crate::error::{Error, Result};
-use crate::filter::VNode;
-use crate::refs::RefTarget;
+use crate::view::filter::VNode;
+use crate::session::refs::RefTarget;
 use crate::text::fold_whitespace;
 use crate::tree::Tree;
 

@@ -7,8 +7,8 @@
 
 use crate::budget::{KEEP_CHARS, MAX_TREE_DEPTH, NAME_GATHER_CHARS};
 use crate::input::{DomWalk, Observation, WalkNode};
-use crate::layout::Rect;
-use crate::role;
+use crate::tree::layout::Rect;
+use crate::tree::role;
 use crate::text::{capped, fold_whitespace};
 use crate::tree::{keep_attrs, Frame, Node, Source, States, Target, Tree};
 use rustc_hash::FxHashMap as HashMap;
@@ -232,7 +232,7 @@ fn context(nodes: &[WalkNode]) -> Vec<Context> {
             layout_table: table_of[i] != usize::MAX && !data[table_of[i]],
             sectioned: out[p].sectioned || matches!(pw.tag.as_str(), "article" | "aside" | "main" | "nav" | "section"),
             in_section: out[p].in_section || matches!(pw.tag.as_str(), "article" | "aside" | "nav" | "section"),
-            editable: out[p].editable || crate::walk_view::is_editable(pw),
+            editable: out[p].editable || crate::tree::walk_view::is_editable(pw),
             layout_self: false,
         };
     }
@@ -266,7 +266,7 @@ impl Gather<'_> {
                 break;
             }
             let w = &self.nodes[i];
-            let boundary = w.tag == "br" || w.display.as_deref().map(crate::flow::breaks_flow).unwrap_or(false);
+            let boundary = w.tag == "br" || w.display.as_deref().map(crate::tree::flow::breaks_flow).unwrap_or(false);
             if after {
                 if let Some(a) = &w.after {
                     out.push_str(a);
@@ -375,7 +375,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     let cx = g.context[wi];
     let explicit = w.attrs.get("role").and_then(|r| r.split_whitespace().map(|t| t.to_ascii_lowercase()).find(|t| role::is_aria(t)));
     let mut role = explicit.unwrap_or_else(|| implicit_role(w, cx).to_string());
-    let editable_root = crate::walk_view::is_editable(w) && !cx.editable && !matches!(w.tag.as_str(), "input" | "textarea");
+    let editable_root = crate::tree::walk_view::is_editable(w) && !cx.editable && !matches!(w.tag.as_str(), "input" | "textarea");
     if editable_root && !matches!(role.as_str(), "searchbox" | "combobox" | "spinbutton") {
         // The root of a contenteditable region (a div, a <p>, a <td>) is a text box to the
         // user, whose text is its value.
@@ -445,7 +445,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     let visibility = if w.tag == "#text" { usize::try_from(w.parent).ok().and_then(|p| g.nodes.get(p)).and_then(|p| p.visibility.as_deref()) } else { w.visibility.as_deref() };
     let (edge_before, edge_after) = w.text.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
     Node {
-        block: w.display.as_deref().map(crate::flow::breaks_flow).unwrap_or(false),
+        block: w.display.as_deref().map(crate::tree::flow::breaks_flow).unwrap_or(false),
         space_before: edge_before || w.ws_before,
         space_after: edge_after || w.ws_end,
         name,

@@ -5,18 +5,18 @@
 //! clock or draw random numbers (the runtime id comes from the host).
 
 use crate::budget::Budget;
-use crate::diff;
-use crate::revision::{Revision, RevisionKey, Store};
-use crate::snapshot::Output;
+use crate::session::diff;
+use crate::session::revision::{Revision, RevisionKey, Store};
+use crate::tools::snapshot::Output;
 use crate::tree::Tree;
 use rustc_hash::FxHashMap as HashMap;
 use crate::error::{Error, Result};
-use crate::identity;
-use crate::journal::Journal;
+use crate::session::identity;
+use crate::tools::journal::Journal;
 use crate::input::decode_observation;
-use crate::refs::{RefTarget, Registry, TabKey};
-use crate::render::RefLabels;
-use crate::snapshot::{build_tree, snapshot, SnapshotResult};
+use crate::session::refs::{RefTarget, Registry, TabKey};
+use crate::view::render::RefLabels;
+use crate::tools::snapshot::{build_tree, snapshot, SnapshotResult};
 
 #[derive(Debug, Clone, Default)]
 pub struct SnapshotOptions {
@@ -79,11 +79,11 @@ impl Collector {
     }
 
     /// `browser_find`: the matches of `q` in the whole view, their refs under a new snapshot id.
-    pub fn find(&mut self, observation_json: &str, q: &crate::find::Query, tab: &TabKey, pred: &dyn Fn(&str) -> bool) -> Result<crate::find::FindResult> {
+    pub fn find(&mut self, observation_json: &str, q: &crate::tools::find::Query, tab: &TabKey, pred: &dyn Fn(&str) -> bool) -> Result<crate::tools::find::FindResult> {
         let obs = decode_observation(observation_json)?;
         let tree = build_tree(&obs)?;
-        let view = crate::filter::filter(&tree);
-        let found = crate::find::find(&view, &tree, q, pred);
+        let view = crate::view::filter::filter(&tree);
+        let found = crate::tools::find::find(&view, &tree, q, pred);
         let mut result = found.result;
         self.counter += 1;
         result.snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);

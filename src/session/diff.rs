@@ -7,9 +7,9 @@
 //! line bodies come from `render::body`, after redaction).
 
 use crate::budget::{Budget, DIFF_MAX_CHANGED_DEN, DIFF_MAX_CHANGED_NUM};
-use crate::filter::{Kind, View};
-use crate::refs::RefTarget;
-use crate::render::body;
+use crate::view::filter::{Kind, View};
+use crate::session::refs::RefTarget;
+use crate::view::render::body;
 use crate::tree::Tree;
 use rustc_hash::FxHashMap as HashMap;
 

@@ -5,8 +5,8 @@
 //! print anything not on the attribute whitelist (no style, class, outerHTML, node maps).
 
 use crate::budget::NODE_TEXT_CHARS;
-use crate::filter::{Kind, VNode, View};
-use crate::role;
+use crate::view::filter::{Kind, VNode, View};
+use crate::tree::role;
 use crate::text::{capped, char_len};
 use crate::tree::Tree;
 
@@ -73,7 +73,7 @@ fn element_body(v: &VNode, tree: &Tree) -> String {
         }
         if v.role == "link" {
             let page = tree.frames.get(v.frame).map(|f| f.url.as_str()).unwrap_or("");
-            if let Some(h) = n.attr("href").and_then(|h| crate::href::display(h, page)) {
+            if let Some(h) = n.attr("href").and_then(|h| crate::view::href::display(h, page)) {
                 out.push_str(&format!(" [href={h}]"));
             }
         }

@@ -178,7 +178,7 @@ impl<'a> Layout<'a> {
         // Rendered whitespace-only text nodes mark their siblings (parents precede children,
         // so a node's previous sibling is the last child seen of its parent).
         let display = |ni: usize| style(ni, S_DISPLAY);
-        let flow = crate::flow::Flow::new(snap, d, &doc.parent, &|ni| bounds[ni].is_some(), &display);
+        let flow = crate::tree::flow::Flow::new(snap, d, &doc.parent, &|ni| bounds[ni].is_some(), &display);
         for ni in 0..n {
             let node_type = d.nodes.node_type.get(ni).copied().unwrap_or(0);
             let Some(&backend) = d.nodes.backend_node_id.get(ni) else { continue };
@@ -191,7 +191,7 @@ impl<'a> Layout<'a> {
                 clickable: node_type == 1
                     && (listeners[ni]
                         || (pointer(ni) && !usize::try_from(doc.parent[ni]).ok().filter(|&p| p < n).map(pointer).unwrap_or(false))),
-                block: node_type == 1 && style(ni, S_DISPLAY).map(crate::flow::breaks_flow).unwrap_or(false),
+                block: node_type == 1 && style(ni, S_DISPLAY).map(crate::tree::flow::breaks_flow).unwrap_or(false),
                 is_element: node_type == 1,
                 ws_before: flow.space_before[ni],
                 ws_after: flow.space_after[ni],

@@ -7,7 +7,7 @@
 //! request/response body or a secret-named URL parameter.
 
 use crate::budget::{JOURNAL_CAPACITY, JOURNAL_DEFAULT_CHARS, JOURNAL_DEFAULT_ENTRIES, JOURNAL_ENTRY_CHARS, JOURNAL_MAX_CHARS, JOURNAL_TABS, JOURNAL_URL_CHARS};
-use crate::redact;
+use crate::tree::redact;
 use crate::text::capped;
 use serde::Serialize;
 use std::collections::VecDeque;

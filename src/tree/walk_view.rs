@@ -7,7 +7,7 @@
 
 use crate::budget::MAX_TREE_DEPTH;
 use crate::input::WalkNode;
-use crate::layout::Rect;
+use crate::tree::layout::Rect;
 
 pub struct WalkView<'a> {
     pub nodes: &'a [WalkNode],
@@ -39,7 +39,7 @@ pub fn is_editable(n: &WalkNode) -> bool {
 pub fn is_sensitive(n: &WalkNode) -> bool {
     let attrs: Vec<(String, String)> = n.attrs.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     let name = n.label.clone().or_else(|| n.attrs.get("title").cloned()).unwrap_or_default();
-    crate::redact::is_sensitive(&crate::tree::Node { name, attrs, ..crate::tree::Node::default() })
+    crate::tree::redact::is_sensitive(&crate::tree::Node { name, attrs, ..crate::tree::Node::default() })
 }
 
 impl<'a> WalkView<'a> {
@@ -65,7 +65,7 @@ impl<'a> WalkView<'a> {
                     // `visibility` is inherited and already computed per element; display
                     // and opacity hide the whole subtree.
                     hidden[i] = own_hidden || hidden[p];
-                    in_field[i] = in_field[p] || crate::role::is_field_tag(&nodes[p].tag) || secret_editor(&nodes[p]);
+                    in_field[i] = in_field[p] || crate::tree::role::is_field_tag(&nodes[p].tag) || secret_editor(&nodes[p]);
                 }
                 None => {
                     roots.push(i);

@@ -14,7 +14,7 @@
 //! is `projection` and `model_view`), leave page-derived text unfenced, or fence our own
 //! error values.
 
-use crate::model_view::view;
+use crate::model::model_view::view;
 use serde_json::{Map, Value};
 
 /// Opening and closing markers of page-derived text.

@@ -1,0 +1,10 @@
+//! Stage 4, the session: what outlives one call — the ref registry, ref identity and
+//! rebinding, revision entries and diffs, the revision store.
+//!
+//! Owns: fail-closed ref resolution and the `full` / `diff` / `unchanged` decision. Must
+//! never: read a page or render a state (it compares what `view` produced).
+
+pub mod diff;
+pub mod identity;
+pub mod refs;
+pub mod revision;
