@@ -87,8 +87,8 @@ wasm_rustflags() {
 # extension: browser_extract runs it in the page on a clone of the document.
 vendor() {
   local from=www-tests/node_modules/@mozilla/readability
-  mkdir -p extension/vendor
-  cmp -s "$from/Readability.js" extension/vendor/Readability.js || cp "$from/Readability.js" "$from/LICENSE.md" extension/vendor/
+  mkdir -p extension/page/vendor
+  cmp -s "$from/Readability.js" extension/page/vendor/Readability.js || cp "$from/Readability.js" "$from/LICENSE.md" extension/page/vendor/
 }
 
 build() {

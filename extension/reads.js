@@ -4,8 +4,8 @@
 // Glue only: the walks go to wasm, which selects, bounds, redacts and renders.
 import { visibleDom, extract } from './wasm/pcc.js';
 import { ready, utf8, RawJson } from './core.js';
-import { domWalk, documentId, frameArm, framePost } from './domwalk.js';
-import { articleWalk } from './article.js';
+import { domWalk, documentId, frameArm, framePost } from './page/domwalk.js';
+import { articleWalk } from './page/article.js';
 import { fail } from './errors.js';
 import { sessions, isAttached } from './debugger.js';
 
@@ -203,7 +203,7 @@ async function readArticle(tabId, limits) {
   try {
     let r = await run();
     if (r?.needsReadability) {
-      await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['vendor/Readability.js'] });
+      await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['page/vendor/Readability.js'] });
       r = await run();
     }
     return r?.article ? r : null;

@@ -9,6 +9,7 @@
 // has no tracker, does not answer in time or answers malformed (the read then captures), or
 // hold a state for a read the caller cannot use any more (the callers check the document,
 // the revision or the ref registry before using what is held).
+import { trackerState } from './page/checks.js';
 
 const states = new Map(); // read key → {state, held}
 const KEPT = 32; // read keys (AX and snapshot); twice the core's REVISIONS_TOTAL
@@ -22,8 +23,6 @@ export function readKey(tabId, kind, params) {
   return `${tabId}|${JSON.stringify([kind, params.sessionId ?? '', params.selector ?? '', params.ref ?? '', params.snapshotId ?? '', params.maxChars ?? 0, params.maxNodes ?? 0])}`;
 }
 
-const check = () => globalThis.__pccChanges?.check() ?? null;
-
 /** Documents (`tabId:frameId:documentId`) whose frame did not answer in time once (a
  * `javascript:` URL frame never does): not asked again, so their page is read at once. */
 const silent = new Set();
@@ -34,7 +33,7 @@ const SILENT_KEPT = 256;
 async function frameState(tabId, frame, answerMs) {
   const doc = `${tabId}:${frame.frameId}:${frame.documentId}`;
   if (silent.has(doc)) return null;
-  const asked = chrome.scripting.executeScript({ target: { tabId, frameIds: [frame.frameId] }, func: check }).then(
+  const asked = chrome.scripting.executeScript({ target: { tabId, frameIds: [frame.frameId] }, func: trackerState }).then(
     (r) => (typeof r[0]?.result === 'string' ? r[0].result : null),
     (e) => (/showing error page/.test(e?.message) ? 'error page' : null),
   );

@@ -8,30 +8,9 @@
 // already ran (whatever goes wrong while waiting only ends the wait).
 import { ready } from './core.js';
 import { requestsSince } from './journal.js';
+import { quiet } from './page/checks.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Injected: resolves with the ms waited once the document has been quiet for `quietMs`,
- * or at `maxMs`. Infinite animations (spinners) do not count as movement. */
-function quiet(quietMs, maxMs) {
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    let last = t0;
-    const mo = new MutationObserver(() => { last = performance.now(); });
-    mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    const moving = () => document.getAnimations().some((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime));
-    const tick = () => {
-      const now = performance.now();
-      if ((now - last >= quietMs && !moving()) || now - t0 >= maxMs) {
-        mo.disconnect();
-        resolve(Math.round(now - t0));
-      } else {
-        setTimeout(tick, 20);
-      }
-    };
-    setTimeout(tick, 20);
-  });
-}
 
 /** Waits until tab `tabId` settles after an action that started at `since` (Date.now());
  * resolves with the ms from `since`. */

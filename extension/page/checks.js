@@ -1,0 +1,43 @@
+// Small page-side checks, injected with `chrome.scripting.executeScript` (no imports, no
+// closures over worker state): the page's side of browser_wait_for, the settle wait after
+// an action, and the change tracker's answer (page/changes.js keeps the state).
+// Owns: what each reads of the page. Must never: change the page.
+
+/** Injected: the page's side of a wait — its load state, the text and the selector. */
+export function pageCheck(text, selector, textGone) {
+  const body = text !== null || textGone !== null ? document.body?.innerText || '' : '';
+  let rendered = true;
+  if (selector) {
+    const el = document.querySelector(selector);
+    rendered = !!el && el.getClientRects().length > 0;
+  }
+  return {
+    readyState: document.readyState,
+    ok: rendered && (text === null || body.includes(text)) && (textGone === null || !body.includes(textGone)),
+  };
+}
+
+/** Injected: resolves with the ms waited once the document has been quiet for `quietMs`,
+ * or at `maxMs`. Infinite animations (spinners) do not count as movement. */
+export function quiet(quietMs, maxMs) {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let last = t0;
+    const mo = new MutationObserver(() => { last = performance.now(); });
+    mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const moving = () => document.getAnimations().some((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime));
+    const tick = () => {
+      const now = performance.now();
+      if ((now - last >= quietMs && !moving()) || now - t0 >= maxMs) {
+        mo.disconnect();
+        resolve(Math.round(now - t0));
+      } else {
+        setTimeout(tick, 20);
+      }
+    };
+    setTimeout(tick, 20);
+  });
+}
+
+/** The change tracker's state of this frame (page/changes.js), or null when it is absent. */
+export const trackerState = () => globalThis.__pccChanges?.check() ?? null;

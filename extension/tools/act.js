@@ -1,0 +1,252 @@
+// Action tools: click, fill, type, press, hover, select_option, upload (one ref or target
+// each), drag, fill_form, scroll, dialog. Trusted CDP input at a hit-checked point
+// (actions.js); page events only for a DOM ref without the debugger.
+// Owns: the outcome of an action as the model reads it. Must never: act without ownership,
+// or replay a side effect whose outcome is unknown.
+import { act, clickAt, dragBetween, isConnected, pointOf, reveal, scroll } from '../actions.js';
+import { ready, utf8 } from '../core.js';
+import { sessions } from '../debugger.js';
+import { answered, openDialog } from '../dialogs.js';
+import { domAct } from '../page/domwalk.js';
+import { fail, toWire } from '../errors.js';
+import { assertReadable, handleOf, resolveTab } from '../handles.js';
+import { assertMayAct } from '../ownership.js';
+import { settle } from '../settle.js';
+import { walkNode } from '../walknode.js';
+import { limits, tabInfo } from './common.js';
+import { captureAx, readTab, refNode } from './observe.js';
+import { resolveTarget, targetOf } from './target.js';
+
+const ACTIONS = { browser_click: 'click', browser_fill: 'fill', browser_type: 'type', browser_press: 'press', browser_hover: 'hover', browser_select_option: 'select_option', browser_upload: 'upload' };
+
+/**
+ * `browser_drag`: from an element (`ref` + `snapshotId`, or `target`) to another element
+ * (`toRef` under the same snapshotId, or `toTarget`) or a point (`toX`, `toY`: viewport CSS
+ * pixels). The source is found before the destination, so a target resolution never
+ * replaces the other's.
+ */
+async function browserDrag(params, signal) {
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const toPoint = params.toX !== undefined || params.toY !== undefined;
+  if ([params.toRef !== undefined, params.toTarget !== undefined, toPoint].filter(Boolean).length !== 1) fail('INVALID_REQUEST', 'drag needs one destination: toRef, toTarget, or toX + toY');
+  if (toPoint && (!Number.isFinite(params.toX) || !Number.isFinite(params.toY))) fail('INVALID_REQUEST', 'toX and toY are numbers (viewport CSS pixels)');
+  const all = await sessions(tab.id, signal);
+  const handle = await handleOf(tab, all[0]);
+  await assertMayAct(tab, params, handle);
+  const nodeOf = async (target, snapshotId, ref) => {
+    if (target !== undefined) ({ snapshotId, ref } = await resolveTarget(tab, targetOf({ target }), signal));
+    else if (typeof ref !== 'string' || typeof snapshotId !== 'string') fail('INVALID_REQUEST', 'drag needs ref and snapshotId, or a target');
+    const n = await refNode(all, handle, snapshotId, ref);
+    return pointOf(all, n.session, n.backendNodeId);
+  };
+  const from = await nodeOf(params.target, params.snapshotId, params.ref);
+  let to;
+  if (toPoint) {
+    const { cssLayoutViewport: vp } = await all[0].send('Page.getLayoutMetrics');
+    if (!(params.toX >= 0 && params.toY >= 0 && params.toX < vp.clientWidth && params.toY < vp.clientHeight)) fail('INVALID_REQUEST', `(${params.toX}, ${params.toY}) is outside the viewport`);
+    to = [params.toX, params.toY];
+  } else {
+    to = await nodeOf(params.toTarget, params.snapshotId, params.toRef);
+  }
+  const started = Date.now();
+  const { html5 } = await dragBetween(all, tab.id, from.slice(0, 2), to.slice(0, 2));
+  return outcome(tab, handle, all[0], started, { ok: true, ...(html5 ? { html5 } : {}) });
+}
+
+
+/**
+ * `browser_fill_form`: each field (`{ref, value}` under the call's snapshotId, or
+ * `{target, value}`) filled in order as `browser_fill` would, with a result per field. A field
+ * whose outcome is unknown stops the form there: the rest are `notTried`.
+ */
+async function browserFillForm(params, signal) {
+  const fields = params.fields;
+  if (!Array.isArray(fields) || !fields.length || fields.length > limits.formFieldsMax) fail('INVALID_REQUEST', `fields is a list of 1 to ${limits.formFieldsMax} {ref or target, value}`);
+  fields.forEach((f, i) => {
+    const ok = f && typeof f === 'object' && typeof f.value === 'string' && (f.target !== undefined) !== (f.ref !== undefined)
+      && Object.keys(f).every((k) => ['ref', 'target', 'value'].includes(k));
+    if (!ok) fail('INVALID_REQUEST', `fields[${i}] is {ref, value} or {target, value} (value a string)`);
+  });
+  if (fields.some((f) => f.ref !== undefined) && typeof params.snapshotId !== 'string') fail('INVALID_REQUEST', 'fields with a ref need the snapshotId that produced them');
+  const results = [];
+  for (const f of fields) {
+    if (results.some((r) => r.error?.code === 'BROWSER_OPERATION_UNCERTAIN')) {
+      results.push({ notTried: true });
+      continue;
+    }
+    const one = { tabId: params.tabId, handle: params.handle, text: f.value, ...(f.target !== undefined ? { target: f.target } : { ref: f.ref, snapshotId: params.snapshotId }) };
+    try {
+      const r = await browserAction('fill', one, signal);
+      results.push(r.invalid ? { ok: true, invalid: true } : { ok: true });
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      results.push({ error: toWire(e) });
+    }
+  }
+  return { ok: results.every((r) => r.ok), fields: results };
+}
+
+async function browserAction(action, params, signal) {
+  if (params.target !== undefined) {
+    if (params.ref !== undefined || params.snapshotId !== undefined) fail('INVALID_REQUEST', 'pass a target or a ref with its snapshotId, not both');
+    const tab = await resolveTab(params.tabId);
+    assertReadable(tab);
+    params = { ...params, ...(await resolveTarget(tab, targetOf(params), signal)) };
+  }
+  if (typeof params.snapshotId !== 'string' || typeof params.ref !== 'string') {
+    if (action === 'press' && params.ref === undefined) return pressWithoutRef(params, signal);
+    if (action === 'click' && params.ref === undefined && (params.x !== undefined || params.y !== undefined)) return clickAtPoint(params, signal);
+    fail('INVALID_REQUEST', `${action} needs ref and snapshotId from a browser_snapshot or browser_accessibility_snapshot`);
+  }
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const { collector } = await ready;
+  const all = await sessions(tab.id, signal).catch(() => null);
+  signal?.throwIfAborted();
+  const handle = await handleOf(tab, all?.[0]);
+  if (params.handle) {
+    const h = params.handle;
+    if (h.tabFence && h.tabFence !== handle.tabFence) fail('BROWSER_STALE_REF', `tab ${tab.id} was replaced since that handle was issued`);
+    if (h.incarnation && h.incarnation !== handle.incarnation) fail('BROWSER_STALE_REF', 'the page navigated or reloaded since that handle was issued');
+  }
+  await assertMayAct(tab, params, handle);
+  let target = collector.resolve(params.snapshotId, params.ref, handle);
+  let rebound = false;
+  let session;
+  if (target.walkIndex !== undefined) {
+    // A DOM-source ref: through the debugger, the element its walk kept acts like an AX ref
+    // (trusted input, the hit check); without one, page events in the frame it was walked in.
+    const node = all && await walkNode(tab.id, all, target);
+    if (!node || node.gone) return domRefAct(tab, handle, all, target, action, params);
+    if (!(await isConnected(node.session, node.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
+    ({ session } = node);
+    target = { backendNodeId: node.backendNodeId };
+  } else {
+    if (!all) fail('BROWSER_PAGE_UNAVAILABLE', 'the debugger is not available on this tab');
+    session = all.find((s) => s.session === target.session);
+    if (!session || !(await isConnected(session, target.backendNodeId))) {
+      // Rebind at most once, to a unique strong equivalent in the same document.
+      const { obs } = await captureAx(tab, signal);
+      signal?.throwIfAborted();
+      target = collector.rebind(params.snapshotId, params.ref, handle, utf8(obs));
+      session = all.find((s) => s.session === target.session);
+      if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
+      rebound = true;
+    }
+  }
+  const started = Date.now();
+  const extra = await act(all, session, target.backendNodeId, action, params);
+  const out = { ok: true, action, ref: params.ref, ...extra };
+  if (rebound) out.rebound = true;
+  return outcome(tab, handle, all[0], started, out);
+}
+
+/** A DOM-source ref without the debugger: synthetic events in the frame it was walked in. */
+async function domRefAct(tab, handle, all, target, action, params) {
+  const frameIds = [Number(target.frameId) || 0];
+  const started = Date.now();
+  const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds }, func: domAct, args: [target.walkId ?? null, target.walkIndex, action, params.text ?? params.value ?? params.key ?? ''] });
+  if (res?.result?.stale) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
+  if (res?.result?.noOption) fail('INVALID_REQUEST', 'no such option', 'use an option value or label shown in the snapshot');
+  return outcome(tab, handle, all?.[0], started, { ok: true, action, ref: params.ref });
+}
+
+/**
+ * An action's result, once the page settled (`settledMs`, from the action's start: what it
+ * started, a fetch included, is waited for): the tab as it is now, and `navigated` when its
+ * document changed (the caller's refs just became invalid).
+ */
+async function outcome(tab, handle, mainSession, started, out) {
+  out.settledMs = await settle(tab.id, started);
+  const now = await chrome.tabs.get(tab.id).catch(() => tab);
+  // A cross-process navigation detaches the old session: ask the tab's current one.
+  const after = await handleOf(now, mainSession).catch(() => sessions(tab.id).then((a) => handleOf(now, a[0]))).catch(() => null);
+  if (after && after.incarnation !== handle.incarnation) out.navigated = true;
+  out.tab = tabInfo(now, after || handle);
+  return out;
+}
+
+const DIRECTIONS = ['up', 'down', 'left', 'right'];
+
+/**
+ * `browser_scroll`: the page (what is under the middle of the viewport), the scroll
+ * container of `ref`, or `toRef` into view. A side effect (agent-owned or claimed tab).
+ * The result says how far it moved and what the viewport shows now (a small state).
+ */
+async function browserScroll(params, signal) {
+  const { direction, pages, deltaX, deltaY } = params;
+  if (params.toRef === undefined) {
+    if (direction !== undefined && !DIRECTIONS.includes(direction)) fail('INVALID_REQUEST', `direction is one of ${DIRECTIONS.join(', ')}`);
+    if (pages !== undefined && !(typeof pages === 'number' && pages > 0 && pages <= 20)) fail('INVALID_REQUEST', 'pages must be a number in (0, 20]');
+    for (const [k, v] of [['deltaX', deltaX], ['deltaY', deltaY]]) {
+      if (v !== undefined && !(Number.isFinite(v) && Math.abs(v) <= 100000)) fail('INVALID_REQUEST', `${k} must be a number of CSS pixels (|${k}| ≤ 100,000)`);
+    }
+    if (!direction && !deltaX && !deltaY) fail('INVALID_REQUEST', 'scroll needs direction, deltaX/deltaY or toRef');
+  }
+  const out = await onTab(params, signal, async (all, handle) => {
+    const ref = params.toRef ?? params.ref;
+    const { session, backendNodeId } = ref === undefined ? { session: all[0], backendNodeId: null } : await refNode(all, handle, params.snapshotId, ref);
+    const moved = params.toRef !== undefined ? await reveal(session, backendNodeId) : await scroll(all, session, backendNodeId, { direction, pages, dx: deltaX, dy: deltaY });
+    return { ok: true, action: 'scroll', ...moved };
+  });
+  if (out.navigated) return out;
+  // What the viewport shows now: a small state (the budget keeps what is in view first),
+  // with refs under its own snapshotId. (An AX revision would say `unchanged`: scrolling
+  // changes what is seen, not the page.)
+  const { result } = await readTab({ tabId: out.tab.id, maxChars: (await ready).limits.scrollViewChars }, signal, (c, json, limits, h) => c.snapshot(json, { ...limits, tab: h }));
+  const { snapshotId, state, truncated } = result;
+  return { ...out, snapshotId, state, truncated };
+}
+
+/**
+ * A side effect on the tab itself (no ref of an earlier read): an agent-owned or claimed tab,
+ * `run(all, handle)` → the outcome fields, reported once the page settled.
+ */
+async function onTab(params, signal, run) {
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const all = await sessions(tab.id, signal);
+  const handle = await handleOf(tab, all[0]);
+  await assertMayAct(tab, params, handle);
+  const started = Date.now();
+  return outcome(tab, handle, all[0], started, await run(all, handle));
+}
+
+async function clickAtPoint(params, signal) {
+  if (!Number.isFinite(params.x) || !Number.isFinite(params.y)) fail('INVALID_REQUEST', 'a click at a point needs x and y (viewport CSS pixels)');
+  return onTab(params, signal, async (all) => ({ ok: true, action: 'click', hit: (await clickAt(all, params.x, params.y, params)).hit }));
+}
+
+async function pressWithoutRef(params, signal) {
+  return onTab(params, signal, async (all) => {
+    await act(all, all[0], undefined, 'press', params);
+    return { ok: true, action: 'press' };
+  });
+}
+
+/**
+ * `browser_dialog`: without `accept`, the open dialog `{type, message, defaultPrompt?}`; with
+ * it, the answer (a side effect: agent-owned or claimed tabs), `promptText` for a prompt.
+ */
+async function browserDialog(params) {
+  const tab = await resolveTab(params.tabId);
+  const d = openDialog(tab.id);
+  if (!d) fail('INVALID_REQUEST', `no dialog is open on tab ${tab.id}`, 'a result says dialog when one opens');
+  if (params.accept === undefined) return { tab: tabInfo(tab), dialog: d };
+  if (typeof params.accept !== 'boolean') fail('INVALID_REQUEST', 'accept is true or false');
+  if (params.promptText !== undefined && typeof params.promptText !== 'string') fail('INVALID_REQUEST', 'promptText is a string');
+  const [main] = await sessions(tab.id);
+  await assertMayAct(tab, params, await handleOf(tab, main));
+  await main.send('Page.handleJavaScriptDialog', { accept: params.accept, ...(params.promptText !== undefined ? { promptText: params.promptText } : {}) });
+  answered(tab.id);
+  return { ok: true, dialog: { type: d.type, accepted: params.accept } };
+}
+
+export const actTools = {
+  ...Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (p, signal) => browserAction(action, p, signal)])),
+  browser_drag: browserDrag,
+  browser_fill_form: browserFillForm,
+  browser_scroll: browserScroll,
+  browser_dialog: browserDialog,
+};

@@ -1,0 +1,50 @@
+// What every tool handler shares: the model-facing tab descriptor, budget.rs's limits (set
+// before any call runs), the integer and timeout checks, the tab a side effect may act on.
+// Owns: those checks. Must never: read or act on a page.
+import { ready } from '../core.js';
+import { sessions } from '../debugger.js';
+import { assertReadable, handleOf, resolveTab } from '../handles.js';
+import { assertMayAct } from '../ownership.js';
+import { setDialogMessageChars } from '../dialogs.js';
+import { fail } from '../errors.js';
+import { projectTab } from '../wasm/pcc.js';
+
+/** The model-facing tab descriptor (wasm projection: capped, no favicon) plus its handle. */
+export function tabInfo(tab, handle) {
+  const t = projectTab(JSON.stringify(tab));
+  if (handle) t.handle = handle;
+  return t;
+}
+
+/** budget.rs's limits, set before any call runs (call() awaits `ready` after this reaction). */
+export let limits;
+ready.then((r) => {
+  limits = r.limits;
+  setDialogMessageChars(limits.dialogMessageChars);
+}, () => {}); // call() reports a failed load
+
+/** Timeouts of waiting tools: `timeoutDefaultMs` unless given, at most `timeoutMaxMs`. */
+export function timeoutOf(params) {
+  const t = optionalInt(params, 'timeout');
+  return Math.min(t ?? limits.timeoutDefaultMs, limits.timeoutMaxMs);
+}
+
+export function optionalInt(params, key) {
+  const v = params[key];
+  if (v === undefined || v === null) return undefined;
+  if (!Number.isInteger(v) || v < 0) fail('INVALID_REQUEST', `${key} must be a non-negative integer`);
+  return v;
+}
+
+/**
+ * The tab of a side effect that needs no debugger of its own (navigation, tab selection,
+ * marks; `readable`: a page the extension may read, for navigation): refused unless agent-owned, or claimed with its handle (the handle's fence is
+ * checked; a tab the debugger cannot attach to has none to check against).
+ */
+export async function tabToAct(params, { readable = false } = {}) {
+  const tab = await resolveTab(params.tabId);
+  if (readable) assertReadable(tab);
+  const all = await sessions(tab.id).catch(() => null);
+  await assertMayAct(tab, params, await handleOf(tab, all?.[0]).catch(() => ({})));
+  return tab;
+}

@@ -1,0 +1,172 @@
+// browser_navigate (a URL, or back / forward / reload) and browser_wait_for (load states,
+// text, selectors, elements, URLs, network idle).
+// Owns: waits bounded by budget.rs's timeouts. Must never: navigate to a scheme outside
+// http(s) and file.
+import { readFact } from '../actions.js';
+import { sessions } from '../debugger.js';
+import { fail } from '../errors.js';
+import { assertReadable, handleOf, resolveTab } from '../handles.js';
+import { journal, requestsSince } from '../journal.js';
+import { isNavigationError, selectorOf } from '../reads.js';
+import { pageCheck } from '../page/checks.js';
+import { tabInfo, tabToAct, timeoutOf } from './common.js';
+import { refNode } from './observe.js';
+import { resolveTarget, targetOf } from './target.js';
+
+export const NAVIGABLE = ['http:', 'https:', 'file:'];
+
+/**
+ * History moves of `browser_navigate {action}`. Back and forward go to the neighbouring
+ * entry of the tab's own history over CDP (chrome.tabs.goBack skips entries Chrome marks as
+ * added without a user gesture: an agent's navigations are such entries).
+ */
+const HISTORY = {
+  back: (id) => historyStep(id, -1),
+  forward: (id) => historyStep(id, 1),
+  reload: (id) => chrome.tabs.reload(id),
+};
+
+async function historyStep(tabId, by) {
+  const [main] = await sessions(tabId);
+  const { currentIndex, entries } = await main.send('Page.getNavigationHistory');
+  const to = entries[currentIndex + by];
+  if (!to) throw new Error(`no page ${by < 0 ? 'back' : 'forward'} in this tab's history`);
+  await main.send('Page.navigateToHistoryEntry', { entryId: to.id });
+}
+
+async function browserNavigate(params) {
+  let url;
+  if (params.action !== undefined) {
+    if (params.url !== undefined) fail('INVALID_REQUEST', 'pass url or action, not both');
+    if (!Object.hasOwn(HISTORY, params.action)) fail('INVALID_REQUEST', 'action is back, forward or reload');
+  } else {
+    try {
+      url = new URL(params.url);
+    } catch {
+      fail('INVALID_REQUEST', 'url must be an absolute URL', 'pass e.g. https://example.com/, or action: back, forward or reload');
+    }
+    if (!NAVIGABLE.includes(url.protocol) && url.href !== 'about:blank') fail('INVALID_REQUEST', `cannot navigate to a ${url.protocol} URL`, 'use an http(s) or file URL');
+  }
+  const timeout = timeoutOf(params);
+  const tab = await tabToAct(params, { readable: true });
+  if (url) await chrome.tabs.update(tab.id, { url: url.href });
+  else {
+    try {
+      await HISTORY[params.action](tab.id);
+    } catch (e) {
+      // Nothing happened: no page in that direction.
+      fail('INVALID_REQUEST', `cannot go ${params.action}: ${String(e.message).slice(0, 100)}`, 'read browser_tabs, or navigate to a URL');
+    }
+  }
+  return waitLoaded(tab, timeout);
+}
+
+/** Polls until the tab has loaded, then returns its descriptor and fresh handle. */
+export async function waitLoaded(tab, timeout) {
+  const start = Date.now();
+  let now;
+  let seenLoading = false;
+  // Loaded: Chrome went through `loading` (or a fast load was missed for 500 ms) and is
+  // `complete` with nothing pending.
+  for (;;) {
+    now = await chrome.tabs.get(tab.id);
+    if (now.status === 'loading') seenLoading = true;
+    if (now.status === 'complete' && !now.pendingUrl && (seenLoading || Date.now() - start > 500)) break;
+    if (Date.now() - start > timeout) return { ok: true, loading: true, tab: tabInfo(now) };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const all = await sessions(tab.id).catch(() => null);
+  return { ok: true, tab: tabInfo(now, await handleOf(now, all?.[0]).catch(() => undefined)) };
+}
+
+const LOAD_STATES = ['load', 'domcontentloaded', 'networkidle'];
+const ELEMENT_STATES = ['visible', 'hidden', 'enabled', 'attached', 'detached'];
+/** No fetch/XHR in flight for this long: the network is idle. */
+const NETWORK_IDLE_MS = 500;
+
+/** A URL glob (`*` any run of characters, `?` one) as a RegExp over the whole URL. */
+function globRegExp(glob) {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+}
+
+/**
+ * `browser_wait_for`: until every condition given holds — `text` shown, `textGone` no longer
+ * shown, `selector` rendered, the tab's `url` matching a glob, its `load` state reached
+ * (`networkidle`: loaded and no fetch/XHR for 500 ms), and a `target` or `ref` in a `state`.
+ */
+async function browserWaitFor(params, signal) {
+  const { text, selector, textGone, url, load, state } = params;
+  const element = params.target !== undefined || params.ref !== undefined;
+  if (![text, selector, textGone, url, load].some((v) => v !== undefined) && !element) fail('INVALID_REQUEST', 'wait_for needs text, textGone, selector, url, load, or a target or ref');
+  for (const [k, v] of Object.entries({ text, selector, textGone, url })) if (v !== undefined && typeof v !== 'string') fail('INVALID_REQUEST', `${k} must be a string`);
+  if (load !== undefined && !LOAD_STATES.includes(load)) fail('INVALID_REQUEST', `load is one of ${LOAD_STATES.join(', ')}`);
+  if (state !== undefined && (!element || !ELEMENT_STATES.includes(state))) fail('INVALID_REQUEST', `state (with a target or ref) is one of ${ELEMENT_STATES.join(', ')}`);
+  if (params.target !== undefined && params.ref !== undefined) fail('INVALID_REQUEST', 'pass a target or a ref with its snapshotId, not both');
+  if (selector !== undefined) selectorOf(params);
+  const timeout = timeoutOf(params);
+  let tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  if (load === 'networkidle') await journal(tab.id).catch(() => {}); // fetch/XHR in flight are seen from here on
+  const urlRe = url === undefined ? null : globRegExp(url);
+  const pageSide = [text, selector, textGone, load].some((v) => v !== undefined);
+  const start = Date.now();
+  let idleSince = null;
+  for (;;) {
+    signal?.throwIfAborted();
+    tab = await chrome.tabs.get(tab.id);
+    let ok = !urlRe || urlRe.test(tab.url || '');
+    if (ok && pageSide) {
+      let page = null;
+      try {
+        [{ result: page }] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: pageCheck, args: [text ?? null, selector ?? null, textGone ?? null] });
+      } catch (e) {
+        if (/selector/i.test(String(e.message))) fail('INVALID_REQUEST', 'invalid selector', 'pass a CSS selector');
+        // The page is between documents: try again until the timeout.
+      }
+      ok = !!page?.ok;
+      if (ok && load !== undefined) {
+        ok = load === 'domcontentloaded' ? page.readyState !== 'loading' : page.readyState === 'complete' && tab.status === 'complete';
+        if (ok && load === 'networkidle') {
+          if (requestsSince(tab.id, 0) > 0) idleSince = null;
+          else idleSince ??= Date.now();
+          ok = idleSince !== null && Date.now() - idleSince >= NETWORK_IDLE_MS;
+        }
+      }
+    }
+    if (ok && element) ok = await elementIn(tab, params, state ?? 'visible', signal);
+    if (ok) return { ok: true, waitedMs: Date.now() - start };
+    if (Date.now() - start > timeout) fail('BROWSER_WAIT_TIMEOUT', `the condition did not hold within ${timeout} ms`, 'check it (browser_find, a snapshot), or wait longer with timeout');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Whether a target or ref is in `state` now. A target matches visible elements only, so for
+ * a target `attached` is `visible` and `hidden` is `detached` (no visible match).
+ */
+async function elementIn(tab, params, state, signal) {
+  let { snapshotId, ref } = params;
+  if (params.target !== undefined) {
+    try {
+      ({ snapshotId, ref } = await resolveTarget(tab, { ...targetOf(params), index: params.target.index ?? 0 }, signal));
+    } catch (e) {
+      if (e.code !== 'BROWSER_TARGET_NOT_FOUND' && !isNavigationError(e)) throw e;
+      return state === 'hidden' || state === 'detached';
+    }
+    if (state === 'visible' || state === 'attached') return true;
+  }
+  let node;
+  try {
+    const all = await sessions(tab.id, signal);
+    node = await refNode(all, await handleOf(tab, all[0]), snapshotId, ref);
+  } catch (e) {
+    if (e.code !== 'BROWSER_STALE_REF') throw e;
+    return state === 'detached' || state === 'hidden';
+  }
+  if (state === 'attached') return true;
+  if (state === 'detached') return false;
+  const fact = await readFact(node.session, node.backendNodeId, state === 'enabled' ? 'enabled' : 'visible');
+  return state === 'hidden' ? fact === false : fact === true;
+}
+
+export const navigateTools = { browser_navigate: browserNavigate, browser_wait_for: browserWaitFor };

@@ -1,0 +1,154 @@
+// The read pipeline every page-reading tool goes through: one observation of a tab (AX
+// through the debugger, the DOM walk as the fallback or by choice), a selector's or ref's
+// scope, one document from start to end (stableRead), the wasm render, and the change
+// tracker's shortcut for a repeat read. Also the live node of a ref (`refNode`).
+// Owns: which source a read takes and when a capture can be spared. Must never: filter,
+// budget, redact or render (wasm does), or answer `unchanged` without the tracker's proof.
+import { isConnected } from '../actions.js';
+import { captureObservation } from '../capture.js';
+import { RawJson, ready, utf8 } from '../core.js';
+import { sessions } from '../debugger.js';
+import { fail } from '../errors.js';
+import { assertReadable, handleOf, resolveTab } from '../handles.js';
+import { selectorOf, stableRead, walkFrames } from '../reads.js';
+import { heldSince, pageState, readKey, remember } from '../repeat.js';
+import { walkNode } from '../walknode.js';
+import { applyPasswordMemory } from '../worlds.js';
+import { optionalInt, tabInfo } from './common.js';
+
+export async function captureAx(tab, signal) {
+  const all = await sessions(tab.id, signal);
+  const { styles } = await ready;
+  const t0 = performance.now();
+  const obs = await captureObservation(all, styles);
+  await applyPasswordMemory(tab.id, all, obs);
+  return { all, obs, captureMs: performance.now() - t0 };
+}
+
+/** The DOM-walk observation of every frame: frame 0 as `domWalk`, child frames as `domFrames`. */
+async function captureDom(tab, selector) {
+  const t0 = performance.now();
+  const { limits } = await ready;
+  const { page, main } = await walkFrames(tab, selector || null, true, limits.walkTextChars, { id: crypto.randomUUID(), kept: limits.walksKept });
+  const domFrames = page.frames.filter((f) => f.frameId !== 0);
+  const obs = { url: main.url, title: main.title, viewport: main.viewport, frames: [], snapshots: [], domWalk: { ...main.walk, nodes: new RawJson(main.walk.nodes) }, domFrames };
+  if (main.scopeIndex !== undefined) obs.scope = { walkIndex: main.scopeIndex };
+  return { obs, captureMs: performance.now() - t0, documentId: main.documentId };
+}
+
+async function scopeOf(main, selector) {
+  let doc;
+  try {
+    doc = await main.send('DOM.getDocument', { depth: 0 });
+  } catch (e) {
+    fail('BROWSER_SCRIPT_FAILED', 'could not read the document');
+  }
+  let nodeId;
+  try {
+    ({ nodeId } = await main.send('DOM.querySelector', { nodeId: doc.root.nodeId, selector }));
+  } catch {
+    fail('INVALID_REQUEST', `invalid selector ${JSON.stringify(selector).slice(0, 80)}`, 'pass a CSS selector');
+  }
+  if (!nodeId) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, 80)}`);
+  const { node } = await main.send('DOM.describeNode', { nodeId });
+  return { session: '', backendNodeId: node.backendNodeId };
+}
+
+/**
+ * The live DOM node of a ref: `{session, backendNodeId}` (its debugger session object), or
+ * INVALID_REQUEST (no snapshotId; a DOM-walk ref no world of ours can find) /
+ * BROWSER_STALE_REF. A walk ref is found through the isolated world that keeps its walk.
+ */
+export async function refNode(all, handle, snapshotId, ref) {
+  if (typeof ref !== 'string' || typeof snapshotId !== 'string') fail('INVALID_REQUEST', 'a ref needs the snapshotId that produced it');
+  const target = (await ready).collector.resolve(snapshotId, ref, handle);
+  const node = target.walkIndex !== undefined
+    ? await walkNode(handle.tabId, all, target)
+    : { session: all.find((s) => s.session === target.session), backendNodeId: target.backendNodeId };
+  if (!node) fail('INVALID_REQUEST', 'the walk of this ref cannot be reached through the debugger', 'take browser_find or browser_snapshot again');
+  if (node.gone || !node.session || !(await isConnected(node.session, node.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${ref} is gone`);
+  return node;
+}
+
+/** A ref-scoped read (`{ref, snapshotId}`): that element's subtree, in its own session. */
+async function refScope(tab, all, params) {
+  const { session, backendNodeId } = await refNode(all, await handleOf(tab, all[0]), params.snapshotId, params.ref);
+  return { session: session.session, backendNodeId };
+}
+
+/** One observation of a tab: AX through the debugger, or the DOM walk as the fallback. */
+async function observe(tab, params, signal) {
+  const forceDom = params.source === 'dom';
+  if (params.source !== undefined && !['dom', 'chromium_ax'].includes(params.source)) fail('INVALID_REQUEST', 'source is "chromium_ax" or "dom"');
+  selectorOf(params);
+  if (!forceDom) {
+    try {
+      const { all, obs, captureMs } = await captureAx(tab, signal);
+      if (!obs.frames.some((f) => f.ax)) throw new Error('AX domain unavailable');
+      if (params.selector) obs.scope = await scopeOf(all[0], params.selector);
+      else if (params.ref !== undefined) obs.scope = await refScope(tab, all, params);
+      return { obs, all, captureMs, handle: await handleOf(tab, all[0]) };
+    } catch (e) {
+      if (e && e.code && e.code !== 'BROWSER_SCRIPT_FAILED') throw e; // selector errors are the caller's
+      // Debugger unavailable (another debugger attached, policy…): fall back to the DOM walk.
+    }
+  }
+  signal?.throwIfAborted();
+  if (params.ref !== undefined) fail('BROWSER_PAGE_UNAVAILABLE', 'a ref-scoped read needs the debugger on this tab', 'close DevTools on this tab, or read with a selector');
+  const { obs, captureMs, documentId } = await captureDom(tab, params.selector);
+  // Key the handle like the AX path when the debugger works, so refs survive a source switch.
+  const all = await sessions(tab.id).catch(() => null);
+  return { obs, all, captureMs, handle: await handleOf(tab, all?.[0], documentId) };
+}
+
+/**
+ * One page read: validate, observe (AX or DOM walk), hand the JSON observation to
+ * `render(collector, json, limits, handle)` (a wasm call) and time both halves.
+ */
+export async function readTab(params, signal, render, resolved) {
+  const limits = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
+  const tab = resolved ?? await resolveTab(params.tabId);
+  assertReadable(tab);
+  const { collector } = await ready;
+  // One document from start to end, or BROWSER_PAGE_CHANGING (one re-observation). Attach
+  // first, so that the document is identified the same way before and after.
+  if (params.source !== 'dom') await sessions(tab.id).catch(() => {});
+  const { obs, captureMs, handle } = await stableRead(tab.id, () => observe(tab, params, signal));
+  // Abandoned: render nothing (a revision the model never sees must not become the base).
+  signal?.throwIfAborted();
+  const t0 = performance.now();
+  const json = utf8(obs);
+  const result = render(collector, json, limits, handle);
+  const timing = { captureMs, wasmMs: performance.now() - t0, rawBytes: json.length };
+  return { result, tab: tabInfo(tab, handle), timing: params.timing ? timing : undefined };
+}
+
+/**
+ * A read the change tracker may spare (repeat.js). With `tracked` and the page unchanged since
+ * this key's last read, `reuse(held, handle, collector)` answers from what `keep` kept of that
+ * read (it throws when it cannot: the document changed, the revision or refs are gone, and the
+ * read then captures); otherwise `readTab` with `render`. `{result, tab, timing}` either way.
+ */
+export async function trackedRead(params, signal, kind, { tracked, reuse, keep, render }) {
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const { collector, limits } = await ready;
+  const key = readKey(tab.id, kind, params);
+  const state = tracked ? await pageState(tab, limits.frameAnswerMs) : null;
+  const held = heldSince(key, state);
+  if (held) {
+    const t0 = performance.now();
+    try {
+      const handle = await handleOf(tab, (await sessions(tab.id, signal))[0]);
+      signal?.throwIfAborted();
+      const result = reuse(held, handle, collector);
+      remember(key, state, keep(result));
+      return { result, tab: tabInfo(tab, handle), timing: params.timing ? { captureMs: 0, wasmMs: performance.now() - t0, rawBytes: 0 } : undefined };
+    } catch (e) {
+      if (signal?.aborted) throw e;
+    }
+  }
+  const read = await readTab(params, signal, render, tab);
+  remember(key, read.result.source === 'chromium_ax' ? state : null, keep(read.result));
+  return read;
+}

@@ -1,0 +1,114 @@
+// Read tools: browser_snapshot, browser_accessibility_snapshot, browser_find, browser_dom_cua,
+// browser_extract, browser_console, browser_network. Any readable tab; no ownership needed.
+// Owns: their parameter checks. Must never: act on the page.
+import { ready } from '../core.js';
+import { fail } from '../errors.js';
+import { formFields } from '../evaluate.js';
+import { assertReadable, resolveTab } from '../handles.js';
+import { journal } from '../journal.js';
+import { domCua, extractContent } from '../reads.js';
+import { limits, optionalInt, tabInfo } from './common.js';
+import { readTab, trackedRead } from './observe.js';
+
+async function browserSnapshot(params, signal) {
+  const page = optionalInt(params, 'page');
+  const { result, tab, timing } = await trackedRead(params, signal, `snapshot ${page ?? ''}`, {
+    tracked: params.source !== 'dom',
+    // The held result while its refs are still in the registry (a first ref resolves).
+    reuse: (held, handle, collector) => {
+      const ref = held.state?.match(/\[(?:ref|more)=(\w+)\]/)?.[1];
+      if (ref) collector.resolve(held.snapshotId, ref, handle);
+      return held;
+    },
+    keep: (result) => result,
+    render: (c, json, limits, handle) => c.snapshot(json, { ...limits, tab: handle, page }),
+  });
+  const out = { tab, snapshot: result };
+  if (timing) out.timing = timing;
+  return out;
+}
+
+/**
+ * `browser_find`: the page's whole semantic view searched by text, RegExp (case-insensitive)
+ * and/or role + name; matching lines with refs under a new snapshotId.
+ */
+async function browserFind(params, signal) {
+  for (const k of ['text', 'regex', 'role', 'name']) {
+    if (params[k] !== undefined && (typeof params[k] !== 'string' || !params[k])) fail('INVALID_REQUEST', `${k} must be a non-empty string`);
+  }
+  if (params.exact !== undefined && typeof params.exact !== 'boolean') fail('INVALID_REQUEST', 'exact must be a boolean');
+  if (![params.text, params.regex, params.role, params.name].some(Boolean)) fail('INVALID_REQUEST', 'find needs text, regex, role or name');
+  let regex;
+  if (params.regex) {
+    if (params.regex.length > limits.regexMaxChars) fail('INVALID_REQUEST', `regex is longer than ${limits.regexMaxChars} characters`);
+    try {
+      regex = new RegExp(params.regex, 'i');
+    } catch (e) {
+      fail('INVALID_REQUEST', `invalid regex: ${String(e.message).slice(0, 120)}`, 'pass a JavaScript regular expression source, without slashes');
+    }
+  }
+  const asked = optionalInt(params, 'maxResults'); // default and cap: budget.rs
+  const maxResults = asked === undefined ? undefined : Math.min(asked, 1e9);
+  const { result, tab } = await readTab(params, signal, (c, json, limits, handle) =>
+    c.find(json, params.text, params.role, params.name, params.exact === true, undefined, undefined, false, maxResults, limits.maxChars === undefined ? undefined : Math.min(limits.maxChars, 1e9), handle, regex));
+  return { tab, ...result };
+}
+
+async function browserAccessibilitySnapshot(params, signal) {
+  for (const k of ['sessionId', 'baseSnapshotId']) {
+    if (params[k] !== undefined && typeof params[k] !== 'string') fail('INVALID_REQUEST', `${k} must be a string`);
+  }
+  if (params.disableDiffing !== undefined && typeof params.disableDiffing !== 'boolean') fail('INVALID_REQUEST', 'disableDiffing must be a boolean');
+  const options = (limits, handle, unchangedSince) => ({
+    ...limits,
+    tab: handle,
+    sessionId: params.sessionId || '',
+    scope: params.selector || (params.ref !== undefined ? `ref ${params.snapshotId} ${params.ref}` : ''),
+    disableDiffing: params.disableDiffing === true,
+    baseSnapshotId: params.baseSnapshotId,
+    unchangedSince,
+  });
+  const { result, tab, timing } = await trackedRead(params, signal, 'ax', {
+    tracked: params.source !== 'dom' && !params.disableDiffing,
+    // `unchanged` from the held revision (the core refuses one that is not the latest).
+    reuse: (since, handle, collector) => collector.accessibility(new Uint8Array(0), options({ maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') }, handle, since)),
+    keep: (result) => result.snapshotId,
+    render: (c, json, limits, handle) => c.accessibility(json, options(limits, handle)),
+  });
+  const out = { ...result, tab };
+  if (timing) out.timing = timing;
+  return out;
+}
+
+/** A read-only tool on a readable tab: `{tab, ...result}`. No ownership needed. */
+async function readOnly(params, read) {
+  for (const k of ['maxChars', 'maxNodes', 'maxEntries']) optionalInt(params, k);
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const result = await read(tab, params);
+  return { tab: tabInfo(tab), ...result };
+}
+
+async function journalRead(params, kind) {
+  if (params.filter !== undefined && typeof params.filter !== 'string') fail('INVALID_REQUEST', 'filter must be a string');
+  return readOnly(params, async (tab) => {
+    await journal(tab.id).catch((e) => fail('BROWSER_PAGE_UNAVAILABLE', `cannot collect on tab ${tab.id}: ${String(e.message).slice(0, 120)}`, 'close DevTools on this tab, or use a tab from browser_tab_open'));
+    const { collector, limits } = await ready;
+    const opts = { maxEntries: params.maxEntries, maxChars: params.maxChars, filter: params.filter || undefined };
+    if (kind === 'network') return collector.network(tab.id, opts);
+    // What the page logged may quote a field's value: the sensitive ones are scrubbed.
+    const fields = await formFields(tab.id, limits);
+    if (fields) opts.fields = JSON.stringify(fields);
+    return collector.console(tab.id, opts);
+  });
+}
+
+export const readTools = {
+  browser_snapshot: browserSnapshot,
+  browser_accessibility_snapshot: browserAccessibilitySnapshot,
+  browser_find: browserFind,
+  browser_dom_cua: (p, signal) => readOnly(p, (tab, q) => domCua(tab, q, signal)),
+  browser_extract: (p, signal) => readOnly(p, (tab, q) => extractContent(tab, q, signal)),
+  browser_console: (p) => journalRead(p, 'console'),
+  browser_network: (p) => journalRead(p, 'network'),
+};

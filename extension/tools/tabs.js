@@ -1,0 +1,146 @@
+// Tab tools: browser_tabs, browser_selected_tab, browser_select_tab, browser_tab_open,
+// browser_tab_close, browser_mark_tab, browser_claim_tab, browser_release_tab,
+// browser_cleanup, browser_dispose_session.
+// Owns: ownership changes through ownership.js. Must never: close, move or group a user tab.
+import { ready } from '../core.js';
+import { sessions } from '../debugger.js';
+import { fail } from '../errors.js';
+import { groupOf, joinGroup } from '../groups.js';
+import { assertReadable, handleOf, resolveTab, tabFence } from '../handles.js';
+import { journal } from '../journal.js';
+import { markOwned, markTab, ownedTabs, ownerOf, release } from '../ownership.js';
+import { projectTabs } from '../wasm/pcc.js';
+import { tabInfo, tabToAct, timeoutOf } from './common.js';
+import { NAVIGABLE, waitLoaded } from './navigate.js';
+
+/**
+ * Every tab, each with its owner (`pccOwner`: agent or claimed; the core says `user`
+ * otherwise); a claimed tab's row carries the handle its side effects need (its fence).
+ */
+async function browserTabs() {
+  const owners = new Map((await ownedTabs()).map((t) => [t.tabId, t.owner]));
+  const tabs = (await chrome.tabs.query({})).map((t) => (owners.has(t.id) ? { ...t, pccOwner: owners.get(t.id) } : t));
+  const list = projectTabs(JSON.stringify(tabs));
+  for (const row of list.tabs) if (row.owner === 'claimed') row.handle = { tabFence: tabFence(row.id) };
+  return list;
+}
+
+/** `browser_select_tab`: makes a tab the active one of its window (agent-owned or claimed tabs). */
+async function browserSelectTab(params) {
+  if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'select_tab needs tabId');
+  const tab = await tabToAct(params);
+  const now = await chrome.tabs.update(tab.id, { active: true });
+  await chrome.windows.update(now.windowId, { focused: true }).catch(() => {});
+  return { ok: true, tab: tabInfo(now) };
+}
+
+async function browserSelectedTab(params) {
+  const tab = await resolveTab(params.tabId);
+  let handle;
+  try {
+    assertReadable(tab);
+    handle = await handleOf(tab, (await sessions(tab.id))[0]);
+  } catch {
+    handle = undefined; // a browser page: described, but not controllable
+  }
+  return { tab: tabInfo(tab, handle) };
+}
+
+async function browserTabOpen(params) {
+  let url = 'about:blank';
+  if (params.url !== undefined) {
+    try {
+      url = new URL(params.url).href;
+    } catch {
+      fail('INVALID_REQUEST', 'url must be an absolute URL');
+    }
+    if (!NAVIGABLE.includes(new URL(url).protocol) && url !== 'about:blank') fail('INVALID_REQUEST', 'cannot open that URL', 'use an http(s) or file URL');
+  }
+  // Open blank, start console/network collection, then load: the journal sees the page's
+  // first request and first log line.
+  if (params.sessionId !== undefined && (typeof params.sessionId !== 'string' || !params.sessionId)) fail('INVALID_REQUEST', 'sessionId must be a non-empty string');
+  const group = groupOf(params);
+  const tab = await chrome.tabs.create({ url: 'about:blank', active: params.active !== false });
+  await markOwned(tab.id, 'agent');
+  if (params.sessionId) await markTab(tab.id, { session: params.sessionId });
+  await joinGroup(tab, group);
+  if (url !== 'about:blank') {
+    await journal(tab.id).catch(() => {}); // no debugger: the tab still opens
+    await chrome.tabs.update(tab.id, { url });
+  }
+  return waitLoaded(tab, timeoutOf(params));
+}
+
+async function browserTabClose(params) {
+  const tab = await resolveTab(params.tabId);
+  if ((await ownerOf(tab.id)) !== 'agent') fail('BROWSER_TAB_NOT_OWNED', `tab ${tab.id} was not opened by the agent`, 'only tabs from browser_tab_open can be closed');
+  await chrome.tabs.remove(tab.id);
+  await release(tab.id);
+  return { ok: true };
+}
+
+const MARKS = ['handoff', 'deliverable', 'none'];
+
+/** `browser_mark_tab`: an agent-owned or claimed tab marked `handoff` or `deliverable` (or `none`). */
+async function browserMarkTab(params) {
+  if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'mark_tab needs tabId');
+  if (!MARKS.includes(params.as)) fail('INVALID_REQUEST', `as is one of ${MARKS.join(', ')}`);
+  const tab = await tabToAct(params);
+  await markTab(tab.id, { as: params.as === 'none' ? undefined : params.as });
+  return { ok: true, tab: tabInfo(tab), ...(params.as === 'none' ? {} : { as: params.as }) };
+}
+
+/**
+ * `browser_cleanup`: closes the agent's own tabs that are not marked (only those opened with
+ * `sessionId`, when given) and gives claimed tabs back; user, handoff and deliverable tabs
+ * stay. `preview: true` only says what it would do.
+ */
+async function browserCleanup(params) {
+  if (params.sessionId !== undefined && typeof params.sessionId !== 'string') fail('INVALID_REQUEST', 'sessionId must be a string');
+  if (params.preview !== undefined && typeof params.preview !== 'boolean') fail('INVALID_REQUEST', 'preview is true or false');
+  const mine = (await ownedTabs()).filter((t) => params.sessionId === undefined || t.session === params.sessionId);
+  const close = mine.filter((t) => t.owner === 'agent' && !t.as).map((t) => t.tabId);
+  const giveBack = mine.filter((t) => t.owner === 'claimed' && !t.as).map((t) => t.tabId);
+  const kept = mine.filter((t) => t.as).map((t) => ({ id: t.tabId, as: t.as }));
+  if (params.preview) return { preview: true, close, release: giveBack, kept };
+  for (const id of close) {
+    await chrome.tabs.remove(id).catch(() => {}); // already gone: nothing to close
+    await release(id);
+  }
+  for (const id of giveBack) await release(id);
+  return { ok: true, closed: close, released: giveBack, kept };
+}
+
+async function browserClaimTab(params) {
+  if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'claim needs the tabId of the user tab');
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  if ((await ownerOf(tab.id)) !== 'agent') await markOwned(tab.id, 'claimed');
+  const all = await sessions(tab.id).catch(() => null);
+  return { ok: true, tab: tabInfo(tab, await handleOf(tab, all?.[0])) };
+}
+
+async function browserReleaseTab(params) {
+  const tab = await resolveTab(params.tabId);
+  if ((await ownerOf(tab.id)) === 'claimed') await release(tab.id);
+  return { ok: true };
+}
+
+async function browserDisposeSession(params) {
+  if (typeof params.sessionId !== 'string') fail('INVALID_REQUEST', 'sessionId must be a string');
+  (await ready).collector.disposeSession(params.sessionId);
+  return { ok: true };
+}
+
+export const tabTools = {
+  browser_tabs: browserTabs,
+  browser_selected_tab: browserSelectedTab,
+  browser_select_tab: browserSelectTab,
+  browser_tab_open: browserTabOpen,
+  browser_tab_close: browserTabClose,
+  browser_mark_tab: browserMarkTab,
+  browser_claim_tab: browserClaimTab,
+  browser_release_tab: browserReleaseTab,
+  browser_cleanup: browserCleanup,
+  browser_dispose_session: browserDisposeSession,
+};

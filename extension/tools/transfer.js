@@ -1,0 +1,142 @@
+// What leaves the page as a file or a clipboard: browser_screenshot, browser_download,
+// browser_downloads, browser_clipboard_read / _write.
+// Owns: download paths under the download directory. Must never: return Base64 or a favicon
+// to the model (the Bridge writes a screenshot's file), or an unscrubbed field value.
+import { keepWorker } from '../bridge.js';
+import { ready } from '../core.js';
+import { sessions } from '../debugger.js';
+import { HINTS, fail } from '../errors.js';
+import { formFields, scrubText } from '../evaluate.js';
+import { assertReadable, handleOf, resolveTab } from '../handles.js';
+import { projectTab, screenshotText } from '../wasm/pcc.js';
+import { limits, tabInfo, timeoutOf } from './common.js';
+import { refNode } from './observe.js';
+
+/** One download as the model sees it: the file's name and path, its state, the URL redacted. */
+function downloadRow(d) {
+  const url = projectTab(JSON.stringify({ id: 0, title: '', url: d.finalUrl || d.url })).url;
+  const name = String(d.filename || '').split(/[\\/]/).pop().slice(0, 200);
+  return {
+    id: d.id, name, state: d.state, bytes: d.bytesReceived, ...(d.totalBytes > 0 ? { totalBytes: d.totalBytes } : {}),
+    ...(d.error ? { error: d.error } : {}), ...(d.filename ? { path: d.filename.slice(0, 500) } : {}), url,
+  };
+}
+
+/**
+ * Downloads `url` to `filename` under the browser's download directory (its own name when
+ * absent; a taken name gets a number), and waits up to `timeout` for it to finish: the row of
+ * `browser_downloads`, `in_progress` when it is still running.
+ */
+async function browserDownload(params, signal) {
+  let url;
+  try {
+    url = new URL(params.url);
+  } catch {
+    fail('INVALID_REQUEST', 'url must be an absolute URL');
+  }
+  if (!['http:', 'https:'].includes(url.protocol)) fail('INVALID_REQUEST', 'only http(s) URLs are downloaded');
+  const name = params.filename;
+  if (name !== undefined && (typeof name !== 'string' || !name || name.startsWith('/') || /^[a-z]:/i.test(name) || name.split(/[\\/]/).some((p) => p === '..' || p === '.' || !p))) {
+    fail('INVALID_REQUEST', 'filename is a relative path under the download directory (no "..", no absolute path)');
+  }
+  let id;
+  try {
+    id = await chrome.downloads.download({ url: url.href, ...(name ? { filename: name } : {}), conflictAction: 'uniquify', saveAs: false });
+  } catch (e) {
+    fail('INVALID_REQUEST', `the download was refused: ${String(e.message).slice(0, 120)}`);
+  }
+  const until = Date.now() + timeoutOf(params);
+  let [d] = await chrome.downloads.search({ id });
+  while (d?.state === 'in_progress' && Date.now() < until && !signal?.aborted) {
+    await new Promise((r) => setTimeout(r, 100));
+    [d] = await chrome.downloads.search({ id });
+  }
+  return d ? downloadRow(d) : { id, state: 'interrupted' };
+}
+
+/**
+ * `browser_downloads`: the newest downloads (at most 20; `tabId` narrows to those a tab's
+ * page started, by its URL's origin): name, bytes, state, where the file is; URLs pass the
+ * core's URL redaction. A clicked download goes where Chrome decides (its download
+ * directory); `browser_download` names the file under it.
+ */
+async function browserDownloads(params) {
+  if (params.maxEntries !== undefined && (!Number.isInteger(params.maxEntries) || params.maxEntries < 1)) fail('INVALID_REQUEST', 'maxEntries is a positive integer');
+  const limit = Math.min(params.maxEntries ?? limits.downloadsMax, limits.downloadsMax);
+  const items = await chrome.downloads.search({ orderBy: ['-startTime'], limit });
+  const downloads = items.map(downloadRow);
+  return { downloads, count: downloads.length };
+}
+
+/** The clipboard through the keeper document (keeper.js). */
+async function clipboard(message) {
+  await keepWorker();
+  const r = await chrome.runtime.sendMessage({ type: 'pcc-clipboard', ...message }).catch(() => null);
+  if (!r?.ok) fail('BROWSER_PAGE_UNAVAILABLE', 'the clipboard could not be reached', 'retry; the browser may not allow clipboard access right now');
+  return r;
+}
+
+/** The clipboard's text: page-derived, bounded, scrubbed of the active tab's sensitive field values. */
+async function browserClipboardRead() {
+  const { limits } = await ready;
+  const { text } = await clipboard({ op: 'read' });
+  const active = await resolveTab(undefined).catch(() => null);
+  const fields = active ? await formFields(active.id, limits).catch(() => null) : null;
+  const cut = String(text ?? '').slice(0, limits.clipboardChars);
+  const content = fields ? scrubText(cut, fields) : cut;
+  return { content, ...(String(text ?? '').length > cut.length ? { truncated: true } : {}) };
+}
+
+async function browserClipboardWrite(params) {
+  const { limits } = await ready;
+  if (typeof params.text !== 'string') fail('INVALID_REQUEST', 'text must be a string');
+  if (params.text.length > limits.clipboardChars) fail('INVALID_REQUEST', `text is longer than ${limits.clipboardChars} characters`);
+  await clipboard({ op: 'write', text: params.text });
+  return { ok: true };
+}
+
+/**
+ * `browser_screenshot`: the viewport; `fullPage` the whole document (from its top, at most
+ * `screenshotMaxPx` tall: beyond, `truncated`); `ref` + `snapshotId` one element's border box.
+ */
+async function browserScreenshot(params, signal) {
+  // A local file is the caller's machine's business: pcc, its MCP server and the pi tools
+  // write it (bridge/src/files.rs); the worker only returns the image.
+  if (params.path !== undefined) fail('INVALID_REQUEST', 'path is written by pcc, its MCP server and the pi tools, not by the extension', 'call through the Bridge, or save the attachment yourself');
+  if (params.fullPage !== undefined && typeof params.fullPage !== 'boolean') fail('INVALID_REQUEST', 'fullPage is true or false');
+  if (params.fullPage && params.ref !== undefined) fail('INVALID_REQUEST', 'pass fullPage or ref, not both');
+  const tab = await resolveTab(params.tabId);
+  assertReadable(tab);
+  const all = await sessions(tab.id, signal);
+  const [main] = all;
+  let clip;
+  let truncated = false;
+  if (params.ref !== undefined) {
+    const { session, backendNodeId } = await refNode(all, await handleOf(tab, main), params.snapshotId, params.ref);
+    if (session !== main) fail('INVALID_REQUEST', 'that element is inside a cross-origin frame', 'take a screenshot of the viewport instead');
+    await main.send('DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {});
+    const box = await main.send('DOM.getBoxModel', { backendNodeId }).catch(() => null);
+    const q = box?.model?.border;
+    if (!q) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} has no box (hidden or gone)`, HINTS.BROWSER_STALE_REF);
+    const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
+    const { cssVisualViewport: v } = await main.send('Page.getLayoutMetrics');
+    clip = { x: Math.min(...xs) + v.pageX, y: Math.min(...ys) + v.pageY, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys), scale: 1 };
+    if (clip.width < 1 || clip.height < 1) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} has no box (hidden or gone)`, HINTS.BROWSER_STALE_REF);
+  } else if (params.fullPage) {
+    const { cssContentSize: c } = await main.send('Page.getLayoutMetrics');
+    const max = (await ready).limits.screenshotMaxPx;
+    truncated = c.height > max;
+    clip = { x: 0, y: 0, width: Math.min(c.width, max), height: Math.min(c.height, max), scale: 1 };
+  }
+  const { data } = await main.send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip, captureBeyondViewport: true } : {}) });
+  // The image is an attachment; the model text never carries it.
+  return { text: screenshotText(tab.id), attachment: { mimeType: 'image/png', data }, tab: tabInfo(tab), ...(truncated ? { truncated } : {}) };
+}
+
+export const transferTools = {
+  browser_screenshot: browserScreenshot,
+  browser_download: browserDownload,
+  browser_downloads: browserDownloads,
+  browser_clipboard_read: browserClipboardRead,
+  browser_clipboard_write: browserClipboardWrite,
+};
