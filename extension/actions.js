@@ -4,6 +4,7 @@
 // event was sent is `BROWSER_OPERATION_UNCERTAIN` and is never retried here.
 import { fail, ToolError, HINTS } from './errors.js';
 import { ready } from './core.js';
+import { limits } from './limits.js';
 
 const KEYS = {
   Enter: [13, 'Enter', '\r'], Tab: [9, 'Tab'], Escape: [27, 'Escape'], Backspace: [8, 'Backspace'], Delete: [46, 'Delete'],
@@ -144,9 +145,9 @@ export async function dragBetween(all, tabId, from, to) {
     await top.send('Input.setInterceptDrags', { enabled: true });
     await mouse('mouseMoved', from, { button: 'none' });
     await mouse('mousePressed', from, { clickCount: 1, buttons: 1 });
-    const STEPS = 10;
-    for (let i = 1; i <= STEPS && !data; i++) {
-      await mouse('mouseMoved', [from[0] + ((to[0] - from[0]) * i) / STEPS, from[1] + ((to[1] - from[1]) * i) / STEPS], { buttons: 1 });
+    const steps = limits.dragSteps;
+    for (let i = 1; i <= steps && !data; i++) {
+      await mouse('mouseMoved', [from[0] + ((to[0] - from[0]) * i) / steps, from[1] + ((to[1] - from[1]) * i) / steps], { buttons: 1 });
     }
     if (!data) await new Promise((r) => setTimeout(r, 50)); // an intercepted drag reports late
     if (data) {
@@ -155,7 +156,7 @@ export async function dragBetween(all, tabId, from, to) {
     await mouse('mouseReleased', to, { clickCount: 1 });
     return { html5: !!data };
   } catch (e) {
-    if (dispatched) throw new ToolError('BROWSER_OPERATION_UNCERTAIN', `the drag was started but did not finish: ${String(e.message).slice(0, 120)}`, HINTS.BROWSER_OPERATION_UNCERTAIN);
+    if (dispatched) throw new ToolError('BROWSER_OPERATION_UNCERTAIN', `the drag was started but did not finish: ${String(e.message).slice(0, limits.causeChars)}`, HINTS.BROWSER_OPERATION_UNCERTAIN);
     throw e;
   } finally {
     chrome.debugger.onEvent.removeListener(onEvent);
@@ -194,7 +195,7 @@ async function checkedPoint(all, session, backendNodeId, centered) {
   }`, [box]);
   if (hit === 'offscreen') fail('BROWSER_ELEMENT_OBSCURED', 'the element is outside the viewport and could not be scrolled into it', 'scroll its container, then take a new snapshot');
   if (hit !== 'self' && hit !== 'none') {
-    fail('BROWSER_ELEMENT_OBSCURED', `another element (${String(hit).slice(0, 40)}) covers the target`);
+    fail('BROWSER_ELEMENT_OBSCURED', `another element (${String(hit).slice(0, limits.echoChars)}) covers the target`);
   }
   // Nothing may have moved between the check and the click.
   if (!same(await boxCenter(session, backendNodeId), center)) fail('BROWSER_ELEMENT_OBSCURED', 'the element moved while it was checked', 'take a new snapshot and try again');
@@ -243,7 +244,7 @@ async function formattedType(session, backendNodeId) {
 /** Sets a formatted input's value as a picker does (native setter, input + change). */
 async function setFormatted(session, backendNodeId, type, text, markStarted) {
   const [re, format] = VALUE_FORMATS[type];
-  if (!re.test(text)) fail('INVALID_REQUEST', `a ${type} field takes ${format}, not ${JSON.stringify(text).slice(0, 40)}`, `pass the value as ${format}`);
+  if (!re.test(text)) fail('INVALID_REQUEST', `a ${type} field takes ${format}, not ${JSON.stringify(text).slice(0, limits.echoChars)}`, `pass the value as ${format}`);
   markStarted();
   const now = await callOn(session, backendNodeId, `function (v) {
     const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
@@ -254,7 +255,7 @@ async function setFormatted(session, backendNodeId, type, text, markStarted) {
   }`, [text]);
   if (now.value !== text) {
     // The platform put another value in (a range clamps and snaps to its step).
-    fail('INVALID_REQUEST', `the ${type} field did not take ${JSON.stringify(text).slice(0, 40)}: it now holds ${JSON.stringify(now.value).slice(0, 40)}`, 'pass a value within its min, max and step');
+    fail('INVALID_REQUEST', `the ${type} field did not take ${JSON.stringify(text).slice(0, limits.echoChars)}: it now holds ${JSON.stringify(now.value).slice(0, limits.echoChars)}`, 'pass a value within its min, max and step');
   }
   // Held, but outside min/max: the page's own validation will say so; so do we.
   return now.valid ? {} : { invalid: true };
@@ -340,7 +341,7 @@ export async function act(all, session, backendNodeId, action, params) {
           if (!(this instanceof HTMLSelectElement)) return { error: 'not a select element' };
           const opts = [...this.options];
           const picked = wanted.map((w) => opts.find((o) => o.value === w) || opts.find((o) => o.label === w || o.text.trim() === w));
-          if (picked.some((p) => !p)) return { error: 'no option ' + JSON.stringify(wanted[picked.indexOf(undefined)]).slice(0, 60) };
+          if (picked.some((p) => !p)) return { error: 'no option ' + JSON.stringify(wanted[picked.indexOf(undefined)]).slice(0, ${limits.echoChars}) };
           if (!this.multiple && picked.length > 1) return { error: 'not a multiple select' };
           for (const o of opts) o.selected = picked.includes(o);
           this.dispatchEvent(new Event('input', { bubbles: true }));
@@ -355,7 +356,7 @@ export async function act(all, session, backendNodeId, action, params) {
     }
   } catch (e) {
     if (dispatched && !(e instanceof ToolError && ['INVALID_REQUEST', 'BROWSER_OPERATION_UNCERTAIN'].includes(e.code))) {
-      throw new ToolError('BROWSER_OPERATION_UNCERTAIN', `${action} was started but did not finish: ${String(e.message).slice(0, 120)}`, HINTS.BROWSER_OPERATION_UNCERTAIN);
+      throw new ToolError('BROWSER_OPERATION_UNCERTAIN', `${action} was started but did not finish: ${String(e.message).slice(0, limits.causeChars)}`, HINTS.BROWSER_OPERATION_UNCERTAIN);
     }
     throw e;
   }
@@ -477,8 +478,8 @@ export async function clickAt(all, x, y, params) {
     if (!e) return null;
     // A field's text is its value (maybe a secret): named by tag and id only.
     const field = /^(input|textarea|select)$/.test(e.localName) || e.isContentEditable;
-    const words = field ? '' : String(e.innerText || e.getAttribute('aria-label') || '').slice(0, 400).trim().replace(/\\s+/g, ' ').slice(0, 40);
-    return e.localName + (e.id ? '#' + e.id.slice(0, 40) : '') + (words ? ' "' + words + '"' : '');
+    const words = field ? '' : String(e.innerText || e.getAttribute('aria-label') || '').slice(0, ${limits.readFactChars}).trim().replace(/\\s+/g, ' ').slice(0, ${limits.echoChars});
+    return e.localName + (e.id ? '#' + e.id.slice(0, ${limits.echoChars}) : '') + (words ? ' "' + words + '"' : '');
   })()` });
   const button = params.button || 'left';
   const clickCount = params.doubleClick ? 2 : 1;
@@ -489,7 +490,7 @@ export async function clickAt(all, x, y, params) {
       await top.send('Input.dispatchMouseEvent', type === 'mouseMoved' ? { type, x, y } : { type, x, y, button, clickCount });
     }
   } catch (e) {
-    if (dispatched) throw new ToolError('BROWSER_OPERATION_UNCERTAIN', `click was started but did not finish: ${String(e.message).slice(0, 120)}`, HINTS.BROWSER_OPERATION_UNCERTAIN);
+    if (dispatched) throw new ToolError('BROWSER_OPERATION_UNCERTAIN', `click was started but did not finish: ${String(e.message).slice(0, limits.causeChars)}`, HINTS.BROWSER_OPERATION_UNCERTAIN);
     throw e;
   }
   return { hit: result?.value ?? null };

@@ -12,6 +12,12 @@ import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { status, doctor, recordEvent } from './status.js';
 import { startBridge, configureBridge, bridgeState } from './bridge.js';
 import { openDialog, dialogOpens } from './dialogs.js';
+import * as debuggerTabs from './debugger.js';
+import * as dialogTabs from './dialogs.js';
+import * as handleTabs from './handles.js';
+import * as journalTabs from './journal.js';
+import * as ownershipTabs from './ownership.js';
+import * as repeatTabs from './repeat.js';
 import { tabInfo } from './tools/common.js';
 import { readTools } from './tools/read.js';
 import { targetTools } from './tools/target.js';
@@ -21,8 +27,18 @@ import { tabTools } from './tools/tabs.js';
 import { scriptTools } from './tools/script.js';
 import { transferTools } from './tools/transfer.js';
 
-chrome.tabs.onRemoved.addListener(async (tabId) => (await ready).collector.clearTab(tabId));
-chrome.tabs.onReplaced.addListener(async (_added, removed) => (await ready).collector.clearTab(removed));
+// A closed or replaced tab: every module that keeps per-tab state forgets it, here in one
+// place (the core's refs and revisions of the tab too).
+const TAB_STATE = [debuggerTabs, dialogTabs, handleTabs, journalTabs, ownershipTabs, repeatTabs];
+chrome.tabs.onRemoved.addListener(async (tabId) => {
+  for (const m of TAB_STATE) m.forgetTab(tabId);
+  (await ready).collector.clearTab(tabId);
+});
+chrome.tabs.onReplaced.addListener(async (added, removed) => {
+  handleTabs.replacedTab(added, removed);
+  ownershipTabs.replacedTab(added, removed);
+  (await ready).collector.clearTab(removed);
+});
 
 /** The router: every tool by its catalogue name (a test holds it to catalogue.json). */
 const TOOLS = {
@@ -109,11 +125,11 @@ async function call(method, params = {}) {
   let limit;
   try {
     const { limits } = await ready;
-    if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, 60)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
+    if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, limits.methodNameChars)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
     if (params === null || typeof params !== 'object' || Array.isArray(params)) fail('INVALID_REQUEST', 'params must be an object');
     const { params: known, sideEffects } = await catalogue;
     for (const k of Object.keys(params)) {
-      if (!known.get(method)?.has(k)) fail('INVALID_REQUEST', `${method} has no parameter ${k.slice(0, 60)}`, `its parameters: ${[...(known.get(method) ?? [])].join(', ')}`);
+      if (!known.get(method)?.has(k)) fail('INVALID_REQUEST', `${method} has no parameter ${k.slice(0, limits.methodNameChars)}`, `its parameters: ${[...(known.get(method) ?? [])].join(', ')}`);
     }
     limit = deadline(method, params, sideEffects, limits);
     const start = () => TOOLS[method](params, limit.signal);

@@ -13,14 +13,12 @@
 // and a message every 20 s keeps an open link (and the worker) alive.
 // Port and token live in chrome.storage.local (`bridgePort`, default 17373; `bridgeToken`).
 import { browserId, runtimeId } from './handles.js';
+import { limits, limitsLoaded } from './limits.js';
 
 export const DEFAULT_PORT = 17373;
-const BACKOFF_MIN_MS = 250;
-const BACKOFF_MAX_MS = 5000;
-const KEEPALIVE_MS = 20000;
 
 let socket = null;
-let backoff = BACKOFF_MIN_MS;
+let backoff = 0; // ms before the next attempt: budget.rs's bridgeBackoffMinMs, doubling to its max
 let retryTimer = null;
 let handler = null;
 const state = { connected: false, connectionId: undefined, connectionGeneration: undefined, port: undefined, paired: false, problem: undefined };
@@ -41,11 +39,13 @@ async function proof(token, role, nonce) {
 function scheduleRetry() {
   clearTimeout(retryTimer);
   retryTimer = setTimeout(connect, backoff);
-  backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
+  backoff = Math.min(backoff * 2, limits.bridgeBackoffMaxMs);
 }
 
 async function connect() {
   clearTimeout(retryTimer);
+  await limitsLoaded;
+  backoff ||= limits.bridgeBackoffMinMs;
   if (socket && socket.readyState <= WebSocket.OPEN) return;
   const { port, token } = await settings();
   state.port = port;
@@ -67,7 +67,7 @@ async function connect() {
   let authenticated = false;
   ws.onopen = async () => {
     ws.send(JSON.stringify({ type: 'hello', browserId: await browserId(), runtimeId, version: chrome.runtime.getManifest().version, nonce }));
-    keepalive = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), KEEPALIVE_MS);
+    keepalive = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), limits.bridgeKeepaliveMs);
   };
   ws.onmessage = async (ev) => {
     let msg;
@@ -85,7 +85,7 @@ async function connect() {
       ws.send(JSON.stringify({ type: 'auth', proof: await proof(token, 'extension', String(msg.nonce)) }));
       authenticated = true;
     } else if (msg.type === 'welcome' && authenticated) {
-      backoff = BACKOFF_MIN_MS;
+      backoff = limits.bridgeBackoffMinMs;
       Object.assign(state, { connected: true, problem: undefined, connectionId: msg.connectionId, connectionGeneration: msg.connectionGeneration });
     } else if (msg.type === 'call' && handler && state.connected && socket === ws) {
       const result = await handler(msg.method, msg.params ?? {});
@@ -135,7 +135,7 @@ export async function configureBridge({ port: p, token } = {}) {
 }
 
 function reconnect() {
-  backoff = BACKOFF_MIN_MS;
+  backoff = limits.bridgeBackoffMinMs;
   socket?.close();
   socket = null;
   connect();

@@ -3,10 +3,13 @@
 import init, { Collector, computedStyles, limits } from './wasm/pcc.js';
 import { runtimeId } from './handles.js';
 import { hintsLoaded } from './errors.js';
+import { setLimits } from './limits.js';
 
 export const ready = (async () => {
   await Promise.all([init({ module_or_path: new URL('./wasm/pcc_bg.wasm', import.meta.url) }), hintsLoaded]);
-  return { collector: new Collector(runtimeId), styles: computedStyles(), limits: limits() };
+  const l = limits();
+  setLimits(l);
+  return { collector: new Collector(runtimeId), styles: computedStyles(), limits: l };
 })();
 
 const encoder = new TextEncoder();

@@ -1,15 +1,15 @@
 // chrome.debugger, wrapped once: attach on demand, keep one attachment per tab, follow
 // out-of-process iframes (flattened child sessions) and forget everything on detach.
 // Every call returns a promise; CDP failures become rejections with the CDP message.
+import { limits } from './limits.js';
 
 const tabs = new Map(); // tabId → { children: Map<sessionId, {frameId, parentSession}>, attaching }
 
 /** No CDP command may hang a tool: past this, it rejects (the caller decides what it means). */
-const COMMAND_TIMEOUT_MS = 20000;
 
 function send(target, method, params = {}) {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${method} timed out`)), COMMAND_TIMEOUT_MS);
+    const timer = setTimeout(() => reject(new Error(`${method} timed out`)), limits.commandTimeoutMs);
     chrome.debugger.sendCommand(target, method, params, (result) => {
       clearTimeout(timer);
       const err = chrome.runtime.lastError;
@@ -43,7 +43,10 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
 /** Tabs whose renderer crashed (sad tab): nothing there answers until a new document loads. */
 const crashed = new Set();
 chrome.webNavigation.onCommitted.addListener((d) => d.frameId === 0 && crashed.delete(d.tabId));
-chrome.tabs.onRemoved.addListener((tabId) => crashed.delete(tabId));
+/** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
+export function forgetTab(tabId) {
+  crashed.delete(tabId);
+}
 
 export function isCrashed(tabId) {
   return crashed.has(tabId);

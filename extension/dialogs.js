@@ -6,21 +6,16 @@
 // Must never: answer a dialog by itself (only `browser_dialog` does), or hold a dialog's
 // text beyond its bound.
 
-/** budget.rs's `dialogMessageChars`, set by the composition root once the core is loaded
- * (a dialog is seen only on a tab a call attached to, and every call awaits the core). This
- * module cannot import core.js: core.js → handles.js → dialogs.js. */
-let messageChars = 0;
-export function setDialogMessageChars(n) {
-  messageChars = n;
-}
+import { limits } from './limits.js';
+
 const open = new Map(); // tabId → {type, message, defaultPrompt?}
 const waiters = new Map(); // tabId → Set of resolve functions
 
 chrome.debugger.onEvent.addListener((source, method, params) => {
   if (source.sessionId) return; // the tab's own target: frames share its dialogs
   if (method === 'Page.javascriptDialogOpening') {
-    const d = { type: params.type, message: String(params.message ?? '').slice(0, messageChars) };
-    if (params.type === 'prompt') d.defaultPrompt = String(params.defaultPrompt ?? '').slice(0, messageChars);
+    const d = { type: params.type, message: String(params.message ?? '').slice(0, limits.dialogMessageChars) };
+    if (params.type === 'prompt') d.defaultPrompt = String(params.defaultPrompt ?? '').slice(0, limits.dialogMessageChars);
     open.set(source.tabId, d);
     for (const wake of waiters.get(source.tabId) ?? []) wake(d);
     waiters.delete(source.tabId);
@@ -29,7 +24,10 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   }
 });
 chrome.debugger.onDetach.addListener((source) => open.delete(source.tabId));
-chrome.tabs.onRemoved.addListener((tabId) => open.delete(tabId));
+/** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
+export function forgetTab(tabId) {
+  open.delete(tabId);
+}
 
 /** The dialog open on a tab, or undefined. */
 export function openDialog(tabId) {

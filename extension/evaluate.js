@@ -38,13 +38,13 @@ export async function evaluateIn(main, tabId, params, timeout) {
   try {
     res = await main.send('Runtime.evaluate', { expression: params.expression, awaitPromise: params.awaitPromise !== false, returnByValue: false, timeout, userGesture: true });
   } catch (e) {
-    fail('BROWSER_SCRIPT_FAILED', `evaluate failed: ${String(e.message).slice(0, 160)}`);
+    fail('BROWSER_SCRIPT_FAILED', `evaluate failed: ${String(e.message).slice(0, limits.causeChars)}`);
   }
   if (res.exceptionDetails) {
     // The message is the page's and may quote a value (`throw new Error(pw.value)`,
     // `JSON.parse(pw.value)`): scrubbed like a result.
     const d = res.exceptionDetails;
-    const text = String(d.exception?.description || d.text || 'exception').split('\n')[0].slice(0, 200);
+    const text = String(d.exception?.description || d.text || 'exception').split('\n')[0].slice(0, limits.causeChars);
     const after = await formFields(tabId, limits);
     if (!before && !after) fail('BROWSER_SCRIPT_FAILED', 'the expression threw (its message could not be checked for sensitive values)', 'fix the expression; it runs in the page as a script');
     const clean = scrubText(text, [...(before || []), ...(after || [])]);
@@ -55,7 +55,7 @@ export async function evaluateIn(main, tabId, params, timeout) {
   if (r.objectId) {
     const out = await main.send('Runtime.callFunctionOn', {
       objectId: r.objectId, functionDeclaration: serializeInPage.toString(), arguments: [{ value: limits }], returnByValue: true, timeout,
-    }).catch((e) => fail('BROWSER_SCRIPT_FAILED', `could not read the result: ${String(e.message).slice(0, 160)}`));
+    }).catch((e) => fail('BROWSER_SCRIPT_FAILED', `could not read the result: ${String(e.message).slice(0, limits.causeChars)}`));
     main.send('Runtime.releaseObject', { objectId: r.objectId }).catch(() => {});
     if (out.exceptionDetails || typeof out.result?.value !== 'string') fail('BROWSER_SCRIPT_FAILED', 'the result could not be serialized');
     json = out.result.value;

@@ -6,9 +6,9 @@
 // Owns: the group of a newly opened agent tab. Must never: group, move or ungroup a tab the
 // agent did not open; fail the tab's opening (a window without tab groups leaves it ungrouped).
 import { fail } from './errors.js';
+import { limits } from './limits.js';
 
 export const GROUP_COLORS = ['grey', 'blue', 'red', 'yellow', 'green', 'pink', 'purple', 'cyan', 'orange'];
-const TITLE_CHARS = 40;
 
 /** The group a `browser_tab_open` asks for: `{title, color}`, or null for none. */
 export function groupOf(params) {
@@ -16,7 +16,7 @@ export function groupOf(params) {
   if (typeof title !== 'string') fail('INVALID_REQUEST', 'groupTitle must be a string ("" for no group)');
   const color = params.groupColor ?? 'blue';
   if (!GROUP_COLORS.includes(color)) fail('INVALID_REQUEST', `groupColor must be one of ${GROUP_COLORS.join(', ')}`);
-  return title.trim() ? { title: title.slice(0, TITLE_CHARS), color } : null;
+  return title.trim() ? { title: title.slice(0, limits.groupTitleChars), color } : null;
 }
 
 /** Puts the agent's new tab into its window's group of that title (made when missing). */

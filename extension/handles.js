@@ -5,6 +5,7 @@ import { fail } from './errors.js';
 import { documentId } from './page/domwalk.js';
 import { isCrashed } from './debugger.js';
 import { openDialog } from './dialogs.js';
+import { limits } from './limits.js';
 
 async function currentDocumentId(tabId) {
   try {
@@ -37,11 +38,11 @@ export function tabFence(tabId) {
   if (!fences.has(tabId)) fences.set(tabId, `${runtimeId}.${++fenceCounter}`);
   return fences.get(tabId);
 }
-chrome.tabs.onReplaced.addListener((added, removed) => {
+/** A replaced tab (background.js's one tabs.onReplaced listener calls every module's). */
+export function replacedTab(added, removed) {
   fences.delete(removed);
   fences.delete(added); // the replacement gets a fresh fence on first use
-});
-chrome.tabs.onRemoved.addListener((tabId) => fences.delete(tabId));
+}
 
 const RESTRICTED = [/^chrome:/, /^chrome-extension:/, /^chrome-untrusted:/, /^devtools:/, /^edge:/, /^about:(?!blank|srcdoc)/,
   /^view-source:/, /^https:\/\/chromewebstore\.google\.com\//, /^https:\/\/chrome\.google\.com\/webstore/];
@@ -68,7 +69,6 @@ export function assertReadable(tab) {
   if (isCrashed(tab.id)) fail('BROWSER_PAGE_UNAVAILABLE', `tab ${tab.id} crashed`, 'reload it with browser_navigate, or open a new tab');
 }
 
-const INCARNATION_CHARS = 16;
 
 /**
  * The current handle of a tab. `incarnation` is the main frame's loaderId when the debugger
@@ -76,7 +76,11 @@ const INCARNATION_CHARS = 16;
  */
 /** The last incarnation read per tab (for a handle while a dialog blocks the page). */
 const lastIncarnation = new Map();
-chrome.tabs.onRemoved.addListener((tabId) => lastIncarnation.delete(tabId));
+/** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
+export function forgetTab(tabId) {
+  fences.delete(tabId);
+  lastIncarnation.delete(tabId);
+}
 
 export async function handleOf(tab, mainSession, domDocumentId) {
   let incarnation;
@@ -94,6 +98,6 @@ export async function handleOf(tab, mainSession, domDocumentId) {
   const h = { tabId: tab.id, browserId: await browserId(), windowId: tab.windowId, tabFence: tabFence(tab.id) };
   // 16 characters of a random token (64 bits for a loaderId) tell one document of a tab from
   // the next; the model echoes it, so it is no longer than that.
-  if (incarnation) h.incarnation = incarnation.slice(0, INCARNATION_CHARS);
+  if (incarnation) h.incarnation = incarnation.slice(0, limits.incarnationChars);
   return h;
 }

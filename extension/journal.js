@@ -22,7 +22,10 @@ export function requestsSince(tabId, since) {
 }
 
 chrome.debugger.onDetach.addListener((source) => { journaled.delete(source.tabId); inflight.delete(source.tabId); });
-chrome.tabs.onRemoved.addListener((tabId) => inflight.delete(tabId));
+/** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
+export function forgetTab(tabId) {
+  inflight.delete(tabId);
+}
 
 function argText(a, cap) {
   if (!a) return '';

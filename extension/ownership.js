@@ -65,11 +65,16 @@ export async function ownedTabs() {
   return [...o].map(([tabId, owner]) => ({ tabId, owner, ...m.get(tabId) }));
 }
 
-chrome.tabs.onRemoved.addListener((tabId) => { void release(tabId); void markTab(tabId, { as: undefined, session: undefined }); });
-chrome.tabs.onReplaced.addListener((added, removed) => {
-  // A replaced tab keeps its ownership: the handle's fence tells the agent it changed.
+/** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
+export function forgetTab(tabId) {
+  void release(tabId);
+  void markTab(tabId, { as: undefined, session: undefined });
+}
+
+/** A replaced tab keeps its ownership: the handle's fence tells the agent it changed. */
+export function replacedTab(added, removed) {
   void load().then(async (m) => { if (m.has(removed)) { m.set(added, m.get(removed)); m.delete(removed); await save(); } });
-});
+}
 
 /** Side effects need an agent tab, or a claimed tab and a handle with its current fence. */
 export async function assertMayAct(tab, params, currentHandle) {

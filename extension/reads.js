@@ -8,6 +8,7 @@ import { domWalk, documentId, frameArm, framePost } from './page/domwalk.js';
 import { articleWalk } from './page/article.js';
 import { fail } from './errors.js';
 import { sessions, isAttached } from './debugger.js';
+import { limits } from './limits.js';
 
 /** Errors that mean the document went away under the read. */
 const NAVIGATED = /frame (with id \d+ )?(was )?removed|no frame with id|inspected target navigated|execution context was destroyed|cannot find context|document (was )?(unloaded|replaced)|target closed|detached while handling/i;
@@ -114,8 +115,8 @@ function testsValue(selector) {
 }
 
 function walkError(r, selector) {
-  if (r?.badSelector) fail('INVALID_REQUEST', `invalid selector ${JSON.stringify(selector).slice(0, 80)}`, 'pass a CSS selector');
-  if (r?.notFound) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, 80)}`);
+  if (r?.badSelector) fail('INVALID_REQUEST', `invalid selector ${JSON.stringify(selector).slice(0, limits.echoChars)}`, 'pass a CSS selector');
+  if (r?.notFound) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, limits.echoChars)}`);
 }
 
 /**
@@ -160,7 +161,7 @@ export async function walkFrames(tab, selector, allFrames, textCap, keep = null,
     results = await inFrames(tab.id, allFrames, domWalk, [selector, limits.walkMaxNodes, textCap, round, keep, asRendered, caps]);
   } catch (e) {
     if (isNavigationError(e)) throw e;
-    fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, 120)}`);
+    fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, limits.causeChars)}`);
   }
   const main = results.find((r) => r.frameId === 0)?.result;
   if (!main) fail('BROWSER_SCRIPT_FAILED', 'the page returned nothing');

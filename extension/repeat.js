@@ -10,13 +10,14 @@
 // hold a state for a read the caller cannot use any more (the callers check the document,
 // the revision or the ref registry before using what is held).
 import { trackerState } from './page/checks.js';
+import { limits } from './limits.js';
 
 const states = new Map(); // read key → {state, held}
-const KEPT = 32; // read keys (AX and snapshot); twice the core's REVISIONS_TOTAL
 
-chrome.tabs.onRemoved.addListener((tabId) => {
+/** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
+export function forgetTab(tabId) {
   for (const k of states.keys()) if (k.startsWith(`${tabId}|`)) states.delete(k);
-});
+}
 
 /** The key of a read (`kind`: which tool and how): everything that shapes its result besides the page. */
 export function readKey(tabId, kind, params) {
@@ -26,7 +27,6 @@ export function readKey(tabId, kind, params) {
 /** Documents (`tabId:frameId:documentId`) whose frame did not answer in time once (a
  * `javascript:` URL frame never does): not asked again, so their page is read at once. */
 const silent = new Set();
-const SILENT_KEPT = 256;
 
 /** One frame's tracker answer: its string, `error page` (Chrome's static error document, e.g.
  * an ad frame offline: nothing there changes but its document), or null. */
@@ -40,7 +40,7 @@ async function frameState(tabId, frame, answerMs) {
   const late = Symbol('late');
   const answer = await Promise.race([asked, new Promise((res) => setTimeout(() => res(late), answerMs))]);
   if (answer !== late) return answer;
-  if (silent.size >= SILENT_KEPT) silent.clear();
+  if (silent.size >= limits.silentFramesKept) silent.clear();
   silent.add(doc);
   return null;
 }
@@ -69,5 +69,5 @@ export function remember(key, state, held) {
   states.delete(key);
   if (!state || !held) return;
   states.set(key, { state, held });
-  if (states.size > KEPT) states.delete(states.keys().next().value);
+  if (states.size > limits.readKeysKept) states.delete(states.keys().next().value);
 }

@@ -8,6 +8,7 @@ import { ownerOf } from './ownership.js';
 import { isJournaled } from './journal.js';
 import { documentId } from './page/domwalk.js';
 import { HINTS } from './errors.js';
+import { limits } from './limits.js';
 
 const events = [];
 
@@ -74,14 +75,14 @@ export async function doctor(params, describe) {
         details.debugger = { attached: true, frameSessions: all.length - 1 };
       } catch (e) {
         details.debugger = { attached: false };
-        problem('BROWSER_PAGE_UNAVAILABLE', `the debugger cannot attach: ${String(e.message).slice(0, 120)}`, 'close DevTools or other debugging extensions on this tab; reads fall back to the DOM walk');
+        problem('BROWSER_PAGE_UNAVAILABLE', `the debugger cannot attach: ${String(e.message).slice(0, limits.causeChars)}`, 'close DevTools or other debugging extensions on this tab; reads fall back to the DOM walk');
       }
       try {
         await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: documentId });
         details.injection = 'ok';
       } catch (e) {
         details.injection = 'failed';
-        problem('BROWSER_SCRIPT_FAILED', `script injection failed: ${String(e.message).slice(0, 120)}`);
+        problem('BROWSER_SCRIPT_FAILED', `script injection failed: ${String(e.message).slice(0, limits.causeChars)}`);
       }
     }
     if (tab.status === 'loading' || tab.pendingUrl) problem('BROWSER_PAGE_CHANGING', `tab ${tab.id} is loading`);

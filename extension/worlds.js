@@ -7,11 +7,11 @@
 // Owns: that lookup and that one attribute rewrite. Must never: change anything else in an
 // observation, or the page itself.
 import { enableRuntime, ownWorlds } from './debugger.js';
+import { limits } from './limits.js';
 
 const GROUP = 'pcc-was-password';
 const LIST = '(() => { const l = globalThis.__pccWasPassword?.list() ?? []; return l.length ? l : 0; })()';
 /** More remembered fields than this in one frame: every text-like input counts as one. */
-const MAX_RESOLVED = 200;
 
 /** Backend node ids of one session's remembered fields; `all` when they cannot be known. */
 async function remembered(tabId, target) {
@@ -27,7 +27,7 @@ async function remembered(tabId, target) {
       if (!result?.objectId) return;
       const { result: props } = await target.send('Runtime.getProperties', { objectId: result.objectId, ownProperties: true });
       const els = props.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId);
-      if (els.length > MAX_RESOLVED) found.all = true;
+      if (els.length > limits.passwordNodesResolved) found.all = true;
       else {
         const nodes = await Promise.all(els.map((p) => target.send('DOM.describeNode', { objectId: p.value.objectId })));
         for (const { node } of nodes) found.ids.add(node.backendNodeId);

@@ -205,8 +205,37 @@ pub const FORM_FIELDS_MAX: usize = 50;
 /// A waiting tool's timeout when the call names none.
 pub const TIMEOUT_DEFAULT_MS: usize = 5_000;
 
+/// A tab group's title (the agent session's label).
+pub const GROUP_TITLE_CHARS: usize = 40;
+/// Read keys whose page state the worker holds for a repeat read (AX and snapshot reads):
+/// twice the revisions the core keeps.
+pub const READ_KEYS_KEPT: usize = 2 * REVISIONS_TOTAL;
+/// Documents whose frame once failed to answer the change tracker (not asked again).
+pub const SILENT_FRAMES_KEPT: usize = 256;
+/// One CDP command through `chrome.debugger`.
+pub const COMMAND_TIMEOUT_MS: usize = 20_000;
+/// Remembered password fields resolved to backend node ids for one AX read.
+pub const PASSWORD_NODES_RESOLVED: usize = 200;
+/// The hex digits of a document incarnation.
+pub const INCARNATION_CHARS: usize = 16;
+/// No fetch/XHR in flight for this long: `browser_wait_for {state: "networkidle"}`.
+pub const NETWORK_IDLE_MS: usize = 500;
+/// The Bridge link: reconnect backoff (doubling from min to max) and keep-alive period.
+pub const BRIDGE_BACKOFF_MIN_MS: usize = 250;
+pub const BRIDGE_BACKOFF_MAX_MS: usize = 5_000;
+pub const BRIDGE_KEEPALIVE_MS: usize = 20_000;
+/// Pointer moves of one `browser_drag`.
+pub const DRAG_STEPS: usize = 10;
+/// A download's file name and path in `browser_downloads`.
+pub const DOWNLOAD_NAME_CHARS: usize = 200;
+pub const DOWNLOAD_PATH_CHARS: usize = 500;
+/// What an error message quotes: a caller's value (a selector, a key, a method, a target),
+/// and a browser's or page's own error text.
+pub const ECHO_CHARS: usize = 80;
+pub const CAUSE_CHARS: usize = 160;
+
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 38] = [
+pub const SOURCE_LIMITS: [(&str, usize); 54] = [
     ("scrollViewChars", SCROLL_VIEW_CHARS),
     ("evalDepth", EVAL_DEPTH),
     ("evalArrayItems", EVAL_ARRAY_ITEMS),
@@ -245,6 +274,22 @@ pub const SOURCE_LIMITS: [(&str, usize); 38] = [
     ("downloadsMax", DOWNLOADS_MAX),
     ("formFieldsMax", FORM_FIELDS_MAX),
     ("timeoutDefaultMs", TIMEOUT_DEFAULT_MS),
+    ("groupTitleChars", GROUP_TITLE_CHARS),
+    ("readKeysKept", READ_KEYS_KEPT),
+    ("silentFramesKept", SILENT_FRAMES_KEPT),
+    ("commandTimeoutMs", COMMAND_TIMEOUT_MS),
+    ("passwordNodesResolved", PASSWORD_NODES_RESOLVED),
+    ("incarnationChars", INCARNATION_CHARS),
+    ("networkIdleMs", NETWORK_IDLE_MS),
+    ("bridgeBackoffMinMs", BRIDGE_BACKOFF_MIN_MS),
+    ("bridgeBackoffMaxMs", BRIDGE_BACKOFF_MAX_MS),
+    ("bridgeKeepaliveMs", BRIDGE_KEEPALIVE_MS),
+    ("dragSteps", DRAG_STEPS),
+    ("downloadNameChars", DOWNLOAD_NAME_CHARS),
+    ("downloadPathChars", DOWNLOAD_PATH_CHARS),
+    ("echoChars", ECHO_CHARS),
+    ("causeChars", CAUSE_CHARS),
+    ("methodNameChars", METHOD_NAME_CHARS),
 ];
 
 /// The effective budget of one call.

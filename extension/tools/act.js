@@ -13,7 +13,8 @@ import { assertReadable, handleOf, resolveTab } from '../handles.js';
 import { assertMayAct } from '../ownership.js';
 import { settle } from '../settle.js';
 import { walkNode } from '../walknode.js';
-import { limits, tabInfo } from './common.js';
+import { tabInfo } from './common.js';
+import { limits } from '../limits.js';
 import { captureAx, readTab, refNode } from './observe.js';
 import { resolveTarget, targetOf } from './target.js';
 
@@ -194,7 +195,7 @@ async function browserScroll(params, signal) {
   // What the viewport shows now: a small state (the budget keeps what is in view first),
   // with refs under its own snapshotId. (An AX revision would say `unchanged`: scrolling
   // changes what is seen, not the page.)
-  const { result } = await readTab({ tabId: out.tab.id, maxChars: (await ready).limits.scrollViewChars }, signal, (c, json, limits, h) => c.snapshot(json, { ...limits, tab: h }));
+  const { result } = await readTab({ tabId: out.tab.id, maxChars: (await ready).limits.scrollViewChars }, signal, (c, json, budget, h) => c.snapshot(json, { ...budget, tab: h }));
   const { snapshotId, state, truncated } = result;
   return { ...out, snapshotId, state, truncated };
 }

@@ -1,13 +1,12 @@
 // What every tool handler shares: the model-facing tab descriptor, budget.rs's limits (set
 // before any call runs), the integer and timeout checks, the tab a side effect may act on.
 // Owns: those checks. Must never: read or act on a page.
-import { ready } from '../core.js';
 import { sessions } from '../debugger.js';
 import { assertReadable, handleOf, resolveTab } from '../handles.js';
 import { assertMayAct } from '../ownership.js';
-import { setDialogMessageChars } from '../dialogs.js';
 import { fail } from '../errors.js';
 import { projectTab } from '../wasm/pcc.js';
+import { limits } from '../limits.js';
 
 /** The model-facing tab descriptor (wasm projection: capped, no favicon) plus its handle. */
 export function tabInfo(tab, handle) {
@@ -16,12 +15,6 @@ export function tabInfo(tab, handle) {
   return t;
 }
 
-/** budget.rs's limits, set before any call runs (call() awaits `ready` after this reaction). */
-export let limits;
-ready.then((r) => {
-  limits = r.limits;
-  setDialogMessageChars(limits.dialogMessageChars);
-}, () => {}); // call() reports a failed load
 
 /** Timeouts of waiting tools: `timeoutDefaultMs` unless given, at most `timeoutMaxMs`. */
 export function timeoutOf(params) {

@@ -12,6 +12,7 @@ import { pageCheck } from '../page/checks.js';
 import { tabInfo, tabToAct, timeoutOf } from './common.js';
 import { refNode } from './observe.js';
 import { resolveTarget, targetOf } from './target.js';
+import { limits } from '../limits.js';
 
 export const NAVIGABLE = ['http:', 'https:', 'file:'];
 
@@ -55,7 +56,7 @@ async function browserNavigate(params) {
       await HISTORY[params.action](tab.id);
     } catch (e) {
       // Nothing happened: no page in that direction.
-      fail('INVALID_REQUEST', `cannot go ${params.action}: ${String(e.message).slice(0, 100)}`, 'read browser_tabs, or navigate to a URL');
+      fail('INVALID_REQUEST', `cannot go ${params.action}: ${String(e.message).slice(0, limits.causeChars)}`, 'read browser_tabs, or navigate to a URL');
     }
   }
   return waitLoaded(tab, timeout);
@@ -81,8 +82,6 @@ export async function waitLoaded(tab, timeout) {
 
 const LOAD_STATES = ['load', 'domcontentloaded', 'networkidle'];
 const ELEMENT_STATES = ['visible', 'hidden', 'enabled', 'attached', 'detached'];
-/** No fetch/XHR in flight for this long: the network is idle. */
-const NETWORK_IDLE_MS = 500;
 
 /** A URL glob (`*` any run of characters, `?` one) as a RegExp over the whole URL. */
 function globRegExp(glob) {
@@ -129,7 +128,7 @@ async function browserWaitFor(params, signal) {
         if (ok && load === 'networkidle') {
           if (requestsSince(tab.id, 0) > 0) idleSince = null;
           else idleSince ??= Date.now();
-          ok = idleSince !== null && Date.now() - idleSince >= NETWORK_IDLE_MS;
+          ok = idleSince !== null && Date.now() - idleSince >= limits.networkIdleMs;
         }
       }
     }

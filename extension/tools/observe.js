@@ -15,6 +15,7 @@ import { heldSince, pageState, readKey, remember } from '../repeat.js';
 import { walkNode } from '../walknode.js';
 import { applyPasswordMemory } from '../worlds.js';
 import { optionalInt, tabInfo } from './common.js';
+import { limits } from '../limits.js';
 
 export async function captureAx(tab, signal) {
   const all = await sessions(tab.id, signal);
@@ -47,9 +48,9 @@ async function scopeOf(main, selector) {
   try {
     ({ nodeId } = await main.send('DOM.querySelector', { nodeId: doc.root.nodeId, selector }));
   } catch {
-    fail('INVALID_REQUEST', `invalid selector ${JSON.stringify(selector).slice(0, 80)}`, 'pass a CSS selector');
+    fail('INVALID_REQUEST', `invalid selector ${JSON.stringify(selector).slice(0, limits.echoChars)}`, 'pass a CSS selector');
   }
-  if (!nodeId) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, 80)}`);
+  if (!nodeId) fail('BROWSER_SELECTOR_NOT_FOUND', `no element matches ${JSON.stringify(selector).slice(0, limits.echoChars)}`);
   const { node } = await main.send('DOM.describeNode', { nodeId });
   return { session: '', backendNodeId: node.backendNodeId };
 }
@@ -103,10 +104,11 @@ async function observe(tab, params, signal) {
 
 /**
  * One page read: validate, observe (AX or DOM walk), hand the JSON observation to
- * `render(collector, json, limits, handle)` (a wasm call) and time both halves.
+ * `render(collector, json, budget, handle)` (a wasm call; `budget`: the caller's maxChars and
+ * maxNodes) and time both halves.
  */
 export async function readTab(params, signal, render, resolved) {
-  const limits = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
+  const budget = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
   const tab = resolved ?? await resolveTab(params.tabId);
   assertReadable(tab);
   const { collector } = await ready;
@@ -118,7 +120,7 @@ export async function readTab(params, signal, render, resolved) {
   signal?.throwIfAborted();
   const t0 = performance.now();
   const json = utf8(obs);
-  const result = render(collector, json, limits, handle);
+  const result = render(collector, json, budget, handle);
   const timing = { captureMs, wasmMs: performance.now() - t0, rawBytes: json.length };
   return { result, tab: tabInfo(tab, handle), timing: params.timing ? timing : undefined };
 }

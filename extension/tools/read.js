@@ -7,7 +7,8 @@ import { formFields } from '../evaluate.js';
 import { assertReadable, resolveTab } from '../handles.js';
 import { journal } from '../journal.js';
 import { domCua, extractContent } from '../reads.js';
-import { limits, optionalInt, tabInfo } from './common.js';
+import { optionalInt, tabInfo } from './common.js';
+import { limits } from '../limits.js';
 import { readTab, trackedRead } from './observe.js';
 
 async function browserSnapshot(params, signal) {
@@ -21,7 +22,7 @@ async function browserSnapshot(params, signal) {
       return held;
     },
     keep: (result) => result,
-    render: (c, json, limits, handle) => c.snapshot(json, { ...limits, tab: handle, page }),
+    render: (c, json, budget, handle) => c.snapshot(json, { ...budget, tab: handle, page }),
   });
   const out = { tab, snapshot: result };
   if (timing) out.timing = timing;
@@ -44,13 +45,13 @@ async function browserFind(params, signal) {
     try {
       regex = new RegExp(params.regex, 'i');
     } catch (e) {
-      fail('INVALID_REQUEST', `invalid regex: ${String(e.message).slice(0, 120)}`, 'pass a JavaScript regular expression source, without slashes');
+      fail('INVALID_REQUEST', `invalid regex: ${String(e.message).slice(0, limits.causeChars)}`, 'pass a JavaScript regular expression source, without slashes');
     }
   }
   const asked = optionalInt(params, 'maxResults'); // default and cap: budget.rs
   const maxResults = asked === undefined ? undefined : Math.min(asked, 1e9);
-  const { result, tab } = await readTab(params, signal, (c, json, limits, handle) =>
-    c.find(json, params.text, params.role, params.name, params.exact === true, undefined, undefined, false, maxResults, limits.maxChars === undefined ? undefined : Math.min(limits.maxChars, 1e9), handle, regex));
+  const { result, tab } = await readTab(params, signal, (c, json, budget, handle) =>
+    c.find(json, params.text, params.role, params.name, params.exact === true, undefined, undefined, false, maxResults, budget.maxChars === undefined ? undefined : Math.min(budget.maxChars, 1e9), handle, regex));
   return { tab, ...result };
 }
 
@@ -59,8 +60,8 @@ async function browserAccessibilitySnapshot(params, signal) {
     if (params[k] !== undefined && typeof params[k] !== 'string') fail('INVALID_REQUEST', `${k} must be a string`);
   }
   if (params.disableDiffing !== undefined && typeof params.disableDiffing !== 'boolean') fail('INVALID_REQUEST', 'disableDiffing must be a boolean');
-  const options = (limits, handle, unchangedSince) => ({
-    ...limits,
+  const options = (budget, handle, unchangedSince) => ({
+    ...budget,
     tab: handle,
     sessionId: params.sessionId || '',
     scope: params.selector || (params.ref !== undefined ? `ref ${params.snapshotId} ${params.ref}` : ''),
@@ -73,7 +74,7 @@ async function browserAccessibilitySnapshot(params, signal) {
     // `unchanged` from the held revision (the core refuses one that is not the latest).
     reuse: (since, handle, collector) => collector.accessibility(new Uint8Array(0), options({ maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') }, handle, since)),
     keep: (result) => result.snapshotId,
-    render: (c, json, limits, handle) => c.accessibility(json, options(limits, handle)),
+    render: (c, json, budget, handle) => c.accessibility(json, options(budget, handle)),
   });
   const out = { ...result, tab };
   if (timing) out.timing = timing;
@@ -92,7 +93,7 @@ async function readOnly(params, read) {
 async function journalRead(params, kind) {
   if (params.filter !== undefined && typeof params.filter !== 'string') fail('INVALID_REQUEST', 'filter must be a string');
   return readOnly(params, async (tab) => {
-    await journal(tab.id).catch((e) => fail('BROWSER_PAGE_UNAVAILABLE', `cannot collect on tab ${tab.id}: ${String(e.message).slice(0, 120)}`, 'close DevTools on this tab, or use a tab from browser_tab_open'));
+    await journal(tab.id).catch((e) => fail('BROWSER_PAGE_UNAVAILABLE', `cannot collect on tab ${tab.id}: ${String(e.message).slice(0, limits.causeChars)}`, 'close DevTools on this tab, or use a tab from browser_tab_open'));
     const { collector, limits } = await ready;
     const opts = { maxEntries: params.maxEntries, maxChars: params.maxChars, filter: params.filter || undefined };
     if (kind === 'network') return collector.network(tab.id, opts);

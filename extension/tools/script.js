@@ -9,7 +9,8 @@ import { evaluateIn, formFields, scrubText } from '../evaluate.js';
 import { assertReadable, handleOf, resolveTab } from '../handles.js';
 import { assertMayAct } from '../ownership.js';
 import { isNavigationError } from '../reads.js';
-import { limits, tabInfo, timeoutOf } from './common.js';
+import { tabInfo, timeoutOf } from './common.js';
+import { limits } from '../limits.js';
 
 async function browserEvaluate(params, signal) {
   if (typeof params.expression !== 'string' || !params.expression.trim()) fail('INVALID_REQUEST', 'expression must be a non-empty string');
@@ -48,14 +49,14 @@ const CDP_ALLOWED = [
 
 async function browserCdp(params, signal) {
   if (typeof params.method !== 'string' || !CDP_ALLOWED.some((re) => re.test(params.method))) {
-    fail('INVALID_REQUEST', `CDP method ${String(params.method).slice(0, 80)} is not allowed`, 'allowed: Emulation overrides, Network.emulateNetworkConditions/setCacheDisabled/setBlockedURLs, Page.getLayoutMetrics/getNavigationHistory/reload/stopLoading/bringToFront, Performance metrics');
+    fail('INVALID_REQUEST', `CDP method ${String(params.method).slice(0, limits.echoChars)} is not allowed`, 'allowed: Emulation overrides, Network.emulateNetworkConditions/setCacheDisabled/setBlockedURLs, Page.getLayoutMetrics/getNavigationHistory/reload/stopLoading/bringToFront, Performance metrics');
   }
   if (params.params !== undefined && (typeof params.params !== 'object' || params.params === null || Array.isArray(params.params))) fail('INVALID_REQUEST', 'params must be an object');
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
   const all = await sessions(tab.id, signal);
   await assertMayAct(tab, params, await handleOf(tab, all[0]));
-  const result = await all[0].send(params.method, params.params ?? {}).catch((e) => fail('INVALID_REQUEST', `CDP said: ${String(e.message).slice(0, 200)}`, 'check the method parameters'));
+  const result = await all[0].send(params.method, params.params ?? {}).catch((e) => fail('INVALID_REQUEST', `CDP said: ${String(e.message).slice(0, limits.causeChars)}`, 'check the method parameters'));
   // The answer is bounded and passes the evaluate scrub like any page value.
   const text = JSON.stringify(result ?? {});
   const { limits } = await ready;

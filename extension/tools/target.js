@@ -10,6 +10,7 @@ import { formFields, scrubText } from '../evaluate.js';
 import { assertReadable, handleOf, resolveTab } from '../handles.js';
 import { tabInfo } from './common.js';
 import { captureAx, refNode } from './observe.js';
+import { limits } from '../limits.js';
 
 const TARGET_KEYS = ['role', 'name', 'label', 'placeholder', 'text', 'testId', 'exact', 'index'];
 
@@ -17,7 +18,7 @@ const TARGET_KEYS = ['role', 'name', 'label', 'placeholder', 'text', 'testId', '
 export function targetOf(params) {
   const t = params.target;
   if (t === null || typeof t !== 'object' || Array.isArray(t)) fail('INVALID_REQUEST', 'target must be an object such as {"role": "button", "name": "Save"}');
-  for (const k of Object.keys(t)) if (!TARGET_KEYS.includes(k)) fail('INVALID_REQUEST', `unknown target key ${k.slice(0, 40)}`, `use ${TARGET_KEYS.join(', ')}`);
+  for (const k of Object.keys(t)) if (!TARGET_KEYS.includes(k)) fail('INVALID_REQUEST', `unknown target key ${k.slice(0, limits.echoChars)}`, `use ${TARGET_KEYS.join(', ')}`);
   for (const k of ['role', 'name', 'label', 'placeholder', 'text', 'testId']) {
     if (t[k] !== undefined && (typeof t[k] !== 'string' || !t[k])) fail('INVALID_REQUEST', `target.${k} must be a non-empty string`);
   }
@@ -47,7 +48,7 @@ async function matchTarget(tab, t, max, signal) {
  */
 export async function resolveTarget(tab, t, signal) {
   const f = await matchTarget(tab, t, 1e9, signal);
-  const what = JSON.stringify(t).slice(0, 120);
+  const what = JSON.stringify(t).slice(0, limits.echoChars);
   if (!f.matches) fail('BROWSER_TARGET_NOT_FOUND', `no visible element matches ${what}`, 'check the role and name with browser_find or a snapshot');
   if (t.index === undefined && f.matches > 1) {
     const lines = f.state.split('\n').slice(0, 5).map((l) => l.replace(/ \[ref=\w+\]/, ''));

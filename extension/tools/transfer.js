@@ -9,16 +9,17 @@ import { HINTS, fail } from '../errors.js';
 import { formFields, scrubText } from '../evaluate.js';
 import { assertReadable, handleOf, resolveTab } from '../handles.js';
 import { projectTab, screenshotText } from '../wasm/pcc.js';
-import { limits, tabInfo, timeoutOf } from './common.js';
+import { tabInfo, timeoutOf } from './common.js';
+import { limits } from '../limits.js';
 import { refNode } from './observe.js';
 
 /** One download as the model sees it: the file's name and path, its state, the URL redacted. */
 function downloadRow(d) {
   const url = projectTab(JSON.stringify({ id: 0, title: '', url: d.finalUrl || d.url })).url;
-  const name = String(d.filename || '').split(/[\\/]/).pop().slice(0, 200);
+  const name = String(d.filename || '').split(/[\\/]/).pop().slice(0, limits.downloadNameChars);
   return {
     id: d.id, name, state: d.state, bytes: d.bytesReceived, ...(d.totalBytes > 0 ? { totalBytes: d.totalBytes } : {}),
-    ...(d.error ? { error: d.error } : {}), ...(d.filename ? { path: d.filename.slice(0, 500) } : {}), url,
+    ...(d.error ? { error: d.error } : {}), ...(d.filename ? { path: d.filename.slice(0, limits.downloadPathChars) } : {}), url,
   };
 }
 
@@ -43,7 +44,7 @@ async function browserDownload(params, signal) {
   try {
     id = await chrome.downloads.download({ url: url.href, ...(name ? { filename: name } : {}), conflictAction: 'uniquify', saveAs: false });
   } catch (e) {
-    fail('INVALID_REQUEST', `the download was refused: ${String(e.message).slice(0, 120)}`);
+    fail('INVALID_REQUEST', `the download was refused: ${String(e.message).slice(0, limits.causeChars)}`);
   }
   const until = Date.now() + timeoutOf(params);
   let [d] = await chrome.downloads.search({ id });
