@@ -1,6 +1,8 @@
 //! Shared helpers of the native suites: load a checked-in capture, run the collector.
 #![allow(dead_code)]
 
+pub mod page;
+
 use pcc::{Collector, SnapshotOptions, SnapshotResult, TabKey};
 use std::io::Read;
 use std::path::PathBuf;
