@@ -1,8 +1,12 @@
 //! The wasm boundary, in headless Chrome: JS values in, JS objects (or thrown
-//! `{code, message, hint}` objects) out. The logic itself is tested natively.
+//! `{code, message, hint}` objects) out. The logic itself is tested natively. Values cross
+//! as a JS host makes them: plain objects built from `serde_json` values and read back into
+//! them with `serde-wasm-bindgen`, so each assertion is on the whole value.
 #![cfg(target_arch = "wasm32")]
 
 use pcc::wasm::{computed_styles, Collector};
+use serde::Serialize;
+use serde_json::{json, Value};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -15,59 +19,59 @@ const OBS: &str = r#"{"viewport":{"width":800,"height":600},"frames":[{"frameId"
    "properties":[]}]}}],
   "snapshots":[{"session":"","snapshot":{"strings":["BUTTON","INPUT","type","password"],"documents":[{"nodes":{"parentIndex":[-1,-1],"nodeType":[1,1],"nodeName":[0,1],"backendNodeId":[11,12],"attributes":[[],[2,3]]},"layout":{"nodeIndex":[],"styles":[],"bounds":[]}}]}}]}"#;
 
-fn get(v: &JsValue, k: &str) -> JsValue {
-    js_sys::Reflect::get(v, &JsValue::from_str(k)).unwrap()
+/// A plain JS value as a JS host writes it (objects, not Maps).
+fn js(v: Value) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).expect("a JSON value crosses")
+}
+
+/// What the facade returned, as a JSON value.
+fn back(v: JsValue) -> Value {
+    serde_wasm_bindgen::from_value(v).expect("the facade returns plain values")
 }
 
 fn tab() -> JsValue {
-    let t = js_sys::Object::new();
-    js_sys::Reflect::set(&t, &"tabId".into(), &JsValue::from_f64(3.0)).unwrap();
-    js_sys::Reflect::set(&t, &"tabFence".into(), &"tab:3:1".into()).unwrap();
-    js_sys::Reflect::set(&t, &"incarnation".into(), &"L1".into()).unwrap();
-    t.into()
+    js(json!({"tabId": 3, "tabFence": "tab:3:1", "incarnation": "L1"}))
 }
 
 #[wasm_bindgen_test]
 fn snapshot_returns_a_plain_object_and_redacts() {
     let mut c = Collector::new("w");
-    let opts = js_sys::Object::new();
-    js_sys::Reflect::set(&opts, &"tab".into(), &tab()).unwrap();
-    let r = c.snapshot(OBS.as_bytes(), opts.into()).unwrap();
-    let state = get(&r, "state").as_string().unwrap();
-    assert!(state.contains("button \"Save\" [ref=e1]"), "{state}");
-    assert!(!state.contains("s3cret-value"));
-    assert_eq!(get(&r, "mode").as_string().unwrap(), "full");
-    assert_eq!(get(&r, "truncated").as_bool(), Some(false));
-    let id = get(&r, "snapshotId").as_string().unwrap();
-    let target = c.resolve(&id, "e1", tab()).unwrap();
-    assert_eq!(get(&target, "backendNodeId").as_f64(), Some(11.0));
+    let r = back(c.snapshot(OBS.as_bytes(), js(json!({"tab": {"tabId": 3, "tabFence": "tab:3:1", "incarnation": "L1"}}))).unwrap());
+    assert_eq!(
+        r,
+        json!({"snapshotId": "snapshot-w-1", "mode": "full", "source": "chromium_ax", "state": "- button \"Save\" [ref=e1]\n- textbox \"Password\" [type=password] [ref=e2]",
+               "nodeCount": 2, "charCount": 70, "truncated": false, "refCount": 2, "totalNodes": 2})
+    );
+    let target = back(c.resolve("snapshot-w-1", "e1", tab()).unwrap());
+    assert_eq!(target["backendNodeId"], json!(11));
 }
 
 #[wasm_bindgen_test]
 fn find_takes_a_host_regexp_and_its_refs_resolve() {
     let mut c = Collector::new("w");
     let re: pcc::wasm::RegExp = wasm_bindgen::JsCast::unchecked_into(JsValue::from(js_sys::RegExp::new("^sa", "i")));
-    let r = c.find(OBS.as_bytes(), None, Some("button".into()), None, false, None, None, false, None, None, tab(), Some(re)).unwrap();
-    assert_eq!(get(&r, "matches").as_f64(), Some(1.0));
-    let state = get(&r, "state").as_string().unwrap();
-    assert_eq!(state, "- button \"Save\" [ref=e1]");
-    let target = c.resolve(&get(&r, "snapshotId").as_string().unwrap(), "e1", tab()).unwrap();
-    assert_eq!(get(&target, "backendNodeId").as_f64(), Some(11.0));
+    let r = back(c.find(OBS.as_bytes(), None, Some("button".into()), None, false, None, None, false, None, None, tab(), Some(re)).unwrap());
+    assert_eq!((&r["matches"], &r["state"]), (&json!(1), &json!("- button \"Save\" [ref=e1]")));
+    let target = back(c.resolve(r["snapshotId"].as_str().unwrap(), "e1", tab()).unwrap());
+    assert_eq!(target["backendNodeId"], json!(11));
     // The password's value is not searchable.
-    let r = c.find(OBS.as_bytes(), Some("s3cret".into()), None, None, false, None, None, false, None, None, tab(), None).unwrap();
-    assert_eq!(get(&r, "matches").as_f64(), Some(0.0));
+    let r = back(c.find(OBS.as_bytes(), Some("s3cret".into()), None, None, false, None, None, false, None, None, tab(), None).unwrap());
+    assert_eq!(r["matches"], json!(0));
 }
 
 #[wasm_bindgen_test]
 fn errors_are_thrown_as_coded_objects() {
     let mut c = Collector::new("w");
-    let e = c.snapshot(b"{not json", JsValue::UNDEFINED).unwrap_err();
-    assert_eq!(get(&e, "code").as_string().unwrap(), "INVALID_REQUEST");
-    assert!(!get(&e, "hint").as_string().unwrap().is_empty());
-    let e = c.snapshot(&[b'"', 0xff, b'"'], JsValue::UNDEFINED).unwrap_err();
-    assert_eq!(get(&e, "code").as_string().unwrap(), "INVALID_REQUEST");
-    let e = c.resolve("snapshot-x-1", "e1", tab()).unwrap_err();
-    assert_eq!(get(&e, "code").as_string().unwrap(), "BROWSER_STALE_REF");
+    let code = |e: JsValue| {
+        let e = back(e);
+        assert!(!e["hint"].as_str().unwrap_or("").is_empty() || e["code"] == "BROWSER_STALE_REF", "{e}");
+        e["code"].as_str().unwrap_or("").to_string()
+    };
+    assert_eq!(code(c.snapshot(b"{not json", JsValue::UNDEFINED).unwrap_err()), "INVALID_REQUEST");
+    assert_eq!(code(c.snapshot(&[b'"', 0xff, b'"'], JsValue::UNDEFINED).unwrap_err()), "INVALID_REQUEST");
+    assert_eq!(code(c.resolve("snapshot-x-1", "e1", tab()).unwrap_err()), "BROWSER_STALE_REF");
+    // A wrong type in an option object is a coded error too, not a panic.
+    assert_eq!(code(c.snapshot(OBS.as_bytes(), js(json!({"maxChars": "many"}))).unwrap_err()), "INVALID_REQUEST");
 }
 
 #[wasm_bindgen_test]
@@ -81,14 +85,15 @@ fn computed_styles_lists_what_the_extension_must_capture() {
 #[cfg(feature = "host")]
 #[wasm_bindgen_test]
 fn host_projection_is_idempotent_and_errors_are_coded() {
-    let raw = js_sys::JSON::parse(r#"{"tab":{"id":3,"title":"T","favIconUrl":"data:image/png;base64,AAAA","handle":{"tabId":3}},"snapshot":{"snapshotId":"snapshot-1","mode":"full","state":"- button \"Save\" [ref=e1]","nodeCount":1,"charCount":26,"truncated":false},"frameTree":{"frame":{}},"timing":{"captureMs":1}}"#).unwrap();
-    let once = pcc::wasm::project("browser_snapshot", raw).unwrap();
-    let json = js_sys::JSON::stringify(&once).unwrap().as_string().unwrap();
-    assert!(!json.contains("frameTree") && !json.contains("timing") && !json.contains("favIcon"), "{json}");
-    let twice = pcc::wasm::project("browser_snapshot", once).unwrap();
-    assert_eq!(js_sys::JSON::stringify(&twice).unwrap().as_string().unwrap(), json);
-    let text = pcc::wasm::model_text("browser_snapshot", twice, JsValue::UNDEFINED).unwrap();
+    let raw = json!({"tab": {"id": 3, "title": "T", "favIconUrl": "data:image/png;base64,AAAA", "handle": {"tabId": 3}},
+                     "snapshot": {"snapshotId": "snapshot-1", "mode": "full", "state": "- button \"Save\" [ref=e1]", "nodeCount": 1, "charCount": 26, "truncated": false},
+                     "frameTree": {"frame": {}}, "timing": {"captureMs": 1}});
+    let once = back(pcc::wasm::project("browser_snapshot", js(raw)).unwrap());
+    assert!(once.get("frameTree").is_none() && once.get("timing").is_none() && once["tab"].get("favIconUrl").is_none(), "{once}");
+    let twice = back(pcc::wasm::project("browser_snapshot", js(once.clone())).unwrap());
+    assert_eq!(twice, once);
+    let text = pcc::wasm::model_text("browser_snapshot", js(twice), JsValue::UNDEFINED).unwrap();
     assert!(text.starts_with("<untrusted-page-content>\n") && text.contains("\n- button \"Save\" [ref=e1]\n"), "{text}");
-    let e = pcc::wasm::project("browser_click", js_sys::Object::new().into()).unwrap_err();
-    assert_eq!(get(&e, "code").as_string().unwrap(), "INVALID_REQUEST");
+    let e = back(pcc::wasm::project("browser_click", js(json!({}))).unwrap_err());
+    assert_eq!(e["code"], "INVALID_REQUEST");
 }
