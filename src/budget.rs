@@ -160,6 +160,11 @@ pub const METHOD_NAME_CHARS: usize = 60;
 /// `browser_evaluate`: the type name of a result, and each object key.
 pub const EVAL_TYPE_CHARS: usize = 20;
 pub const EVAL_KEY_CHARS: usize = 200;
+/// Secrets longer than this are also found by any piece of this many characters: a slice of
+/// a private key leaks as much as the key.
+pub const SCRUB_WINDOW_CHARS: usize = 16;
+/// 64-bit words of the scrub's hash filter (2^20 bits).
+pub const SCRUB_FILTER_WORDS: usize = 1 << 14;
 /// Values shorter than this (letters and digits) are not scrubbed: they would match everywhere.
 pub const EVAL_SECRET_MIN_CHARS: usize = 3;
 /// Journal entries: level, request id, method, resource kind, MIME type, failure text.

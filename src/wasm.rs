@@ -91,6 +91,37 @@ fn json_text(v: &[u8]) -> Result<&str, JsValue> {
     std::str::from_utf8(v).map_err(|_| err(Error::malformed("observation", "expected UTF-8 JSON bytes")))
 }
 
+/// The result and option types of this module for TypeScript hosts (the `.d.ts` the build
+/// writes declares them and the functions below use them instead of `any`; no wasm cost:
+/// wasm-bindgen takes the section out of the module). `tests/ts_types.rs` holds every
+/// interface to the keys the core's results serialize.
+pub const TS_TYPES: &str = r#"
+/** The tab a result belongs to: refs resolve only for the same tab, fence and document. */
+export interface TabHandle { tabId: number; browserId?: string; tabFence?: string; incarnation?: string; }
+export interface SnapshotOptions { maxChars?: number; maxNodes?: number; tab?: TabHandle; page?: number; }
+export interface AccessibilityOptions extends SnapshotOptions { sessionId?: string; scope?: string; disableDiffing?: boolean; baseSnapshotId?: string; unchangedSince?: string; }
+export interface SnapshotResult { snapshotId: string; baseSnapshotId?: string; mode: "full" | "diff" | "unchanged"; source: "chromium_ax" | "dom"; state?: string; nodeCount: number; charCount: number; truncated: boolean; refCount: number; totalNodes: number; omittedNodes?: number; fullReason?: string; }
+export interface FindResult { snapshotId: string; matches: number; shown: number; truncated: boolean; state: string; }
+export interface RefTarget { frameId: string; session: string; backendNodeId?: number; walkIndex?: number; walkId?: string; role: string; name: string; tag: string; idAttr?: string; nameAttr?: string; }
+export interface VisibleDomResult { state: string; nodeCount: number; charCount: number; totalNodes: number; frameCount?: number; truncated: boolean; }
+export interface ExtractOptions { maxChars?: number; format?: "markdown" | "text"; offset?: number; }
+export interface ExtractResult { title: string; byline?: string; site?: string; published?: string; lang?: string; url: string; format: "markdown" | "text"; scope: "article" | "selector" | "body"; content: string; charCount: number; totalChars: number; offset?: number; nextOffset?: number; hint?: string; }
+export interface JournalOptions { maxEntries?: number; maxChars?: number; filter?: string; fields?: string; }
+export interface ConsoleEntry { level: string; text: string; source?: string; }
+export interface RequestEntry { method: string; url: string; type?: string; status?: number; mimeType?: string; encodedBytes?: number; failed?: string; pending?: boolean; }
+export interface Log<T> { entries: T[]; count: number; total: number; dropped: number; truncated: boolean; }
+export interface TabDescriptor { id: number; title: string; url: string; active?: boolean; windowId: number; index?: number; owner?: "agent" | "claimed" | "user"; lifecycle?: string; groupId?: number; }
+export interface TabList { tabs: TabDescriptor[]; count: number; truncated: boolean; }
+export interface Evaluated { value: unknown; type: string; charCount: number; truncated: boolean; }
+/** budget.rs's source-side limits, by name. */
+export type Limits = Record<string, number>;
+/** What every function here throws: a stable code and a next step. */
+export interface ToolErrorValue { code: string; message: string; hint?: string; }
+"#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_SECTION: &'static str = TS_TYPES;
+
 #[wasm_bindgen]
 pub struct Collector {
     core: Core,
@@ -104,7 +135,8 @@ impl Collector {
     }
 
     /// `observation`: JSON text of the observation envelope; `options`: `{maxChars, maxNodes, tab}`.
-    pub fn snapshot(&mut self, observation: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "SnapshotResult")]
+    pub fn snapshot(&mut self, observation: &[u8], #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
         let opts = decode(options, "snapshot options", options::snapshot)?;
         let obs = json_text(observation)?;
         self.core.snapshot(obs, &opts).map_err(err).and_then(|r| to_js(&r))
@@ -113,7 +145,8 @@ impl Collector {
     /// `browser_find` (see `find::Query`); `tab` is the tab handle and `regex`, when given, a
     /// RegExp every match must also pass. (Plain arguments: an options decoder costs more wasm.)
     #[allow(clippy::too_many_arguments)]
-    pub fn find(&mut self, observation: &[u8], text: Option<String>, role: Option<String>, name: Option<String>, exact: bool, placeholder: Option<String>, test_id: Option<String>, elements: bool, max_results: Option<u32>, max_chars: Option<u32>, tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "FindResult")]
+    pub fn find(&mut self, observation: &[u8], text: Option<String>, role: Option<String>, name: Option<String>, exact: bool, placeholder: Option<String>, test_id: Option<String>, elements: bool, max_results: Option<u32>, max_chars: Option<u32>, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
         let tab = decode(tab, "tab handle", options::tab_key)?;
         let q = crate::tools::find::Query { text, role, name, exact, placeholder, test_id, elements, max_results: max_results.map(u64::from), max_chars: max_chars.map(u64::from) };
         let obs = json_text(observation)?;
@@ -122,13 +155,15 @@ impl Collector {
     }
 
     /// Resolves `ref` of `snapshotId` for the tab handle `tab`; throws `BROWSER_STALE_REF`.
-    pub fn resolve(&self, snapshot_id: &str, ref_label: &str, tab: JsValue) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "RefTarget")]
+    pub fn resolve(&self, snapshot_id: &str, ref_label: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue) -> Result<JsValue, JsValue> {
         let tab = decode(tab, "tab handle", options::tab_key)?;
         self.core.resolve(snapshot_id, ref_label, &tab).map_err(err).and_then(|t| to_js(&t))
     }
 
     /// Rebinds a ref whose node is gone to its unique strong equivalent in `observation`.
-    pub fn rebind(&self, snapshot_id: &str, ref_label: &str, tab: JsValue, observation: &[u8]) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "RefTarget")]
+    pub fn rebind(&self, snapshot_id: &str, ref_label: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, observation: &[u8]) -> Result<JsValue, JsValue> {
         let tab = decode(tab, "tab handle", options::tab_key)?;
         let obs = json_text(observation)?;
         self.core.rebind(snapshot_id, ref_label, &tab, obs).map_err(err).and_then(|t| to_js(&t))
@@ -136,7 +171,8 @@ impl Collector {
 
     /// `browser_accessibility_snapshot`: options `{maxChars, maxNodes, tab, sessionId, scope,
     /// disableDiffing, baseSnapshotId}`; result mode `full`, `diff` or `unchanged`.
-    pub fn accessibility(&mut self, observation: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "SnapshotResult")]
+    pub fn accessibility(&mut self, observation: &[u8], #[wasm_bindgen(unchecked_param_type = "AccessibilityOptions")] options: JsValue) -> Result<JsValue, JsValue> {
         let opts = decode(options, "accessibility options", options::accessibility)?;
         let obs = json_text(observation)?;
         self.core.accessibility(obs, &opts).map_err(err).and_then(|r| to_js(&r))
@@ -173,7 +209,8 @@ impl Collector {
     }
 
     /// `browser_console`: options `{maxEntries, maxChars, filter}` (filter = a level).
-    pub fn console(&mut self, tab_id: f64, options: JsValue) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "Log<ConsoleEntry>")]
+    pub fn console(&mut self, tab_id: f64, #[wasm_bindgen(unchecked_param_type = "JournalOptions")] options: JsValue) -> Result<JsValue, JsValue> {
         let opts = decode(options, "console options", options::journal_read)?;
         let mut log = self.core.journal.read_console(tab_id as i64, &opts);
         crate::tools::evaluate::scrub_texts(log.entries.iter_mut().map(|e| &mut e.text), opts.fields.as_deref().unwrap_or("")).map_err(err)?;
@@ -181,7 +218,8 @@ impl Collector {
     }
 
     /// `browser_network`: options `{maxEntries, maxChars, filter}` (filter = URL substring).
-    pub fn network(&mut self, tab_id: f64, options: JsValue) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "Log<RequestEntry>")]
+    pub fn network(&mut self, tab_id: f64, #[wasm_bindgen(unchecked_param_type = "JournalOptions")] options: JsValue) -> Result<JsValue, JsValue> {
         let opts = decode(options, "network options", options::journal_read)?;
         to_js(&self.core.journal.read_network(tab_id as i64, &opts))
     }
@@ -193,8 +231,8 @@ impl Collector {
 }
 
 /// `browser_dom_cua` over the JSON of the tab's frame walks (UTF-8 bytes); options `{maxChars, maxNodes}`.
-#[wasm_bindgen(js_name = visibleDom)]
-pub fn visible_dom(walk_json: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = visibleDom, unchecked_return_type = "VisibleDomResult")]
+pub fn visible_dom(walk_json: &[u8], #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
     let opts = decode(options, "dom_cua options", options::cua)?;
     let page = crate::input::decode_page_walk(json_text(walk_json)?).map_err(err)?;
     to_js(&crate::tools::visible_dom::visible_dom(&page, Budget::clamped(opts.max_chars, opts.max_nodes)))
@@ -202,8 +240,8 @@ pub fn visible_dom(walk_json: &[u8], options: JsValue) -> Result<JsValue, JsValu
 
 /// `browser_extract` over the JSON of the tab's walk (UTF-8 bytes); options `{maxChars, format}` with
 /// format `markdown` (default) or `text`.
-#[wasm_bindgen]
-pub fn extract(walk_json: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "ExtractResult")]
+pub fn extract(walk_json: &[u8], #[wasm_bindgen(unchecked_param_type = "ExtractOptions")] options: JsValue) -> Result<JsValue, JsValue> {
     let opts = decode(options, "extract options", options::extract)?;
     let format = match opts.format.as_deref() {
         None | Some("markdown") => Format::Markdown,
@@ -217,13 +255,13 @@ pub fn extract(walk_json: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
 /// `browser_evaluate`: the bounded result from the page-side serializer's JSON, with the
 /// values of the page's sensitive form fields (`fields`: JSON `[{tag, attrs, label, value}]`)
 /// scrubbed.
-#[wasm_bindgen(js_name = projectEvaluate)]
+#[wasm_bindgen(js_name = projectEvaluate, unchecked_return_type = "Evaluated")]
 pub fn project_evaluate(json: &str, fields: &str) -> Result<JsValue, JsValue> {
     crate::tools::evaluate::project_redacted(json, fields).map_err(err).and_then(|r| to_js(&r))
 }
 
 /// The source-side limits (`{evalDepth, walkMaxNodes, …}`) the extension bounds raw data with.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Limits")]
 pub fn limits() -> Result<JsValue, JsValue> {
     // Serialized as a map straight from the table (collecting a `serde_json::Map` pulls a
     // BTreeMap bulk build and a stable sort, ~10 KB, into the module).
@@ -237,13 +275,13 @@ pub fn limits() -> Result<JsValue, JsValue> {
 }
 
 /// Light tab descriptors from the JSON of a `chrome.tabs.query` result (`browser_tabs`).
-#[wasm_bindgen(js_name = projectTabs)]
+#[wasm_bindgen(js_name = projectTabs, unchecked_return_type = "TabList")]
 pub fn project_tabs(tabs_json: &str) -> Result<JsValue, JsValue> {
     crate::tools::tabs::project_tabs(tabs_json).map_err(err).and_then(|t| to_js(&t))
 }
 
 /// One light tab descriptor from the JSON of a `chrome.tabs.Tab`.
-#[wasm_bindgen(js_name = projectTab)]
+#[wasm_bindgen(js_name = projectTab, unchecked_return_type = "TabDescriptor")]
 pub fn project_tab(tab_json: &str) -> Result<JsValue, JsValue> {
     crate::tools::tabs::project_tab(tab_json).map_err(err).and_then(|t| to_js(&t))
 }
@@ -261,8 +299,8 @@ fn value_of(v: &JsValue, what: &'static str) -> Result<serde_json::Value, JsValu
 /// The model projection of a raw `method` result: the compact result the Bridge sends for
 /// `responseMode: "compact"` (idempotent). Throws `INVALID_REQUEST` for a method without one.
 #[cfg(feature = "host")]
-#[wasm_bindgen]
-pub fn project(method: &str, raw: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "Record<string, unknown>")]
+pub fn project(method: &str, #[wasm_bindgen(unchecked_param_type = "unknown")] raw: JsValue) -> Result<JsValue, JsValue> {
     let raw = value_of(&raw, "tool result")?;
     crate::model::projection::project(method, &raw).map_err(err).and_then(|v| to_js(&v))
 }
@@ -278,7 +316,7 @@ pub fn compact_methods() -> Vec<String> {
 /// text below it, fenced as untrusted content unless `fence: false`. Options `{pretty, fence}`.
 #[cfg(feature = "host")]
 #[wasm_bindgen(js_name = modelText)]
-pub fn model_text(method: &str, result: JsValue, options: JsValue) -> Result<String, JsValue> {
+pub fn model_text(method: &str, #[wasm_bindgen(unchecked_param_type = "unknown")] result: JsValue, #[wasm_bindgen(unchecked_param_type = "{ pretty?: boolean; fence?: boolean } | undefined")] options: JsValue) -> Result<String, JsValue> {
     let result = value_of(&result, "tool result")?;
     let opts = if options.is_undefined() || options.is_null() { serde_json::Value::Null } else { value_of(&options, "text options")? };
     let flag = |k: &str, default: bool| opts.get(k).and_then(serde_json::Value::as_bool).unwrap_or(default);

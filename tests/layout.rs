@@ -269,3 +269,41 @@ fn paths_resolve_to_the_longest_module() {
         "a module's own stage file is not a dependency unless named"
     );
 }
+
+/// The core's code (test modules aside) with comments removed, by module.
+fn code() -> BTreeMap<String, String> {
+    modules().into_iter().map(|(m, text)| (m, text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n"))).collect()
+}
+
+#[test]
+fn the_core_is_pure_and_only_the_facade_knows_js() {
+    // ARCHITECTURE.md: only `wasm` touches JsValue; the core does no IO, reads no clock,
+    // draws no random numbers.
+    let impure = ["std::time", "Instant::", "SystemTime", "std::fs", "std::io", "std::env", "std::net", "std::thread", "rand::", "getrandom", "thread_local!", "static mut"];
+    let js = ["JsValue", "wasm_bindgen", "js_sys", "web_sys"];
+    for (m, text) in code() {
+        for word in impure {
+            assert!(!text.contains(word), "module {m} uses {word}: the core is pure");
+        }
+        if m != "wasm" && !m.starts_with("wasm::") {
+            for word in js {
+                assert!(!text.contains(word), "module {m} names {word}: only the wasm facade touches JS");
+            }
+        }
+    }
+}
+
+#[test]
+fn no_core_module_keeps_a_limit_of_its_own() {
+    // Integer constants outside budget.rs are indices (positions in COMPUTED_STYLES), never caps.
+    let indices = ["S_DISPLAY", "S_VISIBILITY", "S_OPACITY", "S_POSITION", "S_POINTER_EVENTS", "S_CURSOR"];
+    for (m, text) in code().into_iter().filter(|(m, _)| m != "budget") {
+        for line in text.lines() {
+            let t = line.trim_start().trim_start_matches("pub ").trim_start_matches("pub(crate) ");
+            let Some(rest) = t.strip_prefix("const ") else { continue };
+            let (name, ty) = rest.split_once(':').unwrap_or((rest, ""));
+            let numeric = ["usize", "u64", "u32", "u16", "u8", "i64", "i32", "f64"].iter().any(|n| ty.trim_start().starts_with(n));
+            assert!(!numeric || indices.contains(&name.trim()), "module {m} keeps a limit of its own: {}", line.trim());
+        }
+    }
+}

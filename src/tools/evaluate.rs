@@ -19,7 +19,7 @@
 //! recurse on input depth beyond `EVAL_DEPTH` (deeper input is cut, not walked), or return a
 //! sensitive field's value.
 
-use crate::budget::{EVAL_ARRAY_ITEMS, EVAL_DEPTH, EVAL_OBJECT_FIELDS, EVAL_STRING_CHARS, EVAL_TOTAL_CHARS};
+use crate::budget::{EVAL_ARRAY_ITEMS, EVAL_DEPTH, EVAL_OBJECT_FIELDS, EVAL_STRING_CHARS, EVAL_TOTAL_CHARS, SCRUB_FILTER_WORDS as FILTER_WORDS, SCRUB_WINDOW_CHARS as WINDOW};
 use crate::error::{Code, Error, Result};
 use crate::tree::redact::is_sensitive_by;
 use crate::text::cut;
@@ -141,9 +141,6 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
-/// Secrets longer than this are also found by any piece of `WINDOW` characters: a slice of a
-/// private key leaks as much as the key.
-const WINDOW: usize = 16;
 
 /// The skeletons to find: short ones whole, long ones by every `WINDOW`-character piece,
 /// kept as hashes (a collision only redacts more) behind a 2^20-bit filter, so that the
@@ -153,8 +150,6 @@ struct Secrets {
     pieces: Vec<u64>,
     filter: Vec<u64>,
 }
-
-const FILTER_WORDS: usize = 1 << 14;
 
 impl Secrets {
     fn new(all: Vec<Vec<char>>) -> Secrets {
