@@ -498,7 +498,7 @@ export async function clickAt(all, x, y, params) {
 
 /** One fact of an element, read in its own document (text capped at budget.rs's `readFactChars`). */
 export async function readFact(session, backendNodeId, read, attribute) {
-  const { limits } = await ready;
+  await ready;
   return callOn(session, backendNodeId, `function (read, attribute, cap) {
     const r = this.getBoundingClientRect(), s = getComputedStyle(this);
     switch (read) {

@@ -26,6 +26,7 @@ import { navigateTools } from './tools/navigate.js';
 import { tabTools } from './tools/tabs.js';
 import { scriptTools } from './tools/script.js';
 import { transferTools } from './tools/transfer.js';
+import { limits } from './limits.js';
 
 // A closed or replaced tab: every module that keeps per-tab state forgets it, here in one
 // place (the core's refs and revisions of the tab too).
@@ -124,7 +125,7 @@ async function call(method, params = {}) {
   let out;
   let limit;
   try {
-    const { limits } = await ready;
+    await ready;
     if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, limits.methodNameChars)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
     if (params === null || typeof params !== 'object' || Array.isArray(params)) fail('INVALID_REQUEST', 'params must be an object');
     const { params: known, sideEffects } = await catalogue;

@@ -7,6 +7,7 @@ import { projectEvaluate } from './wasm/pcc.js';
 import { ready } from './core.js';
 import { fail } from './errors.js';
 import { serializeInPage, formFieldFacts } from './page/evaluate.js';
+import { limits } from './limits.js';
 
 /** The form fields of every frame of the tab, or `null` when no frame could be read. */
 export async function formFields(tabId, limits) {
@@ -32,7 +33,7 @@ export function scrubText(text, fields) {
 }
 
 export async function evaluateIn(main, tabId, params, timeout) {
-  const { limits } = await ready;
+  await ready;
   const before = await formFields(tabId, limits);
   let res;
   try {

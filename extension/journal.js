@@ -4,6 +4,7 @@
 // cut here as well, so a 10 MB log line does not even cross into wasm.
 import { ready } from './core.js';
 import { sessions, enableRuntime } from './debugger.js';
+import { limits } from './limits.js';
 
 const journaled = new Set(); // tabIds with Runtime + Network enabled
 /** tabId → (requestId → Date.now() at start) of the page's fetch/XHR requests in flight. */
@@ -38,7 +39,7 @@ function argText(a, cap) {
 chrome.debugger.onEvent.addListener(async (source, method, params) => {
   const tabId = source.tabId;
   if (!journaled.has(tabId)) return;
-  const { collector, limits } = await ready;
+  const { collector } = await ready;
   const cap = limits.journalEntryChars;
   switch (method) {
     case 'Runtime.consoleAPICalled': {

@@ -127,7 +127,7 @@ function walkError(r, selector) {
 async function inFrames(tabId, allFrames, func, args) {
   const main = chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func, args });
   if (!allFrames) return (await main).map((r) => ({ ...r, frameId: 0 }));
-  const { limits } = await ready;
+  await ready;
   const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
   const child = (frameId) => Promise.race([
     chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func, args }).then((r) => (r[0] ? { ...r[0], frameId } : null), () => null),
@@ -143,7 +143,7 @@ async function inFrames(tabId, allFrames, func, args) {
  * `asRendered: false` reads text without its CSS text-transform (the extract).
  */
 export async function walkFrames(tab, selector, allFrames, textCap, keep = null, asRendered = true) {
-  const { limits } = await ready;
+  await ready;
   let results;
   try {
     let round = null;
@@ -178,7 +178,7 @@ export async function domCua(tab, params, signal) {
   const selector = selectorOf(params);
   const opts = { maxChars: params.maxChars, maxNodes: params.maxNodes };
   return stableRead(tab.id, async (t) => {
-    const { page } = await walkFrames(t, selector, true, (await ready).limits.walkTextChars);
+    const { page } = await walkFrames(t, selector, true, limits.walkTextChars);
     signal?.throwIfAborted(); // abandoned: no rendering for nobody
     return visibleDom(utf8(page), opts);
   });
@@ -189,7 +189,7 @@ export async function extractContent(tab, params, signal) {
   if (params.format !== undefined && !['markdown', 'text'].includes(params.format)) fail('INVALID_REQUEST', 'format is "markdown" or "text"');
   const opts = { maxChars: params.maxChars, format: params.format, offset: params.offset };
   return stableRead(tab.id, async (t) => {
-    const { limits } = await ready;
+    await ready;
     // The caller's selector scopes the read; otherwise the article Readability finds, else
     // the whole body.
     const page = (!selector && await readArticle(t.id, limits)) || (await walkFrames(t, selector, false, limits.walkExtractTextChars, null, false)).page;

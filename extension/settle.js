@@ -9,13 +9,14 @@
 import { ready } from './core.js';
 import { requestsSince } from './journal.js';
 import { quiet } from './page/checks.js';
+import { limits } from './limits.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until tab `tabId` settles after an action that started at `since` (Date.now());
  * resolves with the ms from `since`. */
 export async function settle(tabId, since = Date.now()) {
-  const { limits } = await ready;
+  await ready;
   const left = () => Math.max(0, limits.settleMaxMs - (Date.now() - since));
   try {
     // A navigation the action started loads first.

@@ -14,7 +14,7 @@ const events = [];
 
 /** Records one finished tool call (method, outcome code, duration); ring-bounded. */
 export async function recordEvent(method, error, ms) {
-  const { limits } = await ready;
+  await ready;
   events.push({ method, ok: !error, ...(error ? { code: error.code } : {}), ms: Math.round(ms) });
   while (events.length > limits.recentEvents) events.shift();
 }

@@ -122,16 +122,17 @@ export interface ToolErrorValue { code: string; message: string; hint?: string; 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SECTION: &'static str = TS_TYPES;
 
-#[wasm_bindgen]
-pub struct Collector {
+/// The JS class `Collector`: the core's `tools::collector::Collector` behind JS values.
+#[wasm_bindgen(js_name = Collector)]
+pub struct WasmCollector {
     core: Core,
 }
 
-#[wasm_bindgen]
-impl Collector {
+#[wasm_bindgen(js_class = Collector)]
+impl WasmCollector {
     #[wasm_bindgen(constructor)]
-    pub fn new(runtime_id: &str) -> Collector {
-        Collector { core: Core::new(runtime_id) }
+    pub fn new(runtime_id: &str) -> WasmCollector {
+        WasmCollector { core: Core::new(runtime_id) }
     }
 
     /// `observation`: JSON text of the observation envelope; `options`: `{maxChars, maxNodes, tab}`.

@@ -4,7 +4,7 @@
 //! them with `serde-wasm-bindgen`, so each assertion is on the whole value.
 #![cfg(target_arch = "wasm32")]
 
-use pcc::wasm::{computed_styles, Collector};
+use pcc::wasm::{computed_styles, WasmCollector as Collector};
 use serde::Serialize;
 use serde_json::{json, Value};
 use wasm_bindgen::JsValue;

@@ -195,7 +195,7 @@ async function browserScroll(params, signal) {
   // What the viewport shows now: a small state (the budget keeps what is in view first),
   // with refs under its own snapshotId. (An AX revision would say `unchanged`: scrolling
   // changes what is seen, not the page.)
-  const { result } = await readTab({ tabId: out.tab.id, maxChars: (await ready).limits.scrollViewChars }, signal, (c, json, budget, h) => c.snapshot(json, { ...budget, tab: h }));
+  const { result } = await readTab({ tabId: out.tab.id, maxChars: limits.scrollViewChars }, signal, (c, json, budget, h) => c.snapshot(json, { ...budget, tab: h }));
   const { snapshotId, state, truncated } = result;
   return { ...out, snapshotId, state, truncated };
 }

@@ -29,7 +29,7 @@ export async function captureAx(tab, signal) {
 /** The DOM-walk observation of every frame: frame 0 as `domWalk`, child frames as `domFrames`. */
 async function captureDom(tab, selector) {
   const t0 = performance.now();
-  const { limits } = await ready;
+  await ready;
   const { page, main } = await walkFrames(tab, selector || null, true, limits.walkTextChars, { id: crypto.randomUUID(), kept: limits.walksKept });
   const domFrames = page.frames.filter((f) => f.frameId !== 0);
   const obs = { url: main.url, title: main.title, viewport: main.viewport, frames: [], snapshots: [], domWalk: { ...main.walk, nodes: new RawJson(main.walk.nodes) }, domFrames };
@@ -134,7 +134,7 @@ export async function readTab(params, signal, render, resolved) {
 export async function trackedRead(params, signal, kind, { tracked, reuse, keep, render }) {
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
-  const { collector, limits } = await ready;
+  const { collector } = await ready;
   const key = readKey(tab.id, kind, params);
   const state = tracked ? await pageState(tab, limits.frameAnswerMs) : null;
   const held = heldSince(key, state);

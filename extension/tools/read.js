@@ -94,7 +94,7 @@ async function journalRead(params, kind) {
   if (params.filter !== undefined && typeof params.filter !== 'string') fail('INVALID_REQUEST', 'filter must be a string');
   return readOnly(params, async (tab) => {
     await journal(tab.id).catch((e) => fail('BROWSER_PAGE_UNAVAILABLE', `cannot collect on tab ${tab.id}: ${String(e.message).slice(0, limits.causeChars)}`, 'close DevTools on this tab, or use a tab from browser_tab_open'));
-    const { collector, limits } = await ready;
+    const { collector } = await ready;
     const opts = { maxEntries: params.maxEntries, maxChars: params.maxChars, filter: params.filter || undefined };
     if (kind === 'network') return collector.network(tab.id, opts);
     // What the page logged may quote a field's value: the sensitive ones are scrubbed.

@@ -59,7 +59,7 @@ async function browserCdp(params, signal) {
   const result = await all[0].send(params.method, params.params ?? {}).catch((e) => fail('INVALID_REQUEST', `CDP said: ${String(e.message).slice(0, limits.causeChars)}`, 'check the method parameters'));
   // The answer is bounded and passes the evaluate scrub like any page value.
   const text = JSON.stringify(result ?? {});
-  const { limits } = await ready;
+  await ready;
   const fields = await formFields(tab.id, limits);
   if (!fields) fail('BROWSER_SCRIPT_FAILED', 'could not check the result for sensitive values', 'retry once the page has loaded');
   return { ok: true, tab: tabInfo(tab), result: scrubText(text.slice(0, limits.cdpResultChars), fields), ...(text.length > limits.cdpResultChars ? { truncated: true } : {}) };

@@ -71,7 +71,7 @@ async function browserLocator(params, signal) {
   if (params.target !== undefined && params.ref !== undefined) fail('INVALID_REQUEST', 'pass a target or a ref with its snapshotId, not both');
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
-  const { limits } = await ready;
+  await ready;
   if (params.read === 'count') {
     if (params.target === undefined) fail('INVALID_REQUEST', 'count needs a target');
     return { tab: tabInfo(tab), read: 'count', value: (await matchTarget(tab, targetOf(params), 1, signal)).matches };

@@ -79,7 +79,7 @@ async function clipboard(message) {
 
 /** The clipboard's text: page-derived, bounded, scrubbed of the active tab's sensitive field values. */
 async function browserClipboardRead() {
-  const { limits } = await ready;
+  await ready;
   const { text } = await clipboard({ op: 'read' });
   const active = await resolveTab(undefined).catch(() => null);
   const fields = active ? await formFields(active.id, limits).catch(() => null) : null;
@@ -89,7 +89,7 @@ async function browserClipboardRead() {
 }
 
 async function browserClipboardWrite(params) {
-  const { limits } = await ready;
+  await ready;
   if (typeof params.text !== 'string') fail('INVALID_REQUEST', 'text must be a string');
   if (params.text.length > limits.clipboardChars) fail('INVALID_REQUEST', `text is longer than ${limits.clipboardChars} characters`);
   await clipboard({ op: 'write', text: params.text });
@@ -125,7 +125,7 @@ async function browserScreenshot(params, signal) {
     if (clip.width < 1 || clip.height < 1) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} has no box (hidden or gone)`, HINTS.BROWSER_STALE_REF);
   } else if (params.fullPage) {
     const { cssContentSize: c } = await main.send('Page.getLayoutMetrics');
-    const max = (await ready).limits.screenshotMaxPx;
+    const max = limits.screenshotMaxPx;
     truncated = c.height > max;
     clip = { x: 0, y: 0, width: Math.min(c.width, max), height: Math.min(c.height, max), scale: 1 };
   }

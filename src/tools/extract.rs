@@ -155,7 +155,9 @@ fn is_chrome(view: &WalkView<'_>, i: usize) -> bool {
         || view.attr(i, "aria-hidden") == Some("true")
 }
 
-fn is_block(view: &WalkView<'_>, i: usize) -> bool {
+/// A Markdown block: a block tag, or an element the page lays out as a block (the article
+/// walk of a clone may lack styles, so tags decide first).
+fn is_markdown_block(view: &WalkView<'_>, i: usize) -> bool {
     let n = &view.nodes[i];
     BLOCK_TAGS.contains(&n.tag.as_str())
         || n.display.as_deref().is_some_and(|d| !d.starts_with("inline") && d != "contents" && d != "none")
@@ -248,7 +250,7 @@ impl Renderer<'_, '_> {
             if self.skipped(c) {
                 continue;
             }
-            if v.nodes[c].tag != "#text" && is_block(v, c) {
+            if v.nodes[c].tag != "#text" && is_markdown_block(v, c) {
                 self.flush(&mut run, &child_prefix, &mut bullet);
                 if let Some(b) = bullet.take() {
                     self.out.push_str(&format!("\n{child_prefix}{b}"));

@@ -136,7 +136,7 @@ impl<'a> Walker<'a> {
                 };
                 let text = match kind {
                     Some(ItemKind::Interactive) | Some(ItemKind::Heading) => view.text(i, CUA_TEXT_CHARS),
-                    _ if !absorbed && is_block(&view, i) => own_text(&view, i),
+                    _ if !absorbed && lays_out_as_block(&view, i) => own_text(&view, i),
                     _ => String::new(),
                 };
                 if listed || !text.is_empty() {
@@ -194,7 +194,9 @@ fn kind_of(view: &WalkView<'_>, i: usize) -> Option<ItemKind> {
     (n.tag == "img" && view.attr(i, "alt").is_some()).then_some(ItemKind::Content)
 }
 
-fn is_block(view: &WalkView<'_>, i: usize) -> bool {
+/// Whether the page lays the element out on lines of its own (any display but inline-*;
+/// a walk node without styles is inline).
+fn lays_out_as_block(view: &WalkView<'_>, i: usize) -> bool {
     !view.nodes[i].display.as_deref().unwrap_or("inline").starts_with("inline")
 }
 
@@ -210,7 +212,7 @@ fn own_text(view: &WalkView<'_>, i: usize) -> String {
         if n.tag == "#text" {
             out.push(' ');
             out.push_str(crate::text::byte_prefix(n.text.as_deref().unwrap_or(""), CUA_TEXT_CHARS * 4));
-        } else if !is_block(view, j) && kind_of(view, j).is_none() {
+        } else if !lays_out_as_block(view, j) && kind_of(view, j).is_none() {
             stack.extend(view.children[j].iter().rev());
         }
     }
