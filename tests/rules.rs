@@ -470,6 +470,38 @@ fn an_images_alt_in_a_name_is_a_word_of_its_own() {
           - img "Dog face""#]]);
 }
 
+#[test]
+fn an_aria_label_inside_content_stands_for_that_content() {
+    rule("name_inner_aria_label", r#"<button><span aria-label="Close">×</span></button><a href="/t"><svg role="img" aria-label="Twitter" width="10" height="10"></svg></a><a href="/h"><i aria-label="Home"></i> Start</a>"#, expect![[r#"
+            - button "Close" [ref=e1]
+            - link "Twitter" [href=/t] [ref=e2]
+            - link "Home Start" [href=/h] [ref=e3]
+              - generic "Home""#]]);
+}
+
+#[test]
+fn an_svg_title_names_the_svg_and_what_it_is_in() {
+    rule("name_svg_title", r#"<a href="/gh"><svg width="10" height="10"><title>GitHub</title><desc>The Octocat</desc><rect width="10" height="10"></rect></svg></a>"#, expect![[r#"- link "GitHub" [href=/gh] [ref=e1]"#]]);
+}
+
+#[test]
+fn aria_labelledby_reads_hidden_text_it_points_at() {
+    rule("name_labelledby_hidden", r#"<span id="lh" hidden>Delete draft</span><button aria-labelledby="lh">x</button><span id="lv" style="display:none">Sort <b>by date</b></span><a href="/s" aria-labelledby="lv">s</a>"#, expect![[r#"
+            - button "Delete draft" [ref=e1]
+            - link "Sort by date" [href=/s] [ref=e2]"#]]);
+}
+
+#[test]
+fn embedded_controls_give_their_value_to_a_name_from_content() {
+    rule("name_embedded_controls", r#"<div role="button" tabindex="0">Show <select><option>10</option><option selected>25</option></select> rows</div><div role="link" tabindex="0">Go to page <input type="text" value="4" size="2"></div>"#, expect![[r#"
+            - button "Show 25 rows" [ref=e1]
+              - combobox value="25" [expanded=false] [ref=e2]
+                - option "10"
+                - option "25" [selected]
+            - link "Go to page 4" [ref=e3]
+              - textbox value="4" [ref=e4]"#]]);
+}
+
 // ── 12. The DOM-walk source against Chromium, on a WPT-style name/role sample ───────────
 //
 // Small cases in the spirit of WPT accname / html-aam: the DOM source's (role, name,

@@ -254,10 +254,23 @@ impl Gather<'_> {
         self.children[from].iter().find(|&&c| self.nodes[c].tag == tag).map(|&c| self.text(c))
     }
 
-    /// Visible text of a subtree, bounded, skipping hidden and non-rendered parts, joined
-    /// as it renders: a space at whitespace, box edges and line breaks, none across inline
-    /// elements (`Sa<i>ve</i>` is `Save`).
+    /// Visible text of a subtree as a name from content, bounded, skipping hidden and
+    /// non-rendered parts, joined as it renders: a space at whitespace, box edges and line
+    /// breaks, none across inline elements (`Sa<i>ve</i>` is `Save`).
     fn text(&self, from: usize) -> String {
+        self.gather(from, false)
+    }
+
+    /// The text aria-labelledby reads of a node it points at: a hidden node is read whole.
+    fn referenced_text(&self, from: usize) -> String {
+        self.gather(from, hidden(&self.nodes[from]))
+    }
+
+    /// Inside the subtree, a descendant's own name stands for its content (Chromium, as the
+    /// accname spec's recursion): an image's alt and an element's aria-label as a word of its
+    /// own, a field's value (its text, a select's chosen option). `hidden_too`: read what
+    /// the page hides as well.
+    fn gather(&self, from: usize, hidden_too: bool) -> String {
         let mut out = String::new();
         // (walk index, after its children)
         let mut stack = vec![(from, false)];
@@ -276,22 +289,24 @@ impl Gather<'_> {
                 }
                 continue;
             }
-            if matches!(w.tag.as_str(), "script" | "style" | "template" | "noscript") || w.display.as_deref() == Some("none") || w.attrs.get("aria-hidden").map(|v| v == "true").unwrap_or(false) {
+            if matches!(w.tag.as_str(), "script" | "style" | "template" | "noscript" | "desc" | "metadata") || (!hidden_too && hidden(w)) {
                 continue;
             }
             if w.ws_before || boundary {
                 out.push(' ');
+            }
+            let own = (i != from).then(|| self.own_name(w)).flatten().or_else(|| (w.tag == "img").then(|| w.attrs.get("alt").map(String::as_str)).flatten());
+            if let Some(name) = own {
+                out.push(' ');
+                out.push_str(name);
+                out.push(' ');
+                continue;
             }
             if let Some(b) = &w.before {
                 out.push_str(b);
             }
             if let Some(t) = &w.text {
                 out.push_str(crate::text::byte_prefix(t, NAME_GATHER_CHARS));
-            } else if let Some(alt) = w.attrs.get("alt").filter(|_| w.tag == "img") {
-                // An image is a word of its own in the name (Chromium).
-                out.push(' ');
-                out.push_str(alt);
-                out.push(' ');
             }
             stack.push((i, true));
             for &c in self.children[i].iter().rev() {
@@ -300,6 +315,25 @@ impl Gather<'_> {
         }
         fold_whitespace(&out)
     }
+
+    /// What a descendant contributes instead of its content: its aria-label, or a field's
+    /// value (the walk never carries a secret field's value).
+    fn own_name<'w>(&self, w: &'w WalkNode) -> Option<&'w str> {
+        if let Some(l) = w.attrs.get("aria-label").filter(|l| !l.trim().is_empty()) {
+            return Some(l);
+        }
+        let textual = match w.tag.as_str() {
+            "input" => matches!(w.attrs.get("type").map(|t| t.to_ascii_lowercase()).as_deref(), None | Some("text" | "search" | "email" | "tel" | "url" | "number" | "range")),
+            "select" | "textarea" => true,
+            _ => false,
+        };
+        textual.then(|| w.value.as_deref().unwrap_or(""))
+    }
+}
+
+/// Hidden from everyone: not rendered, or aria-hidden.
+fn hidden(w: &WalkNode) -> bool {
+    w.display.as_deref() == Some("none") || w.attrs.get("aria-hidden").is_some_and(|v| v == "true")
 }
 
 fn implicit_role(w: &WalkNode, cx: Context) -> &'static str {
@@ -387,7 +421,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     } else {
         let labelled = attr("aria-labelledby").map(|ids_attr| {
             {
-                let texts: Vec<String> = ids_attr.split_whitespace().filter_map(|id| ids.get(id)).map(|&i| g.text(i)).collect();
+                let texts: Vec<String> = ids_attr.split_whitespace().filter_map(|id| ids.get(id)).map(|&i| g.referenced_text(i)).collect();
                 crate::text::join(&mut texts.iter().map(String::as_str), " ")
             }
         });
