@@ -502,6 +502,13 @@ fn embedded_controls_give_their_value_to_a_name_from_content() {
               - textbox value="4" [ref=e4]"#]]);
 }
 
+#[test]
+fn invisible_text_is_no_part_of_a_name() {
+    rule("name_invisible_part", r#"<button>Save<span style="visibility:hidden"> draft</span></button><a href="/v" style="visibility:hidden"><span style="visibility:visible">Visible part</span> hidden part</a>"#, expect![[r#"
+        - button "Save" [ref=e1]
+        - text: Visible part"#]]);
+}
+
 // ── 12. The DOM-walk source against Chromium, on a WPT-style name/role sample ───────────
 //
 // Small cases in the spirit of WPT accname / html-aam: the DOM source's (role, name,

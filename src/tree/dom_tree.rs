@@ -295,7 +295,12 @@ impl Gather<'_> {
             if w.ws_before || boundary {
                 out.push(' ');
             }
-            let own = (i != from).then(|| self.own_name(w)).flatten().or_else(|| (w.tag == "img").then(|| w.attrs.get("alt").map(String::as_str)).flatten());
+            // Text has its element's visibility; an invisible element's children may show.
+            let invisible = |n: &WalkNode| matches!(n.visibility.as_deref(), Some("hidden" | "collapse")) && !hidden_too;
+            if w.tag == "#text" && usize::try_from(w.parent).ok().and_then(|p| self.nodes.get(p)).is_some_and(invisible) {
+                continue;
+            }
+            let own = (i != from && !invisible(w)).then(|| self.own_name(w)).flatten().or_else(|| (w.tag == "img").then(|| w.attrs.get("alt").map(String::as_str)).flatten());
             if let Some(name) = own {
                 out.push(' ');
                 out.push_str(name);
