@@ -1,6 +1,9 @@
 // ./build.sh bench: our extension vs Playwright's AI aria snapshot, same browser, same run.
 // Writes bench/results.json and bench/report.html and prints a table. Figures are medians
-// of REPS runs; ratios are ours ÷ Playwright measured back to back on the same page.
+// of REPS runs; ratios are ours ÷ Playwright measured back to back on the same page. Pages:
+// CORPUS_PAGES real pages of the corpus (../shared/corpus/readability, or PCC_CORPUS: an even
+// spread, when it is there) first, then the bench's own pages from small to the 50k-node one;
+// wasm linear memory is read after each (it only grows: each figure is the peak so far).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { launch } from '../www-tests/harness.mjs';
 import { startServer } from '../www-tests/server.mjs';
 import { scaled, dataGrid, docsArticle, settingsForm } from './pages.mjs';
+import { corpusServer, pagesOf, fullDir } from '../www-tests/corpus.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPS = Number(process.env.BENCH_REPS || 5);
@@ -16,16 +20,27 @@ const genDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-bench-'));
 const generated = { 'scaled-1k.html': scaled(1000), 'scaled-5k.html': scaled(5000), 'scaled-20k.html': scaled(20000), 'scaled-50k.html': scaled(50000),
   'data-grid.html': dataGrid(), 'docs-article.html': docsArticle(), 'settings-form.html': settingsForm() };
 for (const [name, html] of Object.entries(generated)) fs.writeFileSync(path.join(genDir, name), html);
-const PAGES = ['long-session.html', ...Object.keys(generated).map((n) => `gen/${n}`)];
+const CORPUS_PAGES = Number(process.env.CORPUS_PAGES ?? 12);
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const server = await startServer(genDir);
-const b = await launch();
+const corpus = fs.existsSync(fullDir) ? pagesOf(fullDir) : [];
+const corpusSrv = corpus.length ? await corpusServer(fullDir) : null;
+const spread = corpus.filter((_, i) => CORPUS_PAGES > 0 && i % Math.max(1, Math.floor(corpus.length / CORPUS_PAGES)) === 0).slice(0, CORPUS_PAGES);
+// {label, url, corpus}: the corpus pages, then ours (the 50k-node page last: memory only grows).
+const PAGES = [
+  ...spread.map((name) => ({ label: name, url: corpusSrv.url(name), corpus: true })),
+  ...['long-session.html', ...Object.keys(generated).map((n) => `gen/${n}`)].map((p) => ({ label: p.replace(/^gen\//, '').replace(/\.html$/, ''), url: server.url(p), corpus: false })),
+].sort((a, b) => (a.corpus === b.corpus ? 0 : a.corpus ? -1 : 1));
+PAGES.push(...PAGES.splice(PAGES.findIndex((p) => p.label === 'scaled-50k'), 1));
+// Offline: a real page's ads, fonts and trackers fail at once (local servers answer).
+const b = await launch({ offline: true });
 const rows = [];
 try {
-  for (const p of PAGES) {
+  for (const { label, url, corpus: real } of PAGES) {
+    const p = label;
     const page = await b.context.newPage();
-    await page.goto(server.url(p), { waitUntil: 'load' });
+    await page.goto(url, { waitUntil: 'load' }).catch(() => {});
     await page.waitForTimeout(200);
     const tabId = await b.tabIdOf(page);
     const domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
@@ -74,8 +89,9 @@ try {
     const axDiff = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'bench' });
     const changeMs = performance.now() - t0;
     const s = snap.snapshot;
+    const memoryBytes = await b.worker.evaluate(() => globalThis.pcc.memoryBytes());
     rows.push({
-      page: p.replace(/^gen\//, '').replace(/\.html$/, ''), domNodes,
+      page: label, corpus: real, domNodes, memoryBytes,
       ours: { repeatMs: median(snapRepeats), chars: s.charCount, nodes: s.nodeCount, refs: s.refCount, truncated: s.truncated, ms: median(ours.map((o) => o.total)), captureMs: median(ours.map((o) => o.capture)), wasmMs: median(ours.map((o) => o.wasm)), rawObservationBytes: snap.timing.rawBytes },
       dom: { chars: domSnap.snapshot?.charCount, ms: median(dom) },
       ax: { fullChars: axFull.charCount, diffMode: axDiff.mode, diffChars: axDiff.charCount, repeatMode, repeatMs: median(repeats), changeMs },
@@ -99,6 +115,7 @@ try {
 } finally {
   await b.close();
   await server.close();
+  await corpusSrv?.close();
   fs.rmSync(genDir, { recursive: true, force: true });
 }
 
@@ -154,8 +171,17 @@ function printTable(r) {
   const out = all.map((l) => '| ' + l.map((c, i) => c.padEnd(w[i])).join(' | ') + ' |');
   out.splice(1, 0, '|' + w.map((x) => '-'.repeat(x + 2)).join('|') + '|');
   console.log(out.join('\n'));
+  // The issue's figures, per page: each ÷ Playwright's AI snapshot of the same page.
+  const ratio = (p) => ({ first: p.ours.ms / p.playwright.ms, dom: p.dom.ms / p.playwright.ms, snapshotRepeat: p.ours.repeatMs / p.playwright.ms, axUnchanged: p.ax.repeatMs / p.playwright.ms, axOneChange: p.ax.changeMs / p.playwright.ms });
+  const rh = ['page', 'first read', 'DOM walk', 'snapshot repeat', 'AX unchanged', 'AX one-change', 'memory after (MiB)'];
+  const rl = r.pages.map((p) => { const q = ratio(p); return [p.page + (p.corpus ? ' *' : ''), f(q.first, 2), f(q.dom, 2), f(q.snapshotRepeat, 2), f(q.axUnchanged, 2), f(q.axOneChange, 2), f(p.memoryBytes / 1048576, 1)]; });
+  const real = r.pages.filter((p) => p.corpus).map(ratio);
+  if (real.length) rl.push(['median of * (corpus)', ...['first', 'dom', 'snapshotRepeat', 'axUnchanged', 'axOneChange'].map((k) => f(median(real.map((q) => q[k])), 2)), '']);
+  const ra = [rh, ...rl];
+  const rw = rh.map((_, i) => Math.max(...ra.map((l) => String(l[i]).length)));
+  console.log('\n÷ Playwright AI snapshot, same page, same run (* = corpus page):\n' + ra.map((l) => '| ' + l.map((c, i) => String(c).padEnd(rw[i])).join(' | ') + ' |').join('\n'));
   console.log(`\nsession economy (20 steps, long-session): ours ${r.economy.oursTotal} chars vs Playwright AI snapshot per step ${r.economy.playwrightTotal} chars = ${r.economy.ratio.toFixed(3)}×`);
-  console.log(`wasm: ${r.wasmBytes} bytes (${r.wasmGzip} gzipped); linear memory after the 50k page: ${(r.wasmMemoryBytes / 1048576).toFixed(1)} MiB`);
+  console.log(`wasm: ${r.wasmBytes} bytes (${r.wasmGzip} gzipped); linear memory after every page (the 50k page last): ${(r.wasmMemoryBytes / 1048576).toFixed(1)} MiB`);
   const s = r.pages.filter((p) => p.page.startsWith('scaled-'));
   console.log('growth (ours ms per 1k DOM nodes): ' + s.map((p) => `${p.page} ${(p.ours.ms / (p.domNodes / 1000)).toFixed(2)}`).join(', '));
 }
