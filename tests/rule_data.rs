@@ -75,6 +75,15 @@ fn redaction_drops_values_of_fields_named_as_secrets() {
 }
 
 #[test]
+fn redaction_counts_a_value_without_dom_facts_as_sensitive() {
+    // An AX textbox whose DOM facts (type, name, id, autocomplete) are unknown (no DOM
+    // snapshot): its value might be a password, so it never enters the state. A field with
+    // facts keeps its value (`redaction_drops_values_of_fields_named_as_secrets`: City).
+    let obs = ax_page([ax("unknown_field", "textbox", "Answer").value("hunter2")]);
+    check(obs, expect![[r#"- textbox "Answer" [ref=e1]"#]]);
+}
+
+#[test]
 fn redaction_hides_secret_url_parameters() {
     check(page([el("reset_link", "a").attr("href", "https://example.test/reset?token=s3cr3t&lang=fr").says("Reset")]), expect![[r#"- link "Reset" [href=/reset?token=[redacted]&lang=fr] [ref=e1]"#]]);
 }

@@ -157,6 +157,9 @@ fn ax_walk(e: &El, parent: Option<String>, out: &mut Vec<Value>) {
     if let Some(p) = parent {
         out[at]["parentId"] = p.into();
     }
+    if let Some(v) = &e.value {
+        out[at]["value"] = json!({"type": "string", "value": v});
+    }
     let mut kids = Vec::new();
     for k in &e.kids {
         kids.push((out.len() + 1).to_string());
