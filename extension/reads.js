@@ -147,17 +147,18 @@ export async function walkFrames(tab, selector, allFrames, textCap, keep = null,
   let results;
   try {
     let round = null;
-    if (allFrames) {
-      // Verify parent-frame relations: each parent posts a one-time tag to each child
-      // window; a child shown under an element must report that element's tag.
+    // Verify parent-frame relations (only a tab with child frames has any): each parent
+    // posts a one-time tag to each child window; a child shown under an element must report
+    // that element's tag. A child's walk waits for its tag (domWalk's tagWaitMs).
+    const frames = allFrames ? (await chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null)) || [] : [];
+    if (frames.length > 1) {
       const armed = await inFrames(tab.id, true, frameArm, []);
       if (armed.some((r) => r.result > 0)) {
         round = crypto.randomUUID();
         await inFrames(tab.id, true, framePost, [round]);
-        await new Promise((r) => setTimeout(r, 30)); // cross-process messages are async
       }
     }
-    const caps = { attrChars: limits.walkAttrChars, pseudoChars: limits.walkPseudoChars };
+    const caps = { attrChars: limits.walkAttrChars, pseudoChars: limits.walkPseudoChars, tagWaitMs: limits.frameTagWaitMs };
     results = await inFrames(tab.id, allFrames, domWalk, [selector, limits.walkMaxNodes, textCap, round, keep, asRendered, caps]);
   } catch (e) {
     if (isNavigationError(e)) throw e;

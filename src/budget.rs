@@ -229,6 +229,9 @@ pub const NETWORK_IDLE_MS: usize = 500;
 pub const BRIDGE_BACKOFF_MIN_MS: usize = 250;
 pub const BRIDGE_BACKOFF_MAX_MS: usize = 5_000;
 pub const BRIDGE_KEEPALIVE_MS: usize = 20_000;
+/// How long a child frame's walk waits for its parent's one-time tag (it crosses processes
+/// asynchronously).
+pub const FRAME_TAG_WAIT_MS: usize = 50;
 /// Pointer moves of one `browser_drag`.
 pub const DRAG_STEPS: usize = 10;
 /// A download's file name and path in `browser_downloads`.
@@ -240,7 +243,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 54] = [
+pub const SOURCE_LIMITS: [(&str, usize); 55] = [
     ("scrollViewChars", SCROLL_VIEW_CHARS),
     ("evalDepth", EVAL_DEPTH),
     ("evalArrayItems", EVAL_ARRAY_ITEMS),
@@ -295,6 +298,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 54] = [
     ("echoChars", ECHO_CHARS),
     ("causeChars", CAUSE_CHARS),
     ("methodNameChars", METHOD_NAME_CHARS),
+    ("frameTagWaitMs", FRAME_TAG_WAIT_MS),
 ];
 
 /// The effective budget of one call.

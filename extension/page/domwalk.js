@@ -7,8 +7,15 @@
 // on its `dom` refs find exactly those elements again (never another walk's element at the
 // same index). `asRendered` applies CSS text-transform to text (what the reader sees; the
 // extract reads the source text instead). `attrChars`, `pseudoChars`: budget.rs's caps of an
-// attribute value and of CSS-generated text.
-export function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { attrChars, pseudoChars }) {
+// attribute value and of CSS-generated text; `tagWaitMs`: how long a child frame waits for its
+// parent's tag.
+export async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { attrChars, pseudoChars, tagWaitMs }) {
+  // A child frame: its parent's one-time tag crosses processes asynchronously (framePost);
+  // wait for it, at most tagWaitMs, instead of the worker sleeping for every page.
+  if (round && window !== window.top && globalThis.__pccReceived?.round !== round) {
+    const until = performance.now() + tagWaitMs;
+    while (globalThis.__pccReceived?.round !== round && performance.now() < until) await new Promise((r) => setTimeout(r, 2));
+  }
   const ATTRS = ['id', 'name', 'type', 'role', 'href', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-hidden', 'data-testid',
     'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
     'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'class', 'src', 'aria-checked',
