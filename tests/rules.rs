@@ -509,6 +509,16 @@ fn invisible_text_is_no_part_of_a_name() {
         - text: Visible part"#]]);
 }
 
+#[test]
+fn aria_labelledby_reads_the_aria_label_of_what_it_points_at() {
+    rule("name_labelledby_label", r#"<span id="cl" aria-label="Close dialog">×</span><button aria-labelledby="cl">x</button><span id="pr" aria-label="Previous">‹</span><span id="pg">page</span><a href="/p" aria-labelledby="pr pg">‹</a>"#, expect![[r#"
+        - text: × (Close dialog)
+        - button "Close dialog" [ref=e1]
+        - generic "Previous"
+        - text: page
+        - link "Previous page" [href=/p] [ref=e2]"#]]);
+}
+
 // ── 12. The DOM-walk source against Chromium, on a WPT-style name/role sample ───────────
 //
 // Small cases in the spirit of WPT accname / html-aam: the DOM source's (role, name,

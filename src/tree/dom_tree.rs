@@ -261,9 +261,14 @@ impl Gather<'_> {
         self.gather(from, false)
     }
 
-    /// The text aria-labelledby reads of a node it points at: a hidden node is read whole.
+    /// What aria-labelledby reads of a node it points at: its aria-label, else its text (a
+    /// hidden node is read whole).
     fn referenced_text(&self, from: usize) -> String {
-        self.gather(from, hidden(&self.nodes[from]))
+        let w = &self.nodes[from];
+        match w.attrs.get("aria-label").filter(|l| !l.trim().is_empty()) {
+            Some(l) => fold_whitespace(l),
+            None => self.gather(from, hidden(w)),
+        }
     }
 
     /// Inside the subtree, a descendant's own name stands for its content (Chromium, as the
