@@ -519,6 +519,36 @@ fn aria_labelledby_reads_the_aria_label_of_what_it_points_at() {
         - link "Previous page" [href=/p] [ref=e2]"#]]);
 }
 
+#[test]
+fn a_label_element_names_its_control_even_when_empty() {
+    rule("name_empty_label", r#"<label for="q"><svg width="10" height="10"></svg></label><input id="q" placeholder="Search"><label><input type="submit" value="Go"></label><label><input type="image" alt="Find" src="data:,"></label>"#, expect![[r#"
+        - textbox [placeholder="Search"] [ref=e1]
+        - button [ref=e2]
+        - button [ref=e3]"#]]);
+}
+
+#[test]
+fn an_empty_value_names_a_submit_button_nothing() {
+    rule("name_empty_value", r#"<input type="submit" value="" title="Search"><input type="submit" title="Send"><input type="reset" value="">"#, expect![[r#"
+        - button [ref=e1]
+        - button "Submit" [ref=e2]
+        - button [ref=e3]"#]]);
+}
+
+#[test]
+fn an_images_title_names_it_inside_a_link() {
+    rule("name_img_title", r#"<a href="/home"><img src="data:," title="Back to the home page" width="10" height="10"></a>"#, expect![[r#"- link "Back to the home page" [href=/home] [ref=e1]"#]]);
+}
+
+#[test]
+fn a_link_around_an_article_takes_no_name_from_it() {
+    rule("name_link_article", r#"<a href="/a1"><article><h2>Lytro bought</h2></article></a><a href="/a2"><div><h2>Drifter on Switch</h2></div></a><a href="/a3"><section><p>Tab Active 2</p></section></a>"#, expect![[r#"
+        - link [href=/a1] [ref=e1]
+          - heading "Lytro bought" [level=2]
+        - link "Drifter on Switch" [href=/a2] [ref=e2]
+        - link "Tab Active 2" [href=/a3] [ref=e3]"#]]);
+}
+
 // ── 12. The DOM-walk source against Chromium, on a WPT-style name/role sample ───────────
 //
 // Small cases in the spirit of WPT accname / html-aam: the DOM source's (role, name,

@@ -294,7 +294,8 @@ impl Gather<'_> {
                 }
                 continue;
             }
-            if matches!(w.tag.as_str(), "script" | "style" | "template" | "noscript" | "desc" | "metadata") || (!hidden_too && hidden(w)) {
+            // An article inside is a thing of its own: Chromium reads no name through it.
+            if matches!(w.tag.as_str(), "script" | "style" | "template" | "noscript" | "desc" | "metadata") || (!hidden_too && hidden(w)) || (i != from && w.tag == "article") {
                 continue;
             }
             if w.ws_before || boundary {
@@ -305,7 +306,7 @@ impl Gather<'_> {
             if w.tag == "#text" && usize::try_from(w.parent).ok().and_then(|p| self.nodes.get(p)).is_some_and(invisible) {
                 continue;
             }
-            let own = (i != from && !invisible(w)).then(|| self.own_name(w)).flatten().or_else(|| (w.tag == "img").then(|| w.attrs.get("alt").map(String::as_str)).flatten());
+            let own = (i != from && !invisible(w)).then(|| self.own_name(w)).flatten().or_else(|| (w.tag == "img").then(|| w.attrs.get("alt").or_else(|| w.attrs.get("title")).map(String::as_str)).flatten());
             if let Some(name) = own {
                 out.push(' ');
                 out.push_str(name);
@@ -436,12 +437,20 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             }
         });
         let from_content = role::owns_descendant_text(&role) && !matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "listbox" | "slider" | "spinbutton" | "label" | "caption");
+        // A field's <label> names it even when its text is empty, and a button input's
+        // value even when empty (Chromium): nothing after them is read.
+        let button_input = w.tag == "input" && matches!(attr("type"), Some("submit" | "button" | "reset"));
+        let last_word = match (role::is_field_tag(&w.tag), &w.label) {
+            (true, Some(l)) => Some(l.clone()),
+            _ => button_input.then(|| attr("value").map(str::to_string)).flatten(),
+        };
         let candidates = [
             labelled.filter(|s| !s.trim().is_empty()),
             attr("aria-label").map(str::to_string),
+            // ("\u{1}": an empty last word, which ends the search with no name.)
+            last_word.map(|l| if l.trim().is_empty() { "\u{1}".to_string() } else { l }),
             w.label.clone(),
             (w.tag == "img").then(|| attr("alt").map(str::to_string)).flatten(),
-            (w.tag == "input" && matches!(attr("type"), Some("submit" | "button" | "reset"))).then(|| attr("value").map(str::to_string)).flatten(),
             (w.tag == "input" && attr("type") == Some("image")).then(|| attr("alt").map(str::to_string)).flatten(),
             // The default labels of submit and reset buttons (Chromium's, in English).
             (w.tag == "input").then(|| match attr("type") {
@@ -459,7 +468,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             attr("title").map(str::to_string),
             attr("placeholder").map(str::to_string),
         ];
-        candidates.into_iter().flatten().map(|s| capped(&s, KEEP_CHARS)).find(|s| !s.is_empty()).unwrap_or_default()
+        candidates.into_iter().flatten().map(|s| capped(&s, KEEP_CHARS)).find(|s| !s.is_empty()).filter(|s| s != "\u{1}").unwrap_or_default()
     };
     let heading_level = role::heading_level(&w.tag).map(|l| l as i64);
     let checkable = matches!(role.as_str(), "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio");
