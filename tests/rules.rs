@@ -549,6 +549,22 @@ fn a_link_around_an_article_takes_no_name_from_it() {
         - link "Tab Active 2" [href=/a3] [ref=e3]"#]]);
 }
 
+#[test]
+fn a_label_of_blocks_names_its_field_as_rendered() {
+    rule("name_label_blocks", r#"<input type="checkbox" id="dc"><label for="dc"><div>Discover</div><div>C</div></label>"#, expect![[r#"- checkbox "Discover C" [ref=e1]"#]]);
+}
+
+#[test]
+fn a_name_from_content_stops_at_an_article_figure_nav_blockquote_or_form() {
+    rule("name_stop_probe", r#"<h4>Score <figure><span>Poor</span> <span>Good</span></figure></h4><a href="/l">Items <ul><li>one</li></ul></a><a href="/n">Menu <nav>Home</nav></a><a href="/t">Grid <table><tr><td>cell</td></tr></table></a><a href="/q">Said <blockquote>quote</blockquote></a><button>Send <form>inner</form></button>"#, expect![[r#"
+        - heading "Score" [level=4]
+        - link "Items one" [href=/l] [ref=e1]
+        - link "Menu" [href=/n] [ref=e2]
+        - link "Grid cell" [href=/t] [ref=e3]
+        - link "Said" [href=/q] [ref=e4]
+        - button "Send" [ref=e5]"#]]);
+}
+
 // ── 12. The DOM-walk source against Chromium, on a WPT-style name/role sample ───────────
 //
 // Small cases in the spirit of WPT accname / html-aam: the DOM source's (role, name,

@@ -21,9 +21,11 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
     'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'class', 'src', 'aria-checked',
     'aria-pressed', 'size', 'headers', 'scope', 'abbr', 'summary', 'open', 'readonly', 'required', 'aria-readonly',
     'aria-required', 'min', 'max', 'rules', 'axis'];
-  // A label's text as a name: without the text of the controls inside it (a textarea's
-  // content, a select's options).
+  // A label's text as a name: as rendered (a space where blocks break) when it holds no
+  // control, else without the text of the controls inside it (a textarea's content, a
+  // select's options).
   const labelText = (l) => {
+    if (!l.querySelector('textarea, select, input, button')) return l.innerText ?? l.textContent;
     let t = '';
     const w = document.createTreeWalker(l, NodeFilter.SHOW_TEXT);
     for (let n = w.nextNode(); n && t.length < TEXT_CAP; n = w.nextNode()) {

@@ -266,7 +266,8 @@ impl Gather<'_> {
     fn referenced_text(&self, from: usize) -> String {
         let w = &self.nodes[from];
         match w.attrs.get("aria-label").filter(|l| !l.trim().is_empty()) {
-            Some(l) => fold_whitespace(l),
+            // (capped, so folded, with the name it joins)
+            Some(l) => l.clone(),
             None => self.gather(from, hidden(w)),
         }
     }
@@ -294,8 +295,9 @@ impl Gather<'_> {
                 }
                 continue;
             }
-            // An article inside is a thing of its own: Chromium reads no name through it.
-            if matches!(w.tag.as_str(), "script" | "style" | "template" | "noscript" | "desc" | "metadata") || (!hidden_too && hidden(w)) || (i != from && w.tag == "article") {
+            // An article, figure, nav, blockquote or form inside is a thing of its own:
+            // Chromium reads no name through it.
+            if matches!(w.tag.as_str(), "script" | "style" | "template" | "noscript" | "desc") || (!hidden_too && hidden(w)) || (i != from && matches!(w.tag.as_str(), "article" | "figure" | "nav" | "blockquote" | "form")) {
                 continue;
             }
             if w.ws_before || boundary {
