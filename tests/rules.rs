@@ -504,6 +504,7 @@ fn embedded_controls_give_their_value_to_a_name_from_content() {
 
 #[test]
 fn invisible_text_is_no_part_of_a_name() {
+    rule("name_invisible_img", r#"<a href="/i"><img src="data:," alt="Hidden icon" width="10" height="10" style="visibility:hidden">Orders</a>"#, expect![[r#"- link "Orders" [href=/i] [ref=e1]"#]]);
     rule("name_invisible_part", r#"<button>Save<span style="visibility:hidden"> draft</span></button><a href="/v" style="visibility:hidden"><span style="visibility:visible">Visible part</span> hidden part</a>"#, expect![[r#"
         - button "Save" [ref=e1]
         - text: Visible part"#]]);

@@ -273,9 +273,10 @@ impl Gather<'_> {
     }
 
     /// Inside the subtree, a descendant's own name stands for its content (Chromium, as the
-    /// accname spec's recursion): an image's alt and an element's aria-label as a word of its
-    /// own, a field's value (its text, a select's chosen option). `hidden_too`: read what
-    /// the page hides as well.
+    /// accname spec's recursion): an image's alt (else its title) and an element's aria-label
+    /// as a word of its own, a field's value (its text, a select's chosen option); nothing is
+    /// read through an article, figure, nav, blockquote or form. `hidden_too`: read what the
+    /// page hides as well.
     fn gather(&self, from: usize, hidden_too: bool) -> String {
         let mut out = String::new();
         // (walk index, after its children)
@@ -295,8 +296,7 @@ impl Gather<'_> {
                 }
                 continue;
             }
-            // An article, figure, nav, blockquote or form inside is a thing of its own:
-            // Chromium reads no name through it.
+            // An article, figure, nav, blockquote or form inside is a thing of its own.
             if matches!(w.tag.as_str(), "script" | "style" | "template" | "noscript" | "desc") || (!hidden_too && hidden(w)) || (i != from && matches!(w.tag.as_str(), "article" | "figure" | "nav" | "blockquote" | "form")) {
                 continue;
             }
@@ -308,7 +308,7 @@ impl Gather<'_> {
             if w.tag == "#text" && usize::try_from(w.parent).ok().and_then(|p| self.nodes.get(p)).is_some_and(invisible) {
                 continue;
             }
-            let own = (i != from && !invisible(w)).then(|| self.own_name(w)).flatten().or_else(|| (w.tag == "img").then(|| w.attrs.get("alt").or_else(|| w.attrs.get("title")).map(String::as_str)).flatten());
+            let own = (!invisible(w)).then(|| (i != from).then(|| self.own_name(w)).flatten().or_else(|| (w.tag == "img").then(|| w.attrs.get("alt").or_else(|| w.attrs.get("title")).map(String::as_str)).flatten())).flatten();
             if let Some(name) = own {
                 out.push(' ');
                 out.push_str(name);
