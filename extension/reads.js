@@ -120,20 +120,17 @@ function walkError(r, selector) {
 }
 
 /**
- * Runs `func` in frame 0 (errors propagate) and, with `allFrames`, in every other frame of
- * the tab, each raced against the core's `frameAnswerMs`: a frame that never answers (a
- * `javascript:` URL frame, a failed ad frame) is left out instead of holding the read.
+ * Runs `func` in frame 0 (errors propagate) and in each of `children` (child frame ids), each
+ * raced against the core's `frameAnswerMs`: a frame that never answers (a `javascript:` URL
+ * frame, a failed ad frame) is left out instead of holding the read.
  */
-async function inFrames(tabId, allFrames, func, args) {
+async function inFrames(tabId, children, func, args) {
   const main = chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func, args });
-  if (!allFrames) return (await main).map((r) => ({ ...r, frameId: 0 }));
-  await ready;
-  const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
   const child = (frameId) => Promise.race([
     chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func, args }).then((r) => (r[0] ? { ...r[0], frameId } : null), () => null),
     new Promise((res) => setTimeout(() => res(null), limits.frameAnswerMs)),
   ]);
-  const [first, ...rest] = await Promise.all([main, ...frames.filter((f) => f.frameId !== 0).map((f) => child(f.frameId))]);
+  const [first, ...rest] = await Promise.all([main, ...children.map(child)]);
   return [...first.map((r) => ({ ...r, frameId: 0 })), ...rest.filter(Boolean)];
 }
 
@@ -150,16 +147,18 @@ export async function walkFrames(tab, selector, allFrames, textCap, keep = null,
     // Verify parent-frame relations (only a tab with child frames has any): each parent
     // posts a one-time tag to each child window; a child shown under an element must report
     // that element's tag. A child's walk waits for its tag (domWalk's tagWaitMs).
+    // The tab's frames are listed once: the same frames are armed, posted to and walked.
     const frames = allFrames ? (await chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null)) || [] : [];
-    if (frames.length > 1) {
-      const armed = await inFrames(tab.id, true, frameArm, []);
+    const children = frames.filter((f) => f.frameId !== 0).map((f) => f.frameId);
+    if (children.length) {
+      const armed = await inFrames(tab.id, children, frameArm, []);
       if (armed.some((r) => r.result > 0)) {
         round = crypto.randomUUID();
-        await inFrames(tab.id, true, framePost, [round]);
+        await inFrames(tab.id, children, framePost, [round]);
       }
     }
     const caps = { attrChars: limits.walkAttrChars, pseudoChars: limits.walkPseudoChars, tagWaitMs: limits.frameTagWaitMs };
-    results = await inFrames(tab.id, allFrames, domWalk, [selector, limits.walkMaxNodes, textCap, round, keep, asRendered, caps]);
+    results = await inFrames(tab.id, children, domWalk, [selector, limits.walkMaxNodes, textCap, round, keep, asRendered, caps]);
   } catch (e) {
     if (isNavigationError(e)) throw e;
     fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, limits.causeChars)}`);

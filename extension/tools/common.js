@@ -1,5 +1,5 @@
-// What every tool handler shares: the model-facing tab descriptor, budget.rs's limits (set
-// before any call runs), the integer and timeout checks, the tab a side effect may act on.
+// What every tool handler shares: the model-facing tab descriptor, the integer and timeout
+// checks (against budget.rs's limits), the tab a side effect may act on.
 // Owns: those checks. Must never: read or act on a page.
 import { sessions } from '../debugger.js';
 import { assertReadable, handleOf, resolveTab } from '../handles.js';
@@ -14,7 +14,6 @@ export function tabInfo(tab, handle) {
   if (handle) t.handle = handle;
   return t;
 }
-
 
 /** Timeouts of waiting tools: `timeoutDefaultMs` unless given, at most `timeoutMaxMs`. */
 export function timeoutOf(params) {
