@@ -101,12 +101,13 @@ const DIALOG_FREE = new Set(['browser_dialog', 'browser_tabs', 'browser_selected
  * BROWSER_DIALOG_OPEN; the abandoned rest of the call is aborted.
  */
 async function guardDialog(method, params, start, limit, sideEffects) {
-  const tab = await resolveTab(params.tabId).catch(() => null);
-  if (!tab) return Promise.race([start(), limit.promise]); // the tool says what is wrong
-  const blocked = (d) => new ToolError('BROWSER_DIALOG_OPEN', `a ${d.type} dialog is open on tab ${tab.id}`, HINTS.BROWSER_DIALOG_OPEN);
-  const already = openDialog(tab.id);
+  // A tab id is checked by the tool itself; only the active tab needs looking up here.
+  const tabId = Number.isInteger(params.tabId) ? params.tabId : (await resolveTab(params.tabId).catch(() => null))?.id;
+  if (tabId === undefined) return Promise.race([start(), limit.promise]); // the tool says what is wrong
+  const blocked = (d) => new ToolError('BROWSER_DIALOG_OPEN', `a ${d.type} dialog is open on tab ${tabId}`, HINTS.BROWSER_DIALOG_OPEN);
+  const already = openDialog(tabId);
   if (already) throw blocked(already);
-  const opens = dialogOpens(tab.id);
+  const opens = dialogOpens(tabId);
   const run = start();
   run.catch(() => {}); // may settle after we answered
   try {
@@ -114,7 +115,7 @@ async function guardDialog(method, params, start, limit, sideEffects) {
     if (!first.d) return first.r;
     limit.abort(blocked(first.d));
     if (!sideEffects.has(method)) throw blocked(first.d);
-    return { ok: true, tab: tabInfo(tab), dialog: first.d };
+    return { ok: true, tab: tabInfo(await chrome.tabs.get(tabId).catch(() => ({ id: tabId }))), dialog: first.d };
   } finally {
     opens.cancel();
   }

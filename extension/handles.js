@@ -38,6 +38,11 @@ export function tabFence(tabId) {
   if (!fences.has(tabId)) fences.set(tabId, `${runtimeId}.${++fenceCounter}`);
   return fences.get(tabId);
 }
+/** The handle of a tab whose document is proved to be the one `h` was taken on (the change
+ * tracker's state names every frame's document): `h` with the tab's window and fence now. */
+export function sameDocumentHandle(tab, h) {
+  return { ...h, windowId: tab.windowId, tabFence: tabFence(tab.id) };
+}
 /** A replaced tab (background.js's one tabs.onReplaced listener calls every module's). */
 export function replacedTab(added, removed) {
   fences.delete(removed);

@@ -46,14 +46,29 @@ async function frameState(tabId, frame, answerMs) {
 }
 
 /**
+ * Every frame's tracker answer in one injection (`allFrames`), by frame and document id, or
+ * null when the call fails or is late (a frame that never answers holds it: the frames are
+ * then asked one by one, and the silent one is remembered).
+ */
+async function allAnswers(tabId, answerMs) {
+  const asked = chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: trackerState }).catch(() => null);
+  const answers = await Promise.race([asked, new Promise((res) => setTimeout(() => res(null), answerMs))]);
+  return answers && new Map(answers.map((r) => [`${r.frameId}:${r.documentId}`, typeof r.result === 'string' ? r.result : null]));
+}
+
+/**
  * The page state of a tab now, or null when it cannot be proved: one tracker answer per
- * frame the browser lists (asked in parallel, each within `answerMs`), with its document id.
+ * frame the browser lists, with its document id. All frames are asked in one injection; a
+ * frame it did not reach (an error page, a frame that came meanwhile) or a tab with a frame
+ * known to stay silent is asked on its own, each within `answerMs`.
  */
 export async function pageState(tab, answerMs) {
-  const frames = await chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null);
+  // Listed and asked at once, unless a frame of this tab is known to stay silent.
+  const hasSilent = [...silent].some((d) => d.startsWith(`${tab.id}:`));
+  const [frames, together] = await Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null), hasSilent ? null : allAnswers(tab.id, answerMs)]);
   if (!frames?.length) return null;
   frames.sort((a, b) => a.frameId - b.frameId);
-  const answers = await Promise.all(frames.map((f) => frameState(tab.id, f, answerMs)));
+  const answers = await Promise.all(frames.map((f) => together?.get(`${f.frameId}:${f.documentId}`) ?? frameState(tab.id, f, answerMs)));
   if (answers.some((a) => a === null)) return null;
   return `${tab.url}\n${frames.map((f, i) => `${f.frameId}:${f.documentId}:${answers[i]}`).join('|')}`;
 }

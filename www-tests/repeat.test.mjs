@@ -59,6 +59,7 @@ test('an unchanged page repeats without a capture; every change is seen by the n
   await expectSeen('a style rule added through the CSSOM', () => page.evaluate(() => { const s = new CSSStyleSheet(); s.replaceSync('#styled { display: none }'); document.adoptedStyleSheets = [...document.adoptedStyleSheets, s]; }));
   await expectSeen('a scroll', () => page.evaluate(() => window.scrollTo(0, 2500)));
   await expectSeen('a scroll back', () => page.evaluate(() => window.scrollTo(0, 0)), /Child button/);
+  await expectSeen('an inner scroller scrolled by script', () => page.evaluate(() => { document.getElementById('box').scrollTop = 400; }));
   const frame = page.frames().find((f) => f !== page.mainFrame() && f.url().includes('changes-child'));
   await expectSeen('the cross-origin frame', () => frame.evaluate(() => { document.getElementById('child').textContent = 'Child renamed'; }), /Child renamed/);
   // Another key (other limits) and disableDiffing capture on their own.
@@ -69,6 +70,32 @@ test('an unchanged page repeats without a capture; every change is seen by the n
   const reloaded = await read(tabId);
   assert.equal(reloaded.mode, 'full');
   console.log(`change tracker: ${seen.length} kinds of change seen (${seen.join(', ')}); repeats without a capture`);
+  await closeTab(b, page, tabId);
+});
+
+test('a scroll container scrolled just before a check is seen before its scroll event (the check waits no frame then)', async () => {
+  const { page, tabId } = await openTab(b, server, 'changes.html');
+  await page.waitForTimeout(300);
+  // Straight to the tracker, in its own world: a scroll and a check in one task, so the
+  // scroll event (sent with the next frame) cannot have come.
+  const check = (scrollTop) => b.worker.evaluate(async ([tabId, scrollTop]) => (await chrome.scripting.executeScript({
+    target: { tabId },
+    func: (top) => {
+      if (top !== null) document.getElementById('box').scrollTop = top;
+      return globalThis.__pccChanges.check();
+    },
+    args: [scrollTop],
+  }))[0].result, [tabId, scrollTop]);
+  await check(null);
+  await page.waitForTimeout(300); // the page is still: the scroll containers are found meanwhile
+  let quiet = await check(null);
+  assert.equal(await check(null), quiet, 'nothing happened: the same answer');
+  for (const top of [300, 0]) {
+    assert.notEqual(await check(top), quiet, `scrolled to ${top}: the check saw it`);
+    await page.waitForTimeout(300);
+    quiet = await check(null);
+    assert.equal(await check(null), quiet, 'quiet again');
+  }
   await closeTab(b, page, tabId);
 });
 

@@ -7,7 +7,8 @@
 // the events that change state without one: scroll, resize, focus, input, toggles (details,
 // popovers), loads and errors (images, frames, style sheets), animations and transitions,
 // hover, media, fonts. What no event reports is compared at each check instead: form values
-// set by script, shadow roots attached after insertion, style rules added through the CSSOM.
+// set by script, shadow roots attached after insertion, style rules added through the CSSOM,
+// and the offsets of scroll containers (their scroll events come a frame late).
 //
 // Owns: `globalThis.__pccChanges.check()` → `"<document instance>:<count>"`. Must never:
 // touch the page's DOM or its prototypes (the page does not see it), or answer the same
@@ -55,6 +56,7 @@
   };
 
   let last = '';
+  let roots = [document]; // the document and the shadow roots the last pass found
   /** One pass over the elements: what no event reports, as one string to compare. */
   function unreported() {
     let h = 0x811c9dc5;
@@ -63,14 +65,14 @@
       h = Math.imul(h ^ 0x1f, 16777619);
     };
     let fields = 0, shadows = 0, rules = 0;
-    const roots = [document];
-    for (let r = 0; r < roots.length; r++) {
-      rules += rulesOf(roots[r]);
-      for (const el of roots[r].querySelectorAll('*')) {
+    const found = [document];
+    for (let r = 0; r < found.length; r++) {
+      rules += rulesOf(found[r]);
+      for (const el of found[r].querySelectorAll('*')) {
         const shadow = shadowOf(el);
         if (shadow) {
           shadows++;
-          roots.push(shadow);
+          found.push(shadow);
           if (!watched.has(shadow)) { watch(shadow); bump(); }
         }
         const tag = el.localName;
@@ -80,11 +82,45 @@
         }
       }
     }
+    roots = found;
     return `${fields}/${shadows}/${rules}/${h >>> 0}`;
   }
 
-  // Scroll events wait for the next frame: a visible document lets one pass (at most
-  // 100 ms) before it answers, so a scroll that already happened has been counted.
+  // An element's scroll is reported by its scroll event, one frame late; its offsets can be
+  // read at once. The scroll containers are found in idle time (short slices, given up when
+  // anything changes) once the page is still; for the page state they were found in, a check
+  // compares their offsets instead of waiting for the next frame.
+  let scrollers = [];
+  let offsets = '';
+  let scannedAt = -1; // the count the scrollers belong to
+  let scanning = -1;
+  const offsetsOf = (els) => els.map((el) => `${el.scrollTop},${el.scrollLeft}`).join(';');
+  function scanSoon() {
+    if (scanning === count || typeof requestIdleCallback !== 'function') return;
+    const at = (scanning = count);
+    const found = [];
+    let r = 0, i = 0, list = null;
+    const slice = () => {
+      if (count !== at || scanning !== at) { if (scanning === at) scanning = -1; return; }
+      const t0 = performance.now();
+      for (; r < roots.length; r++, i = 0, list = null) {
+        list ??= roots[r].querySelectorAll('*');
+        for (; i < list.length; i++) {
+          const el = list[i];
+          if (el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth) found.push(el);
+          if ((i & 63) === 63 && performance.now() - t0 > 4) { i++; requestIdleCallback(slice); return; }
+        }
+      }
+      scrollers = found;
+      offsets = offsetsOf(found);
+      scannedAt = at;
+      scanning = -1;
+    };
+    requestIdleCallback(slice);
+  }
+
+  // Without the scroll containers of this state, a check lets one frame pass (a visible
+  // document; at most 100 ms) so that an element's scroll that already happened is counted.
   const nextFrame = () => new Promise((resolve) => {
     if (document.visibilityState !== 'visible') return resolve();
     const t = setTimeout(resolve, 100);
@@ -94,10 +130,23 @@
   globalThis.__pccChanges = {
     async check() {
       if (!started) start();
-      await nextFrame();
       if (observer.takeRecords().length) bump();
+      const known = scannedAt === count;
+      if (!known) {
+        await nextFrame();
+        if (observer.takeRecords().length) bump();
+      }
+      const before = count;
       const now = `${unreported()}/${scrollX},${scrollY},${innerWidth},${innerHeight}`;
       if (now !== last) { last = now; bump(); }
+      const still = count === before;
+      if (known) {
+        const o = offsetsOf(scrollers);
+        if (o !== offsets) { offsets = o; bump(); }
+        // A scroll moves offsets, not which elements scroll: the containers still hold.
+        if (still) scannedAt = count;
+      }
+      if (scannedAt !== count) scanSoon();
       return `${instance}:${count}`;
     },
   };

@@ -9,7 +9,7 @@ import { captureObservation } from '../capture.js';
 import { RawJson, ready, utf8 } from '../core.js';
 import { sessions } from '../debugger.js';
 import { fail } from '../errors.js';
-import { assertReadable, handleOf, resolveTab } from '../handles.js';
+import { assertReadable, handleOf, resolveTab, sameDocumentHandle } from '../handles.js';
 import { selectorOf, stableRead, walkFrames } from '../reads.js';
 import { heldSince, pageState, readKey, remember } from '../repeat.js';
 import { walkNode } from '../walknode.js';
@@ -105,7 +105,7 @@ async function observe(tab, params, signal) {
 /**
  * One page read: validate, observe (AX or DOM walk), hand the JSON observation to
  * `render(collector, json, budget, handle)` (a wasm call; `budget`: the caller's maxChars and
- * maxNodes) and time both halves.
+ * maxNodes) and time both halves: `{result, tab, timing, handle}`.
  */
 export async function readTab(params, signal, render, resolved) {
   const budget = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
@@ -122,7 +122,7 @@ export async function readTab(params, signal, render, resolved) {
   const json = utf8(obs);
   const result = render(collector, json, budget, handle);
   const timing = { captureMs, wasmMs: performance.now() - t0, rawBytes: json.length };
-  return { result, tab: tabInfo(tab, handle), timing: params.timing ? timing : undefined };
+  return { result, tab: tabInfo(tab, handle), timing: params.timing ? timing : undefined, handle };
 }
 
 /**
@@ -141,16 +141,16 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
   if (held) {
     const t0 = performance.now();
     try {
-      const handle = await handleOf(tab, (await sessions(tab.id, signal))[0]);
-      signal?.throwIfAborted();
-      const result = reuse(held, handle, collector);
-      remember(key, state, keep(result));
+      // The state names every frame's document: the held read's document, so its handle.
+      const handle = sameDocumentHandle(tab, held.handle);
+      const result = reuse(held.kept, handle, collector);
+      remember(key, state, { kept: keep(result), handle });
       return { result, tab: tabInfo(tab, handle), timing: params.timing ? { captureMs: 0, wasmMs: performance.now() - t0, rawBytes: 0 } : undefined };
     } catch (e) {
       if (signal?.aborted) throw e;
     }
   }
-  const read = await readTab(params, signal, render, tab);
-  remember(key, read.result.source === 'chromium_ax' ? state : null, keep(read.result));
+  const { handle, ...read } = await readTab(params, signal, render, tab);
+  remember(key, read.result.source === 'chromium_ax' ? state : null, { kept: keep(read.result), handle });
   return read;
 }
