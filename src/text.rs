@@ -17,18 +17,13 @@ pub fn join<'a>(items: &mut dyn Iterator<Item = &'a str>, sep: &str) -> String {
 }
 
 pub fn fold_whitespace(s: &str) -> String {
+    // Runs are copied whole (not pushed char by char): this runs on every name and text.
     let mut out = String::with_capacity(s.len().min(4096));
-    let mut pending_space = false;
-    for c in s.chars() {
-        if c.is_whitespace() {
-            pending_space = !out.is_empty();
-        } else {
-            if pending_space {
-                out.push(' ');
-                pending_space = false;
-            }
-            out.push(c);
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
         }
+        out.push_str(w);
     }
     out
 }

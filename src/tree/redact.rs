@@ -8,10 +8,11 @@ use crate::tree::Node;
 
 /// Words that mark a field as holding a secret, matched on word-ish boundaries in the
 /// field's name, id, autocomplete, aria-label, placeholder and accessible name.
-const SECRET_WORDS: [&str; 44] = [
+/// Written with `-` between parts (`api_key` and `apiKey` normalize to `api-key`).
+const SECRET_WORDS: [&str; 43] = [
     "password", "passwd", "passcode", "pwd", "token", "secret", "credential", "otp", "totp",
     "one-time", "onetime", "2fa", "mfa", "pin", "cvc", "cvv", "csc", "card", "ccnum",
-    "apikey", "api-key", "api_key", "key",
+    "apikey", "api-key", "key",
     // Wallets, recovery and identity numbers.
     "passphrase", "mnemonic", "seed-phrase", "recovery-phrase", "recovery-code", "recovery-key",
     "private-key", "privatekey", "iban", "ssn", "social-security", "security-answer",
@@ -58,12 +59,13 @@ pub fn has_secret_word(s: &str) -> bool {
     let normalized = split_camel(s);
     let words: Vec<&str> = normalized.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
     let joined = crate::text::join(&mut words.iter().copied(), "-");
+    let compact = crate::text::join(&mut words.iter().copied(), ""); // once, not per secret word: this runs on every node
     SECRET_WORDS.iter().any(|w| {
-        if w.contains(['-', '_']) {
-            joined.contains(&w.replace('_', "-"))
+        // A whole word, a word's start (5+ letters), or anywhere (6+): all need `compact` to hold it.
+        if w.contains('-') {
+            joined.contains(w)
         } else {
-            words.iter().any(|x| x == w || (w.len() >= 5 && x.starts_with(w)))
-                || (w.len() >= 6 && joined.replace('-', "").contains(w))
+            compact.contains(w) && (w.len() >= 6 || words.iter().any(|x| x == w || (w.len() >= 5 && x.starts_with(w))))
         }
     })
 }
