@@ -75,10 +75,6 @@ export function assertReadable(tab) {
 }
 
 
-/**
- * The current handle of a tab. `incarnation` is the main frame's loaderId when the debugger
- * is available, else the content script's per-document id (`dom:…`).
- */
 /** The last incarnation read per tab (for a handle while a dialog blocks the page). */
 const lastIncarnation = new Map();
 /** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
@@ -87,15 +83,19 @@ export function forgetTab(tabId) {
   lastIncarnation.delete(tabId);
 }
 
-export async function handleOf(tab, mainSession, domDocumentId) {
+/**
+ * The current handle of a tab. `incarnation` is the main frame's loaderId when the debugger
+ * is available (`loaderId` when the caller has just read it), else the content script's
+ * per-document id (`dom:…`).
+ */
+export async function handleOf(tab, mainSession, domDocumentId, loaderId) {
   let incarnation;
   if (mainSession && openDialog(tab.id)) {
     // A dialog blocks the page and CDP's page calls with it: the document is the one the
     // dialog belongs to, whose handle was taken before it opened.
     incarnation = lastIncarnation.get(tab.id);
   } else if (mainSession) {
-    const { frameTree } = await mainSession.send('Page.getFrameTree');
-    incarnation = frameTree.frame.loaderId;
+    incarnation = loaderId ?? (await mainSession.send('Page.getFrameTree')).frameTree.frame.loaderId;
     lastIncarnation.set(tab.id, incarnation);
   } else {
     incarnation = domDocumentId ?? await currentDocumentId(tab.id);

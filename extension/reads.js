@@ -56,21 +56,22 @@ function documentReplaced(tabId) {
 }
 
 /**
- * Runs `read(tab)` so that it saw one document from start to end: same document id before
- * and after, no navigation committed in between. One re-observation after a short settle,
- * then BROWSER_PAGE_CHANGING. `read` must be side-effect free.
+ * Runs `read(tab, loaderId)` so that it saw one document from start to end: same document id
+ * before and after, no navigation committed in between (`loaderId`: that document's, when the
+ * debugger tells it). One re-observation after a short settle, then BROWSER_PAGE_CHANGING.
+ * `read` must be side-effect free. `known`: the tab as the caller just read it.
  */
-export async function stableRead(tabId, read) {
+export async function stableRead(tabId, read, known) {
   for (let attempt = 0; attempt < 2; attempt++) {
     if (attempt) await settle(tabId);
     const replaced = documentReplaced(tabId);
     try {
       const race = (p) => Promise.race([p, replaced.promise]);
-      const tab = await chrome.tabs.get(tabId);
+      const tab = (!attempt && known) || await chrome.tabs.get(tabId);
       const viaDebugger = isAttached(tabId);
       const before = tab.pendingUrl ? undefined : await race(docId(tabId, viaDebugger));
       if (!before) continue;
-      const result = await race(read(tab));
+      const result = await race(read(tab, viaDebugger ? before : undefined));
       const now = await chrome.tabs.get(tabId);
       if (!now.pendingUrl && (await race(docId(tabId, viaDebugger))) === before) return result;
     } catch (e) {

@@ -16,11 +16,13 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
     const until = performance.now() + tagWaitMs;
     while (globalThis.__pccReceived?.round !== round && performance.now() < until) await new Promise((r) => setTimeout(r, 2));
   }
-  const ATTRS = ['id', 'name', 'type', 'role', 'href', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-hidden', 'data-testid',
+  // The attributes the core reads (an element's own are few: they are looked up here, not
+  // each of these asked for).
+  const ATTRS = new Set(['id', 'name', 'type', 'role', 'href', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-hidden', 'data-testid',
     'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
-    'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'class', 'src', 'aria-checked',
+    'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'src', 'aria-checked',
     'aria-pressed', 'size', 'headers', 'scope', 'abbr', 'summary', 'open', 'readonly', 'required', 'aria-readonly',
-    'aria-required', 'min', 'max', 'rules', 'axis'];
+    'aria-required', 'min', 'max', 'rules', 'axis']);
   // A label's text as a name: as rendered (a space where blocks break) when it holds no
   // control, else without the text of the controls inside it (a textarea's content, a
   // select's options).
@@ -87,9 +89,8 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
     if (node.nodeType !== Node.ELEMENT_NODE) continue;
     const tag = node.localName;
     const attrs = {};
-    for (const a of ATTRS) {
-      const v = node.getAttribute(a);
-      if (v !== null) attrs[a] = v.length > attrChars ? v.slice(0, attrChars) : v;
+    for (const { name: a, value: v } of node.attributes) {
+      if (ATTRS.has(a)) attrs[a] = v.length > attrChars ? v.slice(0, attrChars) : v;
     }
     const behind = modal && !modal.contains(node) && !node.contains(modal);
     if (behind) attrs.inert = '';
@@ -100,7 +101,11 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
     if (secretInput) delete attrs.value;
     const cs = getComputedStyle(node);
     const r = node.getBoundingClientRect();
-    const entry = { parent, tag, attrs, rect: [r.x, r.y, r.width, r.height], display: cs.display, visibility: cs.visibility, opacity: Number(cs.opacity) };
+    const entry = { parent, tag, attrs, rect: [r.x, r.y, r.width, r.height] };
+    // The defaults are left out (the core reads a missing one as inline, visible, opaque).
+    if (cs.display !== 'inline') entry.display = cs.display;
+    if (cs.visibility !== 'visible') entry.visibility = cs.visibility;
+    if (cs.opacity !== '1') entry.opacity = Number(cs.opacity);
     if (wsBefore.delete(parent)) entry.ws = true;
     // Clicks the page handles: an onclick attribute, or a pointer cursor starting here.
     cursors[i] = cs.cursor;

@@ -77,8 +77,9 @@ async function refScope(tab, all, params) {
   return { session: session.session, backendNodeId };
 }
 
-/** One observation of a tab: AX through the debugger, or the DOM walk as the fallback. */
-async function observe(tab, params, signal) {
+/** One observation of a tab: AX through the debugger, or the DOM walk as the fallback
+ * (`loaderId`: the document's, when stableRead knows it). */
+async function observe(tab, params, signal, loaderId) {
   const forceDom = params.source === 'dom';
   if (params.source !== undefined && !['dom', 'chromium_ax'].includes(params.source)) fail('INVALID_REQUEST', 'source is "chromium_ax" or "dom"');
   selectorOf(params);
@@ -88,7 +89,7 @@ async function observe(tab, params, signal) {
       if (!obs.frames.some((f) => f.ax)) throw new Error('AX domain unavailable');
       if (params.selector) obs.scope = await scopeOf(all[0], params.selector);
       else if (params.ref !== undefined) obs.scope = await refScope(tab, all, params);
-      return { obs, all, captureMs, handle: await handleOf(tab, all[0]) };
+      return { obs, all, captureMs, handle: await handleOf(tab, all[0], undefined, loaderId) };
     } catch (e) {
       if (e && e.code && e.code !== 'BROWSER_SCRIPT_FAILED') throw e; // selector errors are the caller's
       // Debugger unavailable (another debugger attached, policy…): fall back to the DOM walk.
@@ -99,7 +100,7 @@ async function observe(tab, params, signal) {
   const { obs, captureMs, documentId } = await captureDom(tab, params.selector);
   // Key the handle like the AX path when the debugger works, so refs survive a source switch.
   const all = await sessions(tab.id).catch(() => null);
-  return { obs, all, captureMs, handle: await handleOf(tab, all?.[0], documentId) };
+  return { obs, all, captureMs, handle: await handleOf(tab, all?.[0], documentId, loaderId) };
 }
 
 /**
@@ -115,7 +116,8 @@ export async function readTab(params, signal, render, resolved) {
   // One document from start to end, or BROWSER_PAGE_CHANGING (one re-observation). Attach
   // first, so that the document is identified the same way before and after.
   if (params.source !== 'dom') await sessions(tab.id).catch(() => {});
-  const { obs, captureMs, handle } = await stableRead(tab.id, () => observe(tab, params, signal));
+  // Abandoned (past its deadline): stop before stableRead's closing check sends a command.
+  const { obs, captureMs, handle } = await stableRead(tab.id, (_, loaderId) => observe(tab, params, signal, loaderId).then((o) => (signal?.throwIfAborted(), o)), tab);
   // Abandoned: render nothing (a revision the model never sees must not become the base).
   signal?.throwIfAborted();
   const t0 = performance.now();
