@@ -556,6 +556,40 @@ fn a_label_of_blocks_names_its_field_as_rendered() {
 }
 
 #[test]
+fn a_label_gives_its_field_the_values_of_the_controls_inside_it() {
+    rule("name_label_embedded", r#"<label>Flash the screen <select><option>1</option><option selected>2</option></select> times <input type="checkbox"></label><label for="t">Size <input value="12" aria-label="n"> px</label><input id="t">"#, expect![[r#"
+        - combobox "Flash the screen times" value="2" [expanded=false] [ref=e1]
+          - option "1"
+          - option "2" [selected]
+        - checkbox [ref=e2]
+        - textbox "n" value="12" [ref=e3]
+        - textbox "Size 12 px" [ref=e4]"#]]);
+}
+
+#[test]
+fn a_label_reads_line_breaks_and_image_text_apart_and_leaves_hidden_text_out() {
+    rule("name_label_breaks", r#"<label for="f">fruit<span hidden>secret</span><span aria-hidden="true">aside</span></label><input id="f"><label for="h">line<br>break</label><input id="h"><label for="g"><img alt="Pic" src="data:,">text</label><input id="g">"#, expect![[r#"
+        - textbox "fruit" [ref=e1]
+        - textbox "line break" [ref=e2]
+        - img "Pic"
+        - text: text
+        - textbox "Pic text" [ref=e3]"#]]);
+}
+
+#[test]
+fn a_label_reads_generated_text() {
+    // The names agree; the DOM source still shows a label's own text beside a name made with
+    // generated text (the core does not read `::before`/`::after` into text lines).
+    rule2("name_label_generated", r#"<style>.fancy::before{content:"fancy "} .blk::after{content:"End";display:block}</style><label class="fancy" for="f">fruit</label><input id="f"><label class="blk" for="g">text</label><input id="g">"#, expect![[r#"
+        - textbox "fancy fruit" [ref=e1]
+        - textbox "text End" [ref=e2]"#]], expect![[r#"
+        - text: fruit
+        - textbox "fancy fruit" [ref=e1]
+        - text: text
+        - textbox "text End" [ref=e2]"#]]);
+}
+
+#[test]
 fn a_name_from_content_stops_at_an_article_figure_nav_blockquote_or_form() {
     rule("name_stop_probe", r#"<h4>Score <figure><span>Poor</span> <span>Good</span></figure></h4><a href="/l">Items <ul><li>one</li></ul></a><a href="/n">Menu <nav>Home</nav></a><a href="/t">Grid <table><tr><td>cell</td></tr></table></a><a href="/q">Said <blockquote>quote</blockquote></a><button>Send <form>inner</form></button>"#, expect![[r#"
         - heading "Score" [level=4]

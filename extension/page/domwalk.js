@@ -23,17 +23,64 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
     'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'src', 'aria-checked',
     'aria-pressed', 'size', 'headers', 'scope', 'abbr', 'summary', 'open', 'readonly', 'required', 'aria-readonly',
     'aria-required', 'min', 'max', 'rules', 'axis']);
-  // A label's text as a name: as rendered (a space where blocks break) when it holds no
-  // control, else without the text of the controls inside it (a textarea's content, a
-  // select's options).
-  const labelText = (l) => {
-    if (!l.querySelector('textarea, select, input, button')) return l.innerText ?? l.textContent;
-    let t = '';
-    const w = document.createTreeWalker(l, NodeFilter.SHOW_TEXT);
-    for (let n = w.nextNode(); n && t.length < TEXT_CAP; n = w.nextNode()) {
-      if (!n.parentElement.closest('textarea, select, input, button')) t += n.data;
+  // The name a label, or what a field's aria-labelledby points at, gives `field`: its content
+  // as Chromium reads it for a name. CSS-generated text counts; an aria-label or an image's
+  // alt stands for what it is on; a control inside gives its value (a text field's, a
+  // select's or listbox's chosen option, a range's; a menu nothing; never the field itself,
+  // nor a password or hidden field's); hidden content is left out unless the reference
+  // itself is hidden; blocks are set apart by spaces; a title stands in for empty content.
+  const SECRET_TYPES = /^(password|hidden)$/i;
+  const TEXT_TYPES = /^(text|search|email|tel|url|number|range)$/;
+  const generated = (el, pseudo) => {
+    const cs = getComputedStyle(el, pseudo);
+    const c = cs.content;
+    const t = c && c[0] === '"' && c.length > 2 ? c.slice(1, -1).replace(/\\"/g, '"') : '';
+    return t && !cs.display.startsWith('inline') ? ` ${t} ` : t;
+  };
+  const chosen = (el) => [...el.querySelectorAll('[role=option][aria-selected=true]')].map((o) => o.textContent).join(' ');
+  const controlValue = (el, tag, role) => {
+    if (role === 'menu') return '';
+    if (tag === 'input') {
+      if (SECRET_TYPES.test(el.type) || globalThis.__pccWasPassword?.has(el)) return '';
+      if (/^(button|submit|reset)$/.test(el.type)) return el.value || { submit: 'Submit', reset: 'Reset' }[el.type] || '';
+      return TEXT_TYPES.test(el.type) ? el.value : null;
     }
-    return t;
+    if (tag === 'textarea') return el.value;
+    if (tag === 'select') return [...el.selectedOptions].map((o) => o.label).join(' ');
+    if (role === 'listbox') return chosen(el);
+    if (role === 'combobox') {
+      const owned = (el.getAttribute('aria-owns') || el.getAttribute('aria-controls') || '').split(/\s+/).map((id) => id && el.getRootNode().getElementById?.(id)).filter(Boolean);
+      return [el, ...owned].map(chosen).join(' ').trim() || el.querySelector('input')?.value || '';
+    }
+    if (/^(slider|spinbutton|scrollbar|progressbar|meter)$/.test(role)) return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? '';
+    return null;
+  };
+  const nameText = (root, field, byLabelledby) => {
+    const hiddenToo = !root.checkVisibility?.({ visibilityProperty: true });
+    const text = (node, depth) => {
+      if (node.nodeType === Node.TEXT_NODE) return node.data;
+      if (node === field) return ' ';
+      if (node.nodeType !== Node.ELEMENT_NODE || depth > 64) return '';
+      const tag = node.localName;
+      if (tag === 'br') return ' ';
+      if (/^(script|style|template|noscript)$/.test(tag)) return '';
+      if (!hiddenToo && (node.getAttribute('aria-hidden') === 'true' || !node.checkVisibility?.({ visibilityProperty: true }))) return '';
+      const role = node.getAttribute('role');
+      const value = node !== root ? controlValue(node, tag, role) : null;
+      if (value !== null) return ` ${value} `;
+      const label = (node !== root || byLabelledby) && node.getAttribute('aria-label')?.trim();
+      const image = /^(img|area)$/.test(tag) || (tag === 'input' && node.type === 'image');
+      // (An image's text stands apart from the text around it, as Chromium joins it.)
+      let t = label || (image ? ` ${node.getAttribute('alt') ?? node.getAttribute('title') ?? ''} ` : '');
+      if (!label && !image) {
+        t = generated(node, '::before');
+        for (const k of node.childNodes) t += text(k, depth + 1);
+        t += generated(node, '::after');
+        if (!t.trim() && node !== root) t = node.getAttribute('title') ?? '';
+      }
+      return getComputedStyle(node).display.startsWith('inline') ? t : ` ${t} `;
+    };
+    return text(root, 0).replace(/\s+/g, ' ').trim();
   };
   const TEXT_CAP = textCap;
   const nodes = [];
@@ -138,12 +185,12 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
       const t = globalThis.__pccPosted.map.get(node);
       if (t) entry.frameTag = t;
     }
-    if (node.labels && node.labels.length) entry.label = [...node.labels].map(labelText).join(' ').slice(0, TEXT_CAP);
+    if (node.labels && node.labels.length) entry.label = [...node.labels].map((l) => nameText(l, node)).join(' ').slice(0, TEXT_CAP);
     else if (/^(input|textarea|select)$/.test(tag) && node.hasAttribute('aria-labelledby')) {
       // A field named only by aria-labelledby: its label text, for the name and for the
       // sensitivity rules (the referenced text may be hidden or outside this walk).
       const root = node.getRootNode();
-      const text = node.getAttribute('aria-labelledby').split(/\s+/).map((id) => id && root.getElementById?.(id)?.textContent).filter(Boolean).join(' ').trim();
+      const text = node.getAttribute('aria-labelledby').split(/\s+/).map((id) => id && root.getElementById?.(id)).filter(Boolean).map((el) => nameText(el, node, true)).join(' ').trim();
       if (text) entry.label = text.slice(0, TEXT_CAP);
     }
     if (node === scope) scopeIndex = i;
