@@ -23,6 +23,7 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
     'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'src', 'aria-checked',
     'aria-pressed', 'size', 'headers', 'scope', 'abbr', 'summary', 'open', 'readonly', 'required', 'aria-readonly',
     'aria-required', 'min', 'max', 'rules', 'axis']);
+  const TEXT_CAP = textCap;
   // The name a label, or what a field's aria-labelledby points at, gives `field`: its content
   // as Chromium reads it for a name. CSS-generated text counts; an aria-label or an image's
   // alt stands for what it is on; a control inside gives its value (a text field's, a
@@ -74,7 +75,10 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
       let t = label || (image ? ` ${node.getAttribute('alt') ?? node.getAttribute('title') ?? ''} ` : '');
       if (!label && !image) {
         t = generated(node, '::before');
-        for (const k of node.childNodes) t += text(k, depth + 1);
+        for (const k of node.childNodes) {
+          t += text(k, depth + 1);
+          if (t.length > TEXT_CAP) break; // bounded like every walked text
+        }
         t += generated(node, '::after');
         if (!t.trim() && node !== root) t = node.getAttribute('title') ?? '';
       }
@@ -82,7 +86,6 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
     };
     return text(root, 0).replace(/\s+/g, ' ').trim();
   };
-  const TEXT_CAP = textCap;
   const nodes = [];
   const elements = [];
   let scopeIndex;
