@@ -32,10 +32,13 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
   // itself is hidden; blocks are set apart by spaces; a title stands in for empty content.
   const SECRET_TYPES = /^(password|hidden)$/i;
   const TEXT_TYPES = /^(text|search|email|tel|url|number|range)$/;
+  // CSS-generated text: the strings of a `content` value and the attributes it names, in
+  // order (a counter or an image reads as nothing).
+  const contentText = (el, c) => (!c || c === 'none' || c === 'normal' ? '' : [...c.matchAll(/url\((?:"(?:[^"\\]|\\.)*"|[^)]*)\)|"((?:[^"\\]|\\.)*)"|attr\(([\w-]+)\)/g)]
+    .map((m) => (m[2] ? el.getAttribute(m[2]) ?? '' : (m[1] ?? '').replace(/\\([0-9a-f]{1,6}) ?|\\(.)/gi, (_, h, c) => (h ? String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)) : c)))).join(''));
   const generated = (el, pseudo) => {
     const cs = getComputedStyle(el, pseudo);
-    const c = cs.content;
-    const t = c && c[0] === '"' && c.length > 2 ? c.slice(1, -1).replace(/\\"/g, '"') : '';
+    const t = contentText(el, cs.content);
     return t && !cs.display.startsWith('inline') ? ` ${t} ` : t;
   };
   const chosen = (el) => [...el.querySelectorAll('[role=option][aria-selected=true]')].map((o) => o.textContent).join(' ');
@@ -210,8 +213,8 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
     const named = inName || NAMED_BY_CONTENT.test(tag) || node.hasAttribute('role');
     if (named) {
       for (const [pseudo, key] of [['::before', 'before'], ['::after', 'after']]) {
-        const c = getComputedStyle(node, pseudo).content;
-        if (c && c[0] === '"' && c.length > 2) entry[key] = c.slice(1, -1).replace(/\\"/g, '"').slice(0, pseudoChars);
+        const c = contentText(node, getComputedStyle(node, pseudo).content);
+        if (c) entry[key] = c.slice(0, pseudoChars);
       }
     }
     for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], i, named]);
