@@ -86,6 +86,14 @@
     return `${fields}/${shadows}/${rules}/${h >>> 0}`;
   }
 
+  // Without the scroll containers of this state, a check lets one frame pass (a visible
+  // document; at most 100 ms) so that an element's scroll that already happened is counted.
+  const nextFrame = () => new Promise((resolve) => {
+    if (document.visibilityState !== 'visible') return resolve();
+    const t = setTimeout(resolve, 100);
+    requestAnimationFrame(() => { clearTimeout(t); resolve(); });
+  });
+
   // An element's scroll is reported by its scroll event, one frame late; its offsets can be
   // read at once. The scroll containers are found in idle time (short slices, given up when
   // anything changes) once the page is still; for the page state they were found in, a check
@@ -111,21 +119,16 @@
           if ((i & 63) === 63 && performance.now() - t0 > 4) { i++; requestIdleCallback(slice); return; }
         }
       }
-      scrollers = found;
-      offsets = offsetsOf(found);
-      scannedAt = at;
-      scanning = -1;
+      // Accepted once a frame has passed with nothing counted: a scroll made before the
+      // offsets were read has sent its event by then.
+      const o = offsetsOf(found);
+      nextFrame().then(() => {
+        if (count === at && scanning === at) { scrollers = found; offsets = o; scannedAt = at; }
+        if (scanning === at) scanning = -1;
+      });
     };
     requestIdleCallback(slice);
   }
-
-  // Without the scroll containers of this state, a check lets one frame pass (a visible
-  // document; at most 100 ms) so that an element's scroll that already happened is counted.
-  const nextFrame = () => new Promise((resolve) => {
-    if (document.visibilityState !== 'visible') return resolve();
-    const t = setTimeout(resolve, 100);
-    requestAnimationFrame(() => { clearTimeout(t); resolve(); });
-  });
 
   globalThis.__pccChanges = {
     async check() {
