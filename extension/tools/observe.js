@@ -145,6 +145,7 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
     try {
       // The state names every frame's document: the held read's document, so its handle.
       const handle = sameDocumentHandle(tab, held.handle);
+      signal?.throwIfAborted(); // abandoned: no revision is committed
       const result = reuse(held.kept, handle, collector);
       remember(key, state, { kept: keep(result), handle });
       return { result, tab: tabInfo(tab, handle), timing: params.timing ? { captureMs: 0, wasmMs: performance.now() - t0, rawBytes: 0 } : undefined };
