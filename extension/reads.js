@@ -182,7 +182,7 @@ export async function domCua(tab, params, signal) {
     const { page } = await walkFrames(t, selector, true, limits.walkTextChars);
     signal?.throwIfAborted(); // abandoned: no rendering for nobody
     return visibleDom(utf8(page), opts);
-  });
+  }, tab);
 }
 
 export async function extractContent(tab, params, signal) {
@@ -196,7 +196,7 @@ export async function extractContent(tab, params, signal) {
     const page = (!selector && await readArticle(t.id, limits)) || (await walkFrames(t, selector, false, limits.walkExtractTextChars, null, false)).page;
     signal?.throwIfAborted();
     return extract(utf8(page), opts);
-  });
+  }, tab);
 }
 
 /** The article walk (article.js) of frame 0, injecting Readability once per document; null when there is none. */

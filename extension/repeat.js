@@ -68,6 +68,8 @@ export async function pageState(tab, answerMs) {
   const [frames, together] = await Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null), hasSilent ? null : allAnswers(tab.id, answerMs)]);
   if (!frames?.length) return null;
   frames.sort((a, b) => a.frameId - b.frameId);
+  // A frame without a string answer there is asked on its own: that ask also tells an error
+  // page (nothing changes there but its document) from a frame with no tracker.
   const answers = await Promise.all(frames.map((f) => together?.get(`${f.frameId}:${f.documentId}`) ?? frameState(tab.id, f, answerMs)));
   if (answers.some((a) => a === null)) return null;
   return `${tab.url}\n${frames.map((f, i) => `${f.frameId}:${f.documentId}:${answers[i]}`).join('|')}`;

@@ -30,7 +30,8 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
   // select's or listbox's chosen option, a range's; a menu nothing; never the field itself,
   // nor a password or hidden field's); hidden content is left out unless the reference
   // itself is hidden; blocks are set apart by spaces; a title stands in for empty content.
-  const SECRET_TYPES = /^(password|hidden)$/i;
+  // An input whose value no walk reads: a password (or one that ever was, memory.js) or hidden.
+  const secretInput = (el) => el.localName === 'input' && (/^(password|hidden)$/i.test(el.type) || !!globalThis.__pccWasPassword?.has(el));
   const TEXT_TYPES = /^(text|search|email|tel|url|number|range)$/;
   // CSS-generated text: the strings of a `content` value and the attributes it names, in
   // order (a counter or an image reads as nothing).
@@ -45,7 +46,7 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
   const controlValue = (el, tag, role) => {
     if (role === 'menu') return '';
     if (tag === 'input') {
-      if (SECRET_TYPES.test(el.type) || globalThis.__pccWasPassword?.has(el)) return '';
+      if (secretInput(el)) return '';
       if (/^(button|submit|reset)$/.test(el.type)) return el.value || { submit: 'Submit', reset: 'Reset' }[el.type] || '';
       return TEXT_TYPES.test(el.type) ? el.value : null;
     }
@@ -150,8 +151,8 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
     // A field that was ever a password in this document (memory.js) stays one.
     const was = tag === 'input' && (node.type === 'password' || globalThis.__pccWasPassword?.has(node));
     if (was) { attrs.type = 'password'; globalThis.__pccWasPassword?.add(node); }
-    const secretInput = tag === 'input' && (was || /^hidden$/i.test(node.type));
-    if (secretInput) delete attrs.value;
+    const secret = secretInput(node);
+    if (secret) delete attrs.value;
     const cs = getComputedStyle(node);
     const r = node.getBoundingClientRect();
     const entry = { parent, tag, attrs, rect: [r.x, r.y, r.width, r.height] };
@@ -181,7 +182,7 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
       if (box) entry.cellBox = box;
     }
     if (tag === 'select') entry.value = [...node.selectedOptions].map((o) => o.label).join(', ').slice(0, TEXT_CAP);
-    else if ('value' in node && typeof node.value === 'string' && /^(input|textarea)$/.test(tag) && !secretInput) entry.value = node.value.slice(0, TEXT_CAP);
+    else if ('value' in node && typeof node.value === 'string' && /^(input|textarea)$/.test(tag) && !secret) entry.value = node.value.slice(0, TEXT_CAP);
     if ('checked' in node && tag === 'input') entry.checked = node.checked;
     if (tag === 'option') entry.selected = node.selected;
     if ('disabled' in node) entry.disabled = !!node.disabled;
