@@ -98,6 +98,26 @@ vendor() {
   cmp -s "$from/Readability.js" extension/page/vendor/Readability.js || cp "$from/Readability.js" "$from/LICENSE.md" extension/page/vendor/
 }
 
+# wasm-bindgen's glue instantiates its module once per page or worker. The extension's
+# worker renews the instance after a large page (linear memory never shrinks; core.js), so
+# the glue gets one function that instantiates the same compiled module again. It relies on
+# the glue's `let wasmModule, wasmInstance, wasm;` (wasm-bindgen is pinned): the build fails
+# if that line is not there.
+renewable() {
+  grep -q '^export function renewInstance' "$1" && return
+  grep -q '^let wasmModule, wasmInstance, wasm;$' "$1" || { log "FAIL: $1 has no 'let wasmModule, wasmInstance, wasm;' to renew"; return 1; }
+  cat >> "$1" <<'JS'
+
+/** (build.sh) A fresh instance of the same compiled module: all linear memory given back.
+ * Every object of the old instance must be freed first; the caller re-creates its state. */
+export function renewInstance() {
+    const module = wasmModule;
+    wasm = undefined;
+    return initSync({ module });
+}
+JS
+}
+
 build() {
   vendor
   local wasm=target/wasm32-unknown-unknown/release/pcc.wasm out=extension/wasm
@@ -107,6 +127,7 @@ build() {
   mkdir -p "$out" target/pkg
   cp -p "$wasm" target/pkg/extension.wasm
   bindgen target/pkg/extension.wasm "$out" web pcc
+  renewable "$out/pcc.js"
   log "extension/wasm/pcc_bg.wasm: $(stat -c %s "$out/pcc_bg.wasm") bytes ($(gzip -9c "$out/pcc_bg.wasm" | wc -c) gzipped)"
   # The JS-host package: the same crate plus the projection exports, for browsers (web)
   # and Node (nodejs), each with TypeScript declarations.

@@ -6,7 +6,7 @@
 // Entry point for tests and the Bridge: `globalThis.pcc.call(method, params)` resolves to
 // the tool's result, or to `{error: {code, message, hint}}`.
 import { memoryBytes } from './wasm/pcc.js';
-import { ready } from './core.js';
+import { ready, whileRunning } from './core.js';
 import { resolveTab } from './handles.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { status, doctor, recordEvent } from './status.js';
@@ -134,7 +134,7 @@ async function call(method, params = {}) {
       if (!known.get(method)?.has(k)) fail('INVALID_REQUEST', `${method} has no parameter ${k.slice(0, limits.methodNameChars)}`, `its parameters: ${[...(known.get(method) ?? [])].join(', ')}`);
     }
     limit = deadline(method, params, sideEffects, limits);
-    const start = () => TOOLS[method](params, limit.signal);
+    const start = () => whileRunning(TOOLS[method](params, limit.signal));
     out = await (DIALOG_FREE.has(method) ? Promise.race([start(), limit.promise]) : guardDialog(method, params, start, limit, sideEffects));
   } catch (e) {
     out = { error: toWire(e) };
@@ -145,5 +145,5 @@ async function call(method, params = {}) {
   return out;
 }
 
-globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), bridge: { configure: configureBridge, state: bridgeState } };
+globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
 startBridge(call);

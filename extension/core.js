@@ -1,16 +1,67 @@
-// The wasm collector, loaded once per worker life. Every module that needs the core awaits
-// `ready`; nothing else holds core state.
-import init, { Collector, computedStyles, limits } from './wasm/pcc.js';
+// The wasm collector, loaded once per worker life, and its instance renewed when idle after
+// a large page (wasm linear memory never shrinks). Every module that needs the core awaits
+// `ready` and reads `collector` from it at the start of each use; nothing else holds core
+// state.
+// Owns: the module instance and when it is renewed. Must never: renew while a call runs, or
+// let a renewal lose refs, revisions or journals (the state crosses as text, `tape.rs`).
+import init, { Collector, computedStyles, limits, memoryBytes, renewInstance } from './wasm/pcc.js';
 import { runtimeId } from './handles.js';
 import { hintsLoaded } from './errors.js';
 import { setLimits } from './limits.js';
+
+/** The loaded core. `collector` is replaced when the instance is renewed: never keep it
+ * beyond one call. */
+const core = { collector: null, styles: null, limits: null, renewals: 0 };
 
 export const ready = (async () => {
   await Promise.all([init({ module_or_path: new URL('./wasm/pcc_bg.wasm', import.meta.url) }), hintsLoaded]);
   const l = limits();
   setLimits(l);
-  return { collector: new Collector(runtimeId), styles: computedStyles(), limits: l };
+  return Object.assign(core, { collector: new Collector(runtimeId), styles: computedStyles(), limits: l });
 })();
+
+let running = 0;
+let idle = null;
+
+/**
+ * `work` (a tool call's promise) counted as running: the instance is renewed only once no
+ * call has run for `renewIdleMs` and linear memory is above `renewAboveBytes` (tests may
+ * shorten both through `globalThis.pcc`).
+ */
+export function whileRunning(work) {
+  running += 1;
+  clearTimeout(idle);
+  const done = () => {
+    running -= 1;
+    if (running || !core.collector) return;
+    const { renewAboveBytes = core.limits.renewAboveBytes, renewIdleMs = core.limits.renewIdleMs } = globalThis.pcc ?? {};
+    if (memoryBytes() > renewAboveBytes) idle = setTimeout(renew, renewIdleMs);
+  };
+  work.then(done, done);
+  return work;
+}
+
+/** A fresh instance of the module holding the old one's state (refs, revisions, ids, journals). */
+function renew() {
+  if (running) return;
+  let state;
+  try {
+    state = core.collector.saveState();
+  } catch (e) {
+    console.error('pcc: the collector state could not be saved; the instance is kept', e);
+    return;
+  }
+  core.collector.free();
+  renewInstance();
+  try {
+    core.collector = Collector.restore(state);
+  } catch (e) {
+    // A bug (tests/saved_state.rs guards the round trip): start empty, refs fail closed.
+    console.error('pcc: the collector state could not be restored', e);
+    core.collector = new Collector(runtimeId);
+  }
+  core.renewals += 1;
+}
 
 const encoder = new TextEncoder();
 const TOKEN = `pcc-raw-${crypto.randomUUID()}:`;

@@ -108,6 +108,12 @@ pub const CALL_DEADLINE_MS: usize = 45_000;
 pub const TIMEOUT_MAX_MS: usize = 30_000;
 pub const CALL_GRACE_MS: usize = 2_000;
 
+/// Wasm linear memory never shrinks: once it is above this after a call, the worker renews
+/// the module instance (the collector's state carried over, `tape.rs`) when no call has run
+/// for `RENEW_IDLE_MS`. A fresh instance holding a typical state takes about 1.2 MiB.
+pub const RENEW_ABOVE_BYTES: usize = 8 << 20;
+pub const RENEW_IDLE_MS: usize = 10_000;
+
 /// Characters of clipboard text read (longer: `truncated`) or written (longer: refused).
 pub const CLIPBOARD_CHARS: usize = 20_000;
 
@@ -243,7 +249,9 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 55] = [
+pub const SOURCE_LIMITS: [(&str, usize); 57] = [
+    ("renewAboveBytes", RENEW_ABOVE_BYTES),
+    ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
     ("evalDepth", EVAL_DEPTH),
     ("evalArrayItems", EVAL_ARRAY_ITEMS),

@@ -12,6 +12,7 @@
 pub mod budget;
 pub mod error;
 mod order;
+pub mod tape;
 pub mod text;
 
 pub mod input;

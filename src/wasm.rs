@@ -134,6 +134,18 @@ impl WasmCollector {
         WasmCollector { core: Core::new(runtime_id) }
     }
 
+    /// A collector from `saveState`'s text (taken from another instance of this module): the
+    /// same refs, revisions, id counters and journals. Throws on text that is not a state.
+    pub fn restore(state: &str) -> Result<WasmCollector, JsValue> {
+        Core::restore(state).map(|core| WasmCollector { core }).map_err(err)
+    }
+
+    /// The whole state as text, for `Collector.restore` in a renewed instance.
+    #[wasm_bindgen(js_name = saveState)]
+    pub fn save_state(&mut self) -> String {
+        self.core.save()
+    }
+
     /// `observation`: JSON text of the observation envelope; `options`: `{maxChars, maxNodes, tab}`.
     #[wasm_bindgen(unchecked_return_type = "SnapshotResult")]
     pub fn snapshot(&mut self, observation: &[u8], #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {

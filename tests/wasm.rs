@@ -60,6 +60,17 @@ fn find_takes_a_host_regexp_and_its_refs_resolve() {
 }
 
 #[wasm_bindgen_test]
+fn a_saved_state_crosses_as_text_and_its_refs_resolve() {
+    let mut c = Collector::new("w");
+    c.snapshot(OBS.as_bytes(), js(json!({"tab": {"tabId": 3, "tabFence": "tab:3:1", "incarnation": "L1"}}))).unwrap();
+    let state = c.save_state();
+    let mut r = Collector::restore(&state).unwrap();
+    assert_eq!(back(r.resolve("snapshot-w-1", "e1", tab()).unwrap())["backendNodeId"], json!(11));
+    assert_eq!(r.save_state(), state);
+    assert_eq!(back(Collector::restore("not a state").err().expect("refused"))["code"], json!("INVALID_REQUEST"));
+}
+
+#[wasm_bindgen_test]
 fn errors_are_thrown_as_coded_objects() {
     let mut c = Collector::new("w");
     let code = |e: JsValue| {

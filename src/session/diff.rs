@@ -12,9 +12,10 @@ use crate::session::refs::RefTarget;
 use crate::view::render::body;
 use crate::tree::Tree;
 use rustc_hash::FxHashMap as HashMap;
+use crate::tape::{Tape, Taped};
 
 /// Identity of a node across reads: backend DOM node id within its frame's document.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Key {
     pub frame_id: String,
     pub backend: i64,
@@ -25,7 +26,7 @@ pub struct Key {
 }
 
 /// What a revision remembers of one view node.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Entry {
     pub body: String,
     pub parent: Option<Key>,
@@ -35,12 +36,38 @@ pub struct Entry {
 }
 
 /// All entries of a view, in document order.
+#[derive(Default)]
 pub struct Entries {
     pub order: Vec<Key>,
     pub map: HashMap<Key, Entry>,
     /// An actionable node had no backend identity (or shared one): a ref could not be
     /// carried over provably, so no diff.
     pub temporary: bool,
+}
+
+impl Taped for Key {
+    fn tape(&mut self, t: &mut Tape<'_>) {
+        self.frame_id.tape(t);
+        self.backend.tape(t);
+        self.sub.tape(t);
+    }
+}
+
+impl Taped for Entry {
+    fn tape(&mut self, t: &mut Tape<'_>) {
+        self.body.tape(t);
+        self.parent.tape(t);
+        self.actionable.tape(t);
+        self.view_index.tape(t);
+    }
+}
+
+impl Taped for Entries {
+    fn tape(&mut self, t: &mut Tape<'_>) {
+        self.order.tape(t);
+        self.map.tape(t);
+        self.temporary.tape(t);
+    }
 }
 
 pub fn entries(view: &View, tree: &Tree) -> Entries {

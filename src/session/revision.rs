@@ -11,8 +11,9 @@ use crate::budget::REVISIONS_TOTAL;
 use crate::session::diff::{Entries, Key};
 use crate::session::refs::{RefTarget, TabKey};
 use rustc_hash::FxHashMap as HashMap;
+use crate::tape::{Tape, Taped};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RevisionKey {
     pub browser_id: String,
     pub session_id: String,
@@ -20,6 +21,7 @@ pub struct RevisionKey {
     pub scope: String,
 }
 
+#[derive(Default)]
 pub struct Revision {
     pub snapshot_id: String,
     pub tab: TabKey,
@@ -36,6 +38,34 @@ pub struct Revision {
 #[derive(Default)]
 pub struct Store {
     revisions: Vec<(RevisionKey, Revision)>,
+}
+
+impl Taped for RevisionKey {
+    fn tape(&mut self, t: &mut Tape<'_>) {
+        self.browser_id.tape(t);
+        self.session_id.tape(t);
+        self.tab_id.tape(t);
+        self.scope.tape(t);
+    }
+}
+
+impl Taped for Revision {
+    fn tape(&mut self, t: &mut Tape<'_>) {
+        self.snapshot_id.tape(t);
+        self.tab.tape(t);
+        self.url.tape(t);
+        self.entries.tape(t);
+        self.refs.tape(t);
+        self.node_count.tape(t);
+        t.name(&mut self.source, &[crate::tree::Source::ChromiumAx.as_str(), crate::tree::Source::Dom.as_str()]);
+        self.total_nodes.tape(t);
+    }
+}
+
+impl Taped for Store {
+    fn tape(&mut self, t: &mut Tape<'_>) {
+        self.revisions.tape(t);
+    }
 }
 
 impl Store {

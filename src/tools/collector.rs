@@ -17,6 +17,7 @@ use crate::input::decode_observation;
 use crate::session::refs::{RefTarget, Registry, TabKey};
 use crate::view::render::RefLabels;
 use crate::tools::snapshot::{build_tree, snapshot, SnapshotResult};
+use crate::tape::{Tape, Taped};
 
 #[derive(Debug, Clone, Default)]
 pub struct SnapshotOptions {
@@ -46,6 +47,7 @@ pub struct AxOptions {
     pub unchanged_since: Option<String>,
 }
 
+#[derive(Default)]
 pub struct Collector {
     runtime: String,
     counter: u64,
@@ -58,7 +60,30 @@ pub struct Collector {
     pub journal: Journal,
 }
 
+impl Taped for Collector {
+    fn tape(&mut self, t: &mut Tape<'_>) {
+        self.runtime.tape(t);
+        self.counter.tape(t);
+        self.ax_counter.tape(t);
+        self.ax_refs.tape(t);
+        self.registry.tape(t);
+        self.revisions.tape(t);
+        self.journal.tape(t);
+    }
+}
+
 impl Collector {
+    /// The whole state as text (`restore` reads it back): a host renewing the wasm instance
+    /// carries refs, revisions, id counters and journals over with it.
+    pub fn save(&mut self) -> String {
+        Tape::write(self)
+    }
+
+    /// The collector `save` wrote as `state` (an error when it is not one).
+    pub fn restore(state: &str) -> Result<Collector> {
+        Tape::read(state)
+    }
+
     /// `runtime` identifies this extension runtime; ids from another runtime never resolve.
     pub fn new(runtime: &str) -> Collector {
         let runtime: String = runtime.chars().filter(|c| c.is_ascii_alphanumeric()).take(crate::budget::RUNTIME_ID_CHARS).collect();

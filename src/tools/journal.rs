@@ -11,8 +11,9 @@ use crate::tree::redact;
 use crate::text::capped;
 use serde::Serialize;
 use std::collections::VecDeque;
+use crate::tape::{Tape, Taped};
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct ConsoleEntry {
     pub level: String,
     pub text: String,
@@ -20,7 +21,7 @@ pub struct ConsoleEntry {
     pub source: String,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Request {
     #[serde(skip)]
@@ -75,6 +76,43 @@ struct TabJournal {
 #[derive(Default)]
 pub struct Journal {
     tabs: VecDeque<(i64, TabJournal)>,
+}
+
+impl Taped for ConsoleEntry {
+    fn tape(&mut self, t: &mut Tape<'_>) {
+        self.level.tape(t);
+        self.text.tape(t);
+        self.source.tape(t);
+    }
+}
+
+impl Taped for Request {
+    fn tape(&mut self, t: &mut Tape<'_>) {
+        self.id.tape(t);
+        self.method.tape(t);
+        self.url.tape(t);
+        self.kind.tape(t);
+        self.status.tape(t);
+        self.mime_type.tape(t);
+        self.encoded_bytes.tape(t);
+        self.failed.tape(t);
+        self.pending.tape(t);
+    }
+}
+
+impl Taped for TabJournal {
+    fn tape(&mut self, t: &mut Tape<'_>) {
+        self.console.tape(t);
+        self.console_seen.tape(t);
+        self.network.tape(t);
+        self.network_seen.tape(t);
+    }
+}
+
+impl Taped for Journal {
+    fn tape(&mut self, t: &mut Tape<'_>) {
+        self.tabs.tape(t);
+    }
 }
 
 fn push_ring<T>(ring: &mut VecDeque<T>, v: T) {
