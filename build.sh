@@ -10,6 +10,7 @@
 #   ./build.sh reach [DIR]    reachability (headline, 3rd paragraph, last link, first field) on that corpus
 #   ./build.sh extract-score [DIR]  browser_extract vs Readability's expected articles (token F1, with innerText)
 #   ./build.sh accname DIR    accessible names of both sources vs an accname test suite (www-tests/accname.mjs)
+#   ./build.sh htmlaam DIR    roles of both sources vs WPT's html-aam role tests (www-tests/htmlaam.mjs)
 #   ./build.sh bridge [ARGS]  build and run the local Bridge (target/debug/pcc bridge)
 #   ./build.sh fuzz [CASES]   long property-test run over mutated captures (default 20000 cases)
 #   ./build.sh capture        re-capture tests/captures/*.json from the test pages (and the rules)
@@ -219,6 +220,7 @@ case "$cmd" in
   corpus) setup; build; node www-tests/corpus.mjs "$@" ;;
   reach) setup; build; node www-tests/reach.mjs "$@" ;;
   accname) setup; build; node www-tests/accname.mjs "$@" ;;
+  htmlaam) setup; build; node www-tests/htmlaam.mjs "$@" ;;
   extract-score) setup; build; node www-tests/extract-score.mjs "$@" ;;
   fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz --test fuzz_tools -- --nocapture ;;
   *) sed -n '2,16p' "$0"; exit 2 ;;

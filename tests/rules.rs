@@ -165,6 +165,48 @@ fn date_and_time_inputs_have_aria_roles() {
 // ── 4. Landmarks and list items ─────────────────────────────────────────────────────────
 
 #[test]
+fn only_the_first_summary_of_a_details_is_its_button() {
+    // HTML-AAM (WPT html-aam/roles-contextual): a summary that is not its details' first is
+    // generic; Chromium makes it a button too. The walk follows the spec.
+    rule2("summary_first_only", r#"<summary>Orphan</summary><details open><summary>Toggle</summary><summary>Second</summary>Body</details><details><summary>Closed</summary><summary>Unseen</summary>Inside</details>"#, expect![[r#"
+        - text: Orphan
+        - button "Toggle" [expanded] [ref=e1]
+        - button "Second" [expanded] [ref=e2]
+        - text: Body
+        - button "Closed" [expanded=false] [ref=e3]"#]], expect![[r#"
+        - text: Orphan
+        - button "Toggle" [expanded] [ref=e1]
+        - text: Second Body
+        - button "Closed" [expanded=false] [ref=e2]"#]]);
+}
+
+#[test]
+fn a_header_cell_beside_data_cells_heads_its_row() {
+    rule("th_row_header", r#"<table><thead><tr><th>Name</th><th>Age</th></tr></thead><tbody><tr><th>Ann</th><td>30</td></tr><tr><th scope="col">Bob</th><td>41</td></tr></tbody><tfoot><tr><th>Sum</th><th>71</th></tr></tfoot></table>"#, expect![[r#"
+        - table
+          - row
+            - columnheader "Name"
+            - columnheader "Age"
+          - row
+            - rowheader "Ann"
+            - cell "30"
+          - row
+            - columnheader "Bob"
+            - cell "41"
+          - row
+            - columnheader "Sum"
+            - columnheader "71""#]]);
+}
+
+#[test]
+fn dfn_is_a_term_and_search_a_landmark() {
+    rule("dfn_search", r#"<div><dfn>Widget</dfn></div><search><input type="search" aria-label="Find"></search>"#, expect![[r#"
+        - term "Widget"
+        - search
+          - searchbox "Find" [ref=e1]"#]]);
+}
+
+#[test]
 fn unnamed_landmarks_keep_their_boundaries() {
     rule(
         "landmarks",

@@ -110,7 +110,7 @@ fn add_walk(tree: &mut Tree, nodes: &[WalkNode], fi: usize, attach_to: usize, (o
             continue;
         }
         let closed_details = usize::try_from(w.parent).ok().and_then(|p| nodes.get(p)).is_some_and(|p| p.tag == "details" && !p.attrs.contains_key("open"));
-        if closed_details && tag != "summary" {
+        if closed_details && !gather.context[wi].details_summary {
             continue; // a closed <details> renders only its summary
         }
         let aria_hidden = aria_hidden_above || w.attrs.get("aria-hidden").map(|v| v == "true").unwrap_or(false) || w.attrs.contains_key("inert") || w.attrs.contains_key("hidden");
@@ -154,6 +154,10 @@ struct Context {
     editable: bool,
     /// A `<table>` that reads as layout.
     layout_self: bool,
+    /// A `<th>` heading its row (scope row, or a body row that also has data cells).
+    row_header: bool,
+    /// The first `<summary>` of a `<details>`: its button (another summary is generic).
+    details_summary: bool,
 }
 
 /// What a table's cells say about it (Chromium's `IsDataTable`, on the walk's facts).
@@ -233,11 +237,31 @@ fn context(nodes: &[WalkNode]) -> Vec<Context> {
             sectioned: out[p].sectioned || matches!(pw.tag.as_str(), "article" | "aside" | "main" | "nav" | "section"),
             in_section: out[p].in_section || matches!(pw.tag.as_str(), "article" | "aside" | "nav" | "section"),
             editable: out[p].editable || crate::tree::walk_view::is_editable(pw),
-            layout_self: false,
+            ..Context::default()
         };
+    }
+    // Rows with a data cell, and each <details>' first <summary> (document order).
+    let mut has_td = vec![false; n];
+    let mut summarized = vec![false; n];
+    for i in 0..n {
+        let Some(p) = parent(i) else { continue };
+        match nodes[i].tag.as_str() {
+            "td" => has_td[p] = true,
+            "summary" if nodes[p].tag == "details" && !std::mem::replace(&mut summarized[p], true) => out[i].details_summary = true,
+            _ => {}
+        }
     }
     for (i, w) in nodes.iter().enumerate() {
         out[i].layout_self = w.tag == "table" && !data[i];
+        if w.tag == "th" {
+            let row = parent(i);
+            let in_head = row.and_then(parent).is_some_and(|s| nodes[s].tag == "thead");
+            out[i].row_header = match w.attrs.get("scope").map(|s| s.to_ascii_lowercase()).as_deref() {
+                Some("row" | "rowgroup") => true,
+                Some("col" | "colgroup") => false,
+                _ => !in_head && row.is_some_and(|r| has_td[r]),
+            };
+        }
     }
     out
 }
@@ -358,7 +382,8 @@ fn implicit_role(w: &WalkNode, cx: Context) -> &'static str {
         "section" if !named => "generic",
         "aside" if cx.in_section && !named => "generic",
         "dl" => "list",
-        "dt" => "term",
+        "dt" | "dfn" => "term",
+        "search" => "search",
         "dd" => "definition",
         "meter" => "meter",
         "output" => "status",
@@ -372,7 +397,7 @@ fn implicit_role(w: &WalkNode, cx: Context) -> &'static str {
         // Chromium: an anchor that handles clicks is a link, href or not.
         "a" if w.clickable => "link",
         "button" => "button",
-        "summary" => "button",
+        "summary" if cx.details_summary => "button",
         "input" => match ty.as_deref() {
             Some("checkbox") => "checkbox",
             Some("radio") => "radio",
@@ -403,6 +428,7 @@ fn implicit_role(w: &WalkNode, cx: Context) -> &'static str {
         "table" => "table",
         "tr" => "row",
         "td" => "cell",
+        "th" if cx.row_header => "rowheader",
         "th" => "columnheader",
         "img" => "img",
         "p" => "paragraph",
@@ -481,7 +507,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         disabled: w.disabled.unwrap_or(false) || attr("aria-disabled") == Some("true"),
         // A <summary> says whether its <details> is open.
         expanded: attr("aria-expanded").and_then(|v| v.parse().ok()).or_else(|| match w.tag.as_str() {
-            "summary" => Some(g.parent_has(wi, "details", "open")),
+            "summary" if g.context[wi].details_summary => Some(g.parent_has(wi, "details", "open")),
             // A drop-down <select> is collapsed whenever a page can be read.
             "select" if role == "combobox" => Some(false),
             _ => None,
