@@ -181,6 +181,22 @@ fn only_the_first_summary_of_a_details_is_its_button() {
 }
 
 #[test]
+fn a_field_referenced_by_labelledby_gives_its_value() {
+    // An embedded control gives its value, not its aria-label (accname 2C), but never a
+    // sensitive field's: Chromium names the Pay button by the card number; the AX source
+    // leaves that name out, the walk never reads it (its content names it).
+    rule2("labelledby_field_value", r#"<input value="peanuts" id="f1" aria-label="Snack"><button id="b1" aria-label="Buy" aria-labelledby="b1 f1">x</button><input id="cc" autocomplete="cc-number" value="4111111111111111"><button aria-labelledby="cc">Pay</button>"#, expect![[r#"
+        - textbox "Snack" value="peanuts" [ref=e1]
+        - button "Buy peanuts" [ref=e2]
+        - textbox [ref=e3]
+        - button [ref=e4]"#]], expect![[r#"
+        - textbox "Snack" value="peanuts" [ref=e1]
+        - button "Buy peanuts" [ref=e2]
+        - textbox [ref=e3]
+        - button "Pay" [ref=e4]"#]]);
+}
+
+#[test]
 fn a_header_cell_beside_data_cells_heads_its_row() {
     rule("th_row_header", r#"<table><thead><tr><th>Name</th><th>Age</th></tr></thead><tbody><tr><th>Ann</th><td>30</td></tr><tr><th scope="col">Bob</th><td>41</td></tr></tbody><tfoot><tr><th>Sum</th><th>71</th></tr></tfoot></table>"#, expect![[r#"
         - table

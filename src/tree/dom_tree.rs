@@ -285,13 +285,13 @@ impl Gather<'_> {
         self.gather(from, false)
     }
 
-    /// What aria-labelledby reads of a node it points at: its aria-label, else its text (a
-    /// hidden node is read whole).
+    /// What aria-labelledby reads of a node it points at: its aria-label, a field's value
+    /// (as for an embedded control), else its text (a hidden node is read whole).
     fn referenced_text(&self, from: usize) -> String {
         let w = &self.nodes[from];
-        match w.attrs.get("aria-label").filter(|l| !l.trim().is_empty()) {
+        match self.own_name(w) {
             // (capped, so folded, with the name it joins)
-            Some(l) => l.clone(),
+            Some(l) => l.to_string(),
             None => self.gather(from, hidden(w)),
         }
     }
@@ -354,17 +354,20 @@ impl Gather<'_> {
     }
 
     /// What a descendant contributes instead of its content: its aria-label, or a field's
-    /// value (the walk never carries a secret field's value).
+    /// value (the walk never carries a password's value; a field the core finds sensitive,
+    /// by its autocomplete, name or label, gives nothing).
+    /// (An embedded control gives its value even when it has an aria-label: accname 2C.)
     fn own_name<'w>(&self, w: &'w WalkNode) -> Option<&'w str> {
-        if let Some(l) = w.attrs.get("aria-label").filter(|l| !l.trim().is_empty()) {
-            return Some(l);
-        }
         let textual = match w.tag.as_str() {
             "input" => matches!(w.attrs.get("type").map(|t| t.to_ascii_lowercase()).as_deref(), None | Some("text" | "search" | "email" | "tel" | "url" | "number" | "range")),
             "select" | "textarea" => true,
             _ => false,
         };
-        textual.then(|| w.value.as_deref().unwrap_or(""))
+        if textual {
+            let secret = crate::tree::redact::is_sensitive_by(|k| w.attrs.get(k).map(String::as_str), w.label.as_deref().unwrap_or(""));
+            return Some(if secret { "" } else { w.value.as_deref().unwrap_or("") });
+        }
+        w.attrs.get("aria-label").filter(|l| !l.trim().is_empty()).map(String::as_str)
     }
 }
 

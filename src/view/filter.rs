@@ -193,6 +193,9 @@ fn is_click_target(tree: &Tree, ti: usize) -> bool {
 /// Builds the view from the tree (or from the scope node when a selector narrowed the read).
 pub fn filter(tree: &Tree) -> View {
     let mut view = View { nodes: Vec::new(), root: 0 };
+    // The values of sensitive fields: a name that holds one (Chromium names a button by the
+    // card field its aria-labelledby points at) is not shown.
+    let secrets: Vec<&str> = tree.nodes.iter().filter(|n| sensitive(n)).filter_map(|n| n.value.as_deref().map(str::trim)).filter(|v| v.chars().count() >= crate::budget::EVAL_SECRET_MIN_CHARS).collect();
     view.nodes.push(group_node(0));
     let start_children: Vec<usize> = match &tree.scope {
         Some(scope) => scope.clone(),
@@ -210,7 +213,7 @@ pub fn filter(tree: &Tree) -> View {
         let mut child_ctx = ctx.clone();
         let mut v = match decision {
             Decision::Lift => VNode { space_before: n.space_before || n.block, space_after: n.space_after || n.block, ..group_node(n.frame) },
-            _ => element_node(tree, ti),
+            _ => element_node(tree, ti, &secrets),
         };
         if decision == Decision::Include && (role::owns_descendant_text(&n.role) || v.actionable) && !n.name.trim().is_empty() {
             child_ctx.owner_name = Some(fold_whitespace(&n.name));
@@ -312,18 +315,21 @@ fn group_node(frame: usize) -> VNode {
     }
 }
 
-fn element_node(tree: &Tree, ti: usize) -> VNode {
+/// Without the DOM facts (type, name, id, autocomplete) a value's safety cannot be proven:
+/// fail closed and treat it as sensitive.
+fn sensitive(n: &crate::tree::Node) -> bool {
+    (n.value.is_some() && (n.tag.is_empty() || n.name_unknown)) || is_sensitive(n)
+}
+
+fn element_node(tree: &Tree, ti: usize, secrets: &[&str]) -> VNode {
     let n = &tree.nodes[ti];
-    // Without the DOM facts (type, name, id, autocomplete) a value's safety cannot be
-    // proven: fail closed and treat it as sensitive.
-    let unverifiable = n.value.is_some() && (n.tag.is_empty() || n.name_unknown);
-    let sensitive = unverifiable || is_sensitive(n);
+    let sensitive = sensitive(n);
     let separator = n.role == "linebreak";
     let kind = if role::is_text(&n.role) || separator { Kind::Text } else { Kind::Element };
     let mut name = if separator { String::new() } else { crate::text::undouble(&fold_whitespace(&n.name)).to_string() };
-    if sensitive && name_may_hold_value(&name, n) {
+    if (sensitive && name_may_hold_value(&name, n)) || secrets.iter().any(|s| name.contains(s)) {
         // A name computed from the value (unlabeled fields, some widgets) would leak it.
-        name = n.attr("aria-label").map(fold_whitespace).unwrap_or_default();
+        name = n.attr("aria-label").map(fold_whitespace).filter(|l| !secrets.iter().any(|s| l.contains(s))).unwrap_or_default();
     }
     let value = if sensitive { None } else { n.value.as_deref().map(fold_whitespace).filter(|v| !v.is_empty() && *v != name) };
     VNode {
