@@ -54,7 +54,7 @@ function renew() {
   core.collector.free();
   renewInstance();
   try {
-    core.collector = Collector.restore(state);
+    core.collector = Collector.restore(new TextEncoder().encode(state));
   } catch (e) {
     // A bug (tests/saved_state.rs guards the round trip): start empty, refs fail closed.
     console.error('pcc: the collector state could not be restored', e);

@@ -90,6 +90,11 @@ fn json_text(v: &[u8]) -> Result<&str, JsValue> {
     std::str::from_utf8(v).map_err(|_| err(Error::malformed("observation", "expected UTF-8 JSON bytes")))
 }
 
+/// An observation's bytes, taken over: the core frees them once decoded.
+fn owned_text(v: Vec<u8>) -> Result<String, JsValue> {
+    String::from_utf8(v).map_err(|_| err(Error::malformed("observation", "expected UTF-8 JSON bytes")))
+}
+
 /// The result and option types of this module for TypeScript hosts (the `.d.ts` the build
 /// writes declares them and the functions below use them instead of `any`; no wasm cost:
 /// wasm-bindgen takes the section out of the module). `tests/ts_types.rs` holds every
@@ -134,10 +139,11 @@ impl WasmCollector {
         WasmCollector { core: Core::new(runtime_id) }
     }
 
-    /// A collector from `saveState`'s text (taken from another instance of this module): the
-    /// same refs, revisions, id counters and journals. Throws on text that is not a state.
-    pub fn restore(state: &str) -> Result<WasmCollector, JsValue> {
-        Core::restore(state).map(|core| WasmCollector { core }).map_err(err)
+    /// A collector from the UTF-8 bytes of `saveState`'s text (taken from another instance
+    /// of this module; bytes, as observations: a string would be copied in at up to 3× its
+    /// length): the same refs, revisions, id counters and journals. Throws on a bad state.
+    pub fn restore(state: &[u8]) -> Result<WasmCollector, JsValue> {
+        Core::restore(json_text(state)?).map(|core| WasmCollector { core }).map_err(err)
     }
 
     /// The whole state as text, for `Collector.restore` in a renewed instance.
@@ -148,9 +154,9 @@ impl WasmCollector {
 
     /// `observation`: JSON text of the observation envelope; `options`: `{maxChars, maxNodes, tab}`.
     #[wasm_bindgen(unchecked_return_type = "SnapshotResult")]
-    pub fn snapshot(&mut self, observation: &[u8], #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn snapshot(&mut self, observation: Vec<u8>, #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
         let opts = decode(options, "snapshot options", options::snapshot)?;
-        let obs = json_text(observation)?;
+        let obs = owned_text(observation)?;
         self.core.snapshot(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
 
@@ -158,10 +164,10 @@ impl WasmCollector {
     /// RegExp every match must also pass. (Plain arguments: an options decoder costs more wasm.)
     #[allow(clippy::too_many_arguments)]
     #[wasm_bindgen(unchecked_return_type = "FindResult")]
-    pub fn find(&mut self, observation: &[u8], text: Option<String>, role: Option<String>, name: Option<String>, exact: bool, placeholder: Option<String>, test_id: Option<String>, elements: bool, max_results: Option<u32>, max_chars: Option<u32>, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
+    pub fn find(&mut self, observation: Vec<u8>, text: Option<String>, role: Option<String>, name: Option<String>, exact: bool, placeholder: Option<String>, test_id: Option<String>, elements: bool, max_results: Option<u32>, max_chars: Option<u32>, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
         let tab = decode(tab, "tab handle", options::tab_key)?;
         let q = crate::tools::find::Query { text, role, name, exact, placeholder, test_id, elements, max_results: max_results.map(u64::from), max_chars: max_chars.map(u64::from) };
-        let obs = json_text(observation)?;
+        let obs = owned_text(observation)?;
         let pred = |s: &str| regex.as_ref().map(|r| r.test(s)).unwrap_or(true);
         self.core.find(obs, &q, &tab, &pred).map_err(err).and_then(|r| to_js(&r))
     }
@@ -175,18 +181,18 @@ impl WasmCollector {
 
     /// Rebinds a ref whose node is gone to its unique strong equivalent in `observation`.
     #[wasm_bindgen(unchecked_return_type = "RefTarget")]
-    pub fn rebind(&self, snapshot_id: &str, ref_label: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, observation: &[u8]) -> Result<JsValue, JsValue> {
+    pub fn rebind(&self, snapshot_id: &str, ref_label: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, observation: Vec<u8>) -> Result<JsValue, JsValue> {
         let tab = decode(tab, "tab handle", options::tab_key)?;
-        let obs = json_text(observation)?;
+        let obs = owned_text(observation)?;
         self.core.rebind(snapshot_id, ref_label, &tab, obs).map_err(err).and_then(|t| to_js(&t))
     }
 
     /// `browser_accessibility_snapshot`: options `{maxChars, maxNodes, tab, sessionId, scope,
     /// disableDiffing, baseSnapshotId}`; result mode `full`, `diff` or `unchanged`.
     #[wasm_bindgen(unchecked_return_type = "SnapshotResult")]
-    pub fn accessibility(&mut self, observation: &[u8], #[wasm_bindgen(unchecked_param_type = "AccessibilityOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn accessibility(&mut self, observation: Vec<u8>, #[wasm_bindgen(unchecked_param_type = "AccessibilityOptions")] options: JsValue) -> Result<JsValue, JsValue> {
         let opts = decode(options, "accessibility options", options::accessibility)?;
-        let obs = json_text(observation)?;
+        let obs = owned_text(observation)?;
         self.core.accessibility(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
 

@@ -36,7 +36,7 @@ fn tab() -> JsValue {
 #[wasm_bindgen_test]
 fn snapshot_returns_a_plain_object_and_redacts() {
     let mut c = Collector::new("w");
-    let r = back(c.snapshot(OBS.as_bytes(), js(json!({"tab": {"tabId": 3, "tabFence": "tab:3:1", "incarnation": "L1"}}))).unwrap());
+    let r = back(c.snapshot(OBS.as_bytes().to_vec(), js(json!({"tab": {"tabId": 3, "tabFence": "tab:3:1", "incarnation": "L1"}}))).unwrap());
     assert_eq!(
         r,
         json!({"snapshotId": "snapshot-w-1", "mode": "full", "source": "chromium_ax", "state": "- button \"Save\" [ref=e1]\n- textbox \"Password\" [type=password] [ref=e2]",
@@ -50,24 +50,24 @@ fn snapshot_returns_a_plain_object_and_redacts() {
 fn find_takes_a_host_regexp_and_its_refs_resolve() {
     let mut c = Collector::new("w");
     let re: pcc::wasm::RegExp = wasm_bindgen::JsCast::unchecked_into(JsValue::from(js_sys::RegExp::new("^sa", "i")));
-    let r = back(c.find(OBS.as_bytes(), None, Some("button".into()), None, false, None, None, false, None, None, tab(), Some(re)).unwrap());
+    let r = back(c.find(OBS.as_bytes().to_vec(), None, Some("button".into()), None, false, None, None, false, None, None, tab(), Some(re)).unwrap());
     assert_eq!((&r["matches"], &r["state"]), (&json!(1), &json!("- button \"Save\" [ref=e1]")));
     let target = back(c.resolve(r["snapshotId"].as_str().unwrap(), "e1", tab()).unwrap());
     assert_eq!(target["backendNodeId"], json!(11));
     // The password's value is not searchable.
-    let r = back(c.find(OBS.as_bytes(), Some("s3cret".into()), None, None, false, None, None, false, None, None, tab(), None).unwrap());
+    let r = back(c.find(OBS.as_bytes().to_vec(), Some("s3cret".into()), None, None, false, None, None, false, None, None, tab(), None).unwrap());
     assert_eq!(r["matches"], json!(0));
 }
 
 #[wasm_bindgen_test]
 fn a_saved_state_crosses_as_text_and_its_refs_resolve() {
     let mut c = Collector::new("w");
-    c.snapshot(OBS.as_bytes(), js(json!({"tab": {"tabId": 3, "tabFence": "tab:3:1", "incarnation": "L1"}}))).unwrap();
+    c.snapshot(OBS.as_bytes().to_vec(), js(json!({"tab": {"tabId": 3, "tabFence": "tab:3:1", "incarnation": "L1"}}))).unwrap();
     let state = c.save_state();
-    let mut r = Collector::restore(&state).unwrap();
+    let mut r = Collector::restore(state.as_bytes()).unwrap();
     assert_eq!(back(r.resolve("snapshot-w-1", "e1", tab()).unwrap())["backendNodeId"], json!(11));
     assert_eq!(r.save_state(), state);
-    assert_eq!(back(Collector::restore("not a state").err().expect("refused"))["code"], json!("INVALID_REQUEST"));
+    assert_eq!(back(Collector::restore(b"not a state").err().expect("refused"))["code"], json!("INVALID_REQUEST"));
 }
 
 #[wasm_bindgen_test]
@@ -78,11 +78,11 @@ fn errors_are_thrown_as_coded_objects() {
         assert!(!e["hint"].as_str().unwrap_or("").is_empty() || e["code"] == "BROWSER_STALE_REF", "{e}");
         e["code"].as_str().unwrap_or("").to_string()
     };
-    assert_eq!(code(c.snapshot(b"{not json", JsValue::UNDEFINED).unwrap_err()), "INVALID_REQUEST");
-    assert_eq!(code(c.snapshot(&[b'"', 0xff, b'"'], JsValue::UNDEFINED).unwrap_err()), "INVALID_REQUEST");
+    assert_eq!(code(c.snapshot(b"{not json".to_vec(), JsValue::UNDEFINED).unwrap_err()), "INVALID_REQUEST");
+    assert_eq!(code(c.snapshot(vec![b'"', 0xff, b'"'], JsValue::UNDEFINED).unwrap_err()), "INVALID_REQUEST");
     assert_eq!(code(c.resolve("snapshot-x-1", "e1", tab()).unwrap_err()), "BROWSER_STALE_REF");
     // A wrong type in an option object is a coded error too, not a panic.
-    assert_eq!(code(c.snapshot(OBS.as_bytes(), js(json!({"maxChars": "many"}))).unwrap_err()), "INVALID_REQUEST");
+    assert_eq!(code(c.snapshot(OBS.as_bytes().to_vec(), js(json!({"maxChars": "many"}))).unwrap_err()), "INVALID_REQUEST");
 }
 
 #[wasm_bindgen_test]

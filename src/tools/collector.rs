@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::error::{Error, Result};
 use crate::session::identity;
 use crate::tools::journal::Journal;
-use crate::input::decode_observation;
+use crate::input::ObservationText;
 use crate::session::refs::{RefTarget, Registry, TabKey};
 use crate::view::render::RefLabels;
 use crate::tools::snapshot::{build_tree, snapshot, SnapshotResult};
@@ -90,8 +90,8 @@ impl Collector {
         Collector { runtime, counter: 0, ax_counter: 0, ax_refs: 0, registry: Registry::default(), revisions: Store::default(), journal: Journal::default() }
     }
 
-    pub fn snapshot(&mut self, observation_json: &str, opts: &SnapshotOptions) -> Result<SnapshotResult> {
-        let obs = decode_observation(observation_json)?;
+    pub fn snapshot<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, opts: &SnapshotOptions) -> Result<SnapshotResult> {
+        let obs = observation_json.into().decode()?;
         let tree = build_tree(&obs)?;
         let out = snapshot(&tree, Budget::clamped(opts.max_chars, opts.max_nodes), RefLabels { prefix: 'e', first: 1 }, opts.page.map(|p| p as usize))?;
         let mut result = out.result;
@@ -104,8 +104,8 @@ impl Collector {
     }
 
     /// `browser_find`: the matches of `q` in the whole view, their refs under a new snapshot id.
-    pub fn find(&mut self, observation_json: &str, q: &crate::tools::find::Query, tab: &TabKey, pred: &dyn Fn(&str) -> bool) -> Result<crate::tools::find::FindResult> {
-        let obs = decode_observation(observation_json)?;
+    pub fn find<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, q: &crate::tools::find::Query, tab: &TabKey, pred: &dyn Fn(&str) -> bool) -> Result<crate::tools::find::FindResult> {
+        let obs = observation_json.into().decode()?;
         let tree = build_tree(&obs)?;
         let view = crate::view::filter::filter(&tree);
         let found = crate::tools::find::find(&view, &tree, q, pred);
@@ -124,9 +124,9 @@ impl Collector {
     }
 
     /// The original node is gone: find its unique strong equivalent in a fresh observation.
-    pub fn rebind(&self, snapshot_id: &str, ref_label: &str, tab: &TabKey, observation_json: &str) -> Result<RefTarget> {
+    pub fn rebind<'a>(&self, snapshot_id: &str, ref_label: &str, tab: &TabKey, observation_json: impl Into<ObservationText<'a>>) -> Result<RefTarget> {
         let old = self.registry.resolve(snapshot_id, ref_label, tab)?;
-        let obs = decode_observation(observation_json)?;
+        let obs = observation_json.into().decode()?;
         let tree = build_tree(&obs)?;
         identity::rebind(old, &tree, ref_label)
     }
@@ -144,7 +144,7 @@ impl Collector {
 
     /// `browser_accessibility_snapshot`: `full`, `diff` against the latest revision of the
     /// same document, or `unchanged`. See ARCHITECTURE.md, "AX revisions".
-    pub fn accessibility(&mut self, observation_json: &str, opts: &AxOptions) -> Result<SnapshotResult> {
+    pub fn accessibility<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, opts: &AxOptions) -> Result<SnapshotResult> {
         let key = RevisionKey {
             browser_id: opts.tab.browser_id.clone(),
             session_id: opts.session_id.clone(),
@@ -154,7 +154,7 @@ impl Collector {
         if let Some(since) = &opts.unchanged_since {
             return self.unchanged_since(key, since, opts).ok_or_else(|| Error::malformed("unchangedSince", "not the latest revision"));
         }
-        let tree = match decode_observation(observation_json).and_then(|obs| build_tree(&obs).map(|t| (t, obs.url, obs.dom_walk.map(|w| w.walk_id)))) {
+        let tree = match observation_json.into().decode().and_then(|obs| build_tree(&obs).map(|t| (t, obs.url, obs.dom_walk.map(|w| w.walk_id)))) {
             Ok(t) => t,
             Err(e) => {
                 // After a collector error the next read starts over with `full`.
