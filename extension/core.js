@@ -12,6 +12,9 @@ import { setLimits } from './limits.js';
 /** The loaded core. `collector` is replaced when the instance is renewed: never keep it
  * beyond one call. */
 const core = { collector: null, styles: null, limits: null, renewals: 0 };
+// Linear memory right after the last renewal: what the state itself takes. Another renewal
+// waits until memory has grown to twice that (it could not give more back).
+let floor = 0;
 
 export const ready = (async () => {
   await Promise.all([init({ module_or_path: new URL('./wasm/pcc_bg.wasm', import.meta.url) }), hintsLoaded]);
@@ -25,8 +28,8 @@ let idle = null;
 
 /**
  * `work` (a tool call's promise) counted as running: the instance is renewed only once no
- * call has run for `renewIdleMs` and linear memory is above `renewAboveBytes` (tests may
- * shorten both through `globalThis.pcc`).
+ * call has run for `renewIdleMs` and linear memory is above `renewAboveBytes` and twice
+ * what the last renewal kept (tests may shorten both limits through `globalThis.pcc`).
  */
 export function whileRunning(work) {
   running += 1;
@@ -35,7 +38,7 @@ export function whileRunning(work) {
     running -= 1;
     if (running || !core.collector) return;
     const { renewAboveBytes = core.limits.renewAboveBytes, renewIdleMs = core.limits.renewIdleMs } = globalThis.pcc ?? {};
-    if (memoryBytes() > renewAboveBytes) idle = setTimeout(renew, renewIdleMs);
+    if (memoryBytes() > Math.max(renewAboveBytes, 2 * floor)) idle = setTimeout(renew, renewIdleMs);
   };
   work.then(done, done);
   return work;
@@ -61,6 +64,7 @@ function renew() {
     core.collector = new Collector(runtimeId);
   }
   core.renewals += 1;
+  floor = memoryBytes();
 }
 
 const encoder = new TextEncoder();
