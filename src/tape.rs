@@ -8,9 +8,9 @@
 //! `-12;`, strings as `<bytes>:<text>`, sequences as a count then their items. (JSON objects
 //! with typed readers cost ~35 KB of wasm here; this costs a few.)
 //!
-//! Owns: the tape format and the container rules. Must never: panic or allocate beyond its
-//! input on malformed text (a bad tape is an error and the host keeps the old instance),
-//! or drop anything the old instance held (saving a restored state writes the same text).
+//! Owns: the tape format and the container rules. Must never: panic, or allocate more than
+//! in proportion to its input, on malformed text (a bad tape is an error), or drop anything
+//! the old instance held (saving a restored state writes the same text).
 
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap as HashMap;
@@ -164,37 +164,32 @@ impl<A: Taped, B: Taped> Taped for (A, B) {
     }
 }
 
-impl<T: Taped + Default> Taped for Vec<T> {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        let n = t.count(self.len());
-        if t.reading {
-            self.clear();
-            for _ in 0..n {
-                let mut x = T::default();
-                x.tape(t);
-                self.push(x);
+/// A sequence: its count, then its items (read ones replace what was there).
+macro_rules! sequence {
+    ($($seq:ident),*) => {$(
+        impl<T: Taped + Default> Taped for $seq<T> {
+            fn tape(&mut self, t: &mut Tape<'_>) {
+                let n = t.count(self.len());
+                if t.reading {
+                    // (Item by item, stopping at a bad tape: no allocation from a claimed count.)
+                    let mut v = Vec::new();
+                    for _ in 0..n {
+                        if t.bad {
+                            break;
+                        }
+                        let mut x = T::default();
+                        x.tape(t);
+                        v.push(x);
+                    }
+                    *self = v.into();
+                } else {
+                    self.iter_mut().for_each(|x| x.tape(t));
+                }
             }
-        } else {
-            self.iter_mut().for_each(|x| x.tape(t));
         }
-    }
+    )*};
 }
-
-impl<T: Taped + Default> Taped for VecDeque<T> {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        let n = t.count(self.len());
-        if t.reading {
-            self.clear();
-            for _ in 0..n {
-                let mut x = T::default();
-                x.tape(t);
-                self.push_back(x);
-            }
-        } else {
-            self.iter_mut().for_each(|x| x.tape(t));
-        }
-    }
-}
+sequence!(Vec, VecDeque);
 
 /// A map as a sequence of `(key, value)` (in its own order: a restored map may write its
 /// entries in another order, never other entries).
