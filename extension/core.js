@@ -27,11 +27,12 @@ let running = 0;
 let idle = null;
 
 /**
- * `work` (a tool call's promise) counted as running: the instance is renewed only once no
+ * A tool call's `result` (a promise, or a value) counted as running until it settles: the instance is renewed only once no
  * call has run for `renewIdleMs` and linear memory is above `renewAboveBytes` and twice
  * what the last renewal kept (tests may shorten both limits through `globalThis.pcc`).
  */
-export function whileRunning(work) {
+export function whileRunning(result) {
+  const work = Promise.resolve(result);
   running += 1;
   clearTimeout(idle);
   const done = () => {
