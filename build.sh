@@ -75,21 +75,12 @@ bindgen() {
   fi
 }
 
-# The release modules name dependency sources (panic locations) by a short prefix instead of
-# this machine's cargo home: the same bytes wherever it is built (the size check holds on
-# any CI path), and ~200 bytes less.
-#
 # Panic locations are left out of the module (`-Zlocation-detail=none`, −10.9 KB, enabled on
 # the stable compiler by RUSTC_BOOTSTRAP for these two builds only): a panic is a bug whose
-# one-line report (src/wasm.rs) then says `<redacted>` instead of a file and line, which the
-# native tests and the fuzz suite report in full anyway.
-wasm_rustflags() {
-  local flags="-Zlocation-detail=none" d
-  for d in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
-    [ -d "$d" ] && flags+=" --remap-path-prefix=${d%/}=crates"
-  done
-  printf '%s' "$flags"
-}
+# one-line report (src/wasm.rs) names no file and line, which the native tests and the fuzz
+# suite report in full anyway. The module then holds no path of this machine (its cargo
+# home): the same bytes wherever it is built, so the size check holds on any CI path.
+WASM_RUSTFLAGS="-Zlocation-detail=none"
 
 # Mozilla Readability (npm, pinned in www-tests/package-lock.json) ships inside the
 # extension: browser_extract runs it in the page on a clone of the document.
@@ -122,9 +113,8 @@ JS
 build() {
   vendor
   local wasm=target/wasm32-unknown-unknown/release/pcc.wasm out=extension/wasm
-  local rustflags; rustflags=$(wasm_rustflags)
   log "cargo build --release --target wasm32-unknown-unknown (extension module)"
-  RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$rustflags" cargo build --release --target wasm32-unknown-unknown --lib
+  RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$WASM_RUSTFLAGS" cargo build --release --target wasm32-unknown-unknown --lib
   mkdir -p "$out" target/pkg
   cp -p "$wasm" target/pkg/extension.wasm
   bindgen target/pkg/extension.wasm "$out" web pcc
@@ -135,7 +125,7 @@ build() {
   # Its own target directory: sharing one with the extension build made each invalidate the
   # other, so every build (and demo) recompiled the crate twice.
   log "cargo build --release --target wasm32-unknown-unknown --features host (JS-host package)"
-  RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$rustflags" CARGO_TARGET_DIR=target/host cargo build --release --target wasm32-unknown-unknown --lib --features host
+  RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$WASM_RUSTFLAGS" CARGO_TARGET_DIR=target/host cargo build --release --target wasm32-unknown-unknown --lib --features host
   cp -p target/host/wasm32-unknown-unknown/release/pcc.wasm target/pkg/host.wasm
   bindgen target/pkg/host.wasm pkg/web web pcc
   bindgen target/pkg/host.wasm pkg/node nodejs pcc

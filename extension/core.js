@@ -25,11 +25,13 @@ export const ready = (async () => {
 
 let running = 0;
 let idle = null;
+const encoder = new TextEncoder();
 
 /**
- * A tool call's `result` (a promise, or a value) counted as running until it settles: the instance is renewed only once no
- * call has run for `renewIdleMs` and linear memory is above `renewAboveBytes` and twice
- * what the last renewal kept (tests may shorten both limits through `globalThis.pcc`).
+ * A tool call's `result` (a promise, or a value) counted as running until it settles: the
+ * instance is renewed only once no call has run for `renewIdleMs` and linear memory is above
+ * `renewAboveBytes` and twice what the last renewal kept (tests may shorten both limits
+ * through `globalThis.pcc`).
  */
 export function whileRunning(result) {
   const work = Promise.resolve(result);
@@ -58,7 +60,7 @@ function renew() {
   core.collector.free();
   renewInstance();
   try {
-    core.collector = Collector.restore(new TextEncoder().encode(state));
+    core.collector = Collector.restore(encoder.encode(state));
   } catch (e) {
     // A bug (tests/saved_state.rs guards the round trip): start empty, refs fail closed.
     console.error('pcc: the collector state could not be restored', e);
@@ -68,7 +70,6 @@ function renew() {
   floor = memoryBytes();
 }
 
-const encoder = new TextEncoder();
 const TOKEN = `pcc-raw-${crypto.randomUUID()}:`;
 let spliced = null; // the texts of the RawJson values of the observation being written
 

@@ -195,7 +195,8 @@ pub fn filter(tree: &Tree) -> View {
     let mut view = View { nodes: Vec::new(), root: 0 };
     // The values of sensitive fields: a name that holds one (Chromium names a button by the
     // card field its aria-labelledby points at) is not shown.
-    let secrets: Vec<&str> = tree.nodes.iter().filter(|n| sensitive(n)).filter_map(|n| n.value.as_deref().map(str::trim)).filter(|v| v.chars().count() >= crate::budget::EVAL_SECRET_MIN_CHARS).collect();
+    // (Only nodes with a value are checked: the sensitivity rules are not run twice per node.)
+    let secrets: Vec<&str> = tree.nodes.iter().filter_map(|n| n.value.as_deref().map(str::trim).filter(|v| v.chars().count() >= crate::budget::EVAL_SECRET_MIN_CHARS && sensitive(n))).collect();
     view.nodes.push(group_node(0));
     let start_children: Vec<usize> = match &tree.scope {
         Some(scope) => scope.clone(),
