@@ -45,8 +45,8 @@ try {
     const tabId = await b.tabIdOf(page);
     const domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
     const cdp = await b.context.newCDPSession(page);
-    const ours = [], pw = [], raw = [], dom = [];
-    let snap, aria, domSnap, rawBytes = 0;
+    const ours = [], pw = [], raw = [], axSource = [];
+    let snap, aria, axSnap, rawBytes = 0;
     for (let i = 0; i < REPS; i++) {
       // A first read each time: one attribute changes, so the change tracker cannot give
       // the last result again (the repeat columns measure that).
@@ -56,8 +56,8 @@ try {
       if (snap.error) throw new Error(`${p}: ${snap.error.code} ${snap.error.message}`);
       ours.push({ total: performance.now() - t0, capture: snap.timing.captureMs, wasm: snap.timing.wasmMs });
       t0 = performance.now();
-      domSnap = await b.call('browser_snapshot', { tabId, source: 'dom' });
-      dom.push(performance.now() - t0);
+      axSnap = await b.call('browser_snapshot', { tabId, source: 'chromium_ax' });
+      axSource.push(performance.now() - t0);
       t0 = performance.now();
       aria = await page.ariaSnapshot({ mode: 'ai' });
       pw.push(performance.now() - t0);
@@ -88,12 +88,17 @@ try {
     let t0 = performance.now();
     const axDiff = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'bench' });
     const changeMs = performance.now() - t0;
+    // browser_snapshot after one more change (its tracker state was taken before the AX reads).
+    await page.evaluate(() => document.body.toggleAttribute('data-bench'));
+    t0 = performance.now();
+    await b.call('browser_snapshot', { tabId });
+    const snapChangeMs = performance.now() - t0;
     const s = snap.snapshot;
     const memoryBytes = await b.worker.evaluate(() => globalThis.pcc.memoryBytes());
     rows.push({
       page: label, corpus: real, domNodes, memoryBytes,
-      ours: { repeatMs: median(snapRepeats), chars: s.charCount, nodes: s.nodeCount, refs: s.refCount, truncated: s.truncated, ms: median(ours.map((o) => o.total)), captureMs: median(ours.map((o) => o.capture)), wasmMs: median(ours.map((o) => o.wasm)), rawObservationBytes: snap.timing.rawBytes },
-      dom: { chars: domSnap.snapshot?.charCount, ms: median(dom) },
+      ours: { repeatMs: median(snapRepeats), changeMs: snapChangeMs, source: snap.snapshot.source, chars: s.charCount, nodes: s.nodeCount, refs: s.refCount, truncated: s.truncated, ms: median(ours.map((o) => o.total)), captureMs: median(ours.map((o) => o.capture)), wasmMs: median(ours.map((o) => o.wasm)), rawObservationBytes: snap.timing.rawBytes },
+      axSource: { chars: axSnap.snapshot?.charCount, ms: median(axSource) },
       ax: { fullChars: axFull.charCount, diffMode: axDiff.mode, diffChars: axDiff.charCount, repeatMode, repeatMs: median(repeats), changeMs },
       playwright: { chars: aria.length, refs: (aria.match(/\[ref=/g) || []).length, ms: median(pw) },
       rawAx: { bytes: rawBytes, ms: median(raw) },
@@ -172,9 +177,9 @@ async function sessionEconomy() {
 
 function printTable(r) {
   const f = (x, d = 0) => (typeof x === 'number' ? x.toFixed(d) : String(x));
-  const head = ['page', 'DOM', 'ours chars', 'nodes', 'refs', 'ours ms', 'capture', 'wasm', 'wasm÷capt', 'AX full', 'AX diff', 'PW chars', 'PW refs', 'PW ms', 'chars÷PW', 'time÷PW', 'dom ms', 'dom÷PW', 'rawAX KB', 'rawAX ms', 'snapshot repeat ÷PW', 'AX repeat ms', 'repeat÷PW', 'AX 1-change ms', 'change÷PW'];
+  const head = ['page', 'DOM', 'ours chars', 'nodes', 'refs', 'ours ms', 'capture', 'wasm', 'wasm÷capt', 'AX full', 'AX diff', 'PW chars', 'PW refs', 'PW ms', 'chars÷PW', 'time÷PW', 'AX-source ms', 'AX-source÷PW', 'rawAX KB', 'rawAX ms', 'snapshot repeat ÷PW', 'AX repeat ms', 'repeat÷PW', 'AX 1-change ms', 'change÷PW'];
   const lines = r.pages.map((p) => [p.page, p.domNodes, p.ours.chars, p.ours.nodes, p.ours.refs, f(p.ours.ms), f(p.ours.captureMs), f(p.ours.wasmMs), f(p.ours.wasmMs / p.ours.captureMs, 2),
-    p.ax.fullChars, `${p.ax.diffChars} (${p.ax.diffMode})`, p.playwright.chars, p.playwright.refs, f(p.playwright.ms), f(p.ours.chars / p.playwright.chars, 3), f(p.ours.ms / p.playwright.ms, 2), f(p.dom.ms), f(p.dom.ms / p.playwright.ms, 2), f(p.rawAx.bytes / 1024), f(p.rawAx.ms),
+    p.ax.fullChars, `${p.ax.diffChars} (${p.ax.diffMode})`, p.playwright.chars, p.playwright.refs, f(p.playwright.ms), f(p.ours.chars / p.playwright.chars, 3), f(p.ours.ms / p.playwright.ms, 2), f(p.axSource.ms), f(p.axSource.ms / p.playwright.ms, 2), f(p.rawAx.bytes / 1024), f(p.rawAx.ms),
     f(p.ours.repeatMs / p.playwright.ms, 2), `${f(p.ax.repeatMs)} (${p.ax.repeatMode})`, f(p.ax.repeatMs / p.playwright.ms, 2), f(p.ax.changeMs), f(p.ax.changeMs / p.playwright.ms, 2)]);
   const all = [head, ...lines].map((l) => l.map(String));
   const w = head.map((_, i) => Math.max(...all.map((l) => l[i].length)));
@@ -182,11 +187,11 @@ function printTable(r) {
   out.splice(1, 0, '|' + w.map((x) => '-'.repeat(x + 2)).join('|') + '|');
   console.log(out.join('\n'));
   // The issue's figures, per page: each ÷ Playwright's AI snapshot of the same page.
-  const ratio = (p) => ({ first: p.ours.ms / p.playwright.ms, dom: p.dom.ms / p.playwright.ms, snapshotRepeat: p.ours.repeatMs / p.playwright.ms, axUnchanged: p.ax.repeatMs / p.playwright.ms, axOneChange: p.ax.changeMs / p.playwright.ms });
-  const rh = ['page', 'first read', 'DOM walk', 'snapshot repeat', 'AX unchanged', 'AX one-change', 'memory after (MiB)'];
-  const rl = r.pages.map((p) => { const q = ratio(p); return [p.page + (p.corpus ? ' *' : ''), f(q.first, 2), f(q.dom, 2), f(q.snapshotRepeat, 2), f(q.axUnchanged, 2), f(q.axOneChange, 2), f(p.memoryBytes / 1048576, 1)]; });
+  const ratio = (p) => ({ first: p.ours.ms / p.playwright.ms, axSource: p.axSource.ms / p.playwright.ms, snapshotRepeat: p.ours.repeatMs / p.playwright.ms, snapshotOneChange: p.ours.changeMs / p.playwright.ms, axUnchanged: p.ax.repeatMs / p.playwright.ms, axOneChange: p.ax.changeMs / p.playwright.ms });
+  const rh = ['page', 'first read', 'AX source', 'snapshot repeat', 'snapshot one-change', 'AX unchanged', 'AX one-change', 'memory after (MiB)'];
+  const rl = r.pages.map((p) => { const q = ratio(p); return [p.page + (p.corpus ? ' *' : ''), f(q.first, 2), f(q.axSource, 2), f(q.snapshotRepeat, 2), f(q.snapshotOneChange, 2), f(q.axUnchanged, 2), f(q.axOneChange, 2), f(p.memoryBytes / 1048576, 1)]; });
   const real = r.pages.filter((p) => p.corpus).map(ratio);
-  if (real.length) rl.push(['median of * (corpus)', ...['first', 'dom', 'snapshotRepeat', 'axUnchanged', 'axOneChange'].map((k) => f(median(real.map((q) => q[k])), 2)), '']);
+  if (real.length) rl.push(['median of * (corpus)', ...['first', 'axSource', 'snapshotRepeat', 'snapshotOneChange', 'axUnchanged', 'axOneChange'].map((k) => f(median(real.map((q) => q[k])), 2)), '']);
   const ra = [rh, ...rl];
   const rw = rh.map((_, i) => Math.max(...ra.map((l) => String(l[i]).length)));
   console.log('\n÷ Playwright AI snapshot, same page, same run (* = corpus page):\n' + ra.map((l) => '| ' + l.map((c, i) => String(c).padEnd(rw[i])).join(' | ') + ' |').join('\n'));
@@ -214,7 +219,7 @@ function report(r) {
 <style>body{font-family:sans-serif;margin:24px;max-width:960px}table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}</style></head><body>
 <h1>pi-control-chrome vs Playwright AI aria snapshot</h1><p>${esc(r.date)} · median of ${r.reps} runs · same browser, same run.</p>
 ${bars('Model-visible characters (log scale)', [{ name: 'ours browser_snapshot', color: ours, get: (p) => p.ours.chars }, { name: 'Playwright ai', color: pw, get: (p) => p.playwright.chars }], 'chars', true)}
-${bars('End-to-end time', [{ name: 'ours', color: ours, get: (p) => p.ours.ms }, { name: 'Playwright ai', color: pw, get: (p) => p.playwright.ms }, { name: 'raw getFullAXTree', color: raw, get: (p) => p.rawAx.ms }, { name: 'ours, DOM walk', color: '#27a', get: (p) => p.dom.ms }], 'ms', false)}
+${bars('End-to-end time', [{ name: 'ours', color: ours, get: (p) => p.ours.ms }, { name: 'Playwright ai', color: pw, get: (p) => p.playwright.ms }, { name: 'raw getFullAXTree', color: raw, get: (p) => p.rawAx.ms }, { name: 'ours, source chromium_ax', color: '#27a', get: (p) => p.axSource.ms }], 'ms', false)}
 ${bars('Our time split', [{ name: 'CDP capture', color: raw, get: (p) => p.ours.captureMs }, { name: 'wasm', color: ours, get: (p) => p.ours.wasmMs }], 'ms', false)}
 <h2>Session economy (20 steps on the long-session page)</h2><p>ours ${r.economy.oursTotal} chars vs ${r.economy.playwrightTotal} chars: <b>${r.economy.ratio.toFixed(3)}×</b></p>
 <table><tr><th>step</th><th>our mode</th><th>ours</th><th>Playwright</th></tr>${r.economy.steps.map((s) => `<tr><td>${esc(s.step)}</td><td>${s.mode}</td><td>${s.ours}</td><td>${s.playwright}</td></tr>`).join('')}</table>

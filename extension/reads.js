@@ -72,8 +72,8 @@ export async function stableRead(tabId, read, known) {
       const before = tab.pendingUrl ? undefined : await race(docId(tabId, viaDebugger));
       if (!before) continue;
       const result = await race(read(tab, viaDebugger ? before : undefined));
-      const now = await chrome.tabs.get(tabId);
-      if (!now.pendingUrl && (await race(docId(tabId, viaDebugger))) === before) return result;
+      const [now, after] = await Promise.all([chrome.tabs.get(tabId), race(docId(tabId, viaDebugger))]);
+      if (!now.pendingUrl && after === before) return result;
     } catch (e) {
       if (!isNavigationError(e)) throw e;
     } finally {
@@ -158,7 +158,7 @@ export async function walkFrames(tab, selector, allFrames, textCap, keep = null,
         await inFrames(tab.id, children, framePost, [round]);
       }
     }
-    const caps = { attrChars: limits.walkAttrChars, pseudoChars: limits.walkPseudoChars, tagWaitMs: limits.frameTagWaitMs };
+    const caps = { attrChars: limits.walkAttrChars, pseudoChars: limits.walkPseudoChars, tagWaitMs: limits.frameTagWaitMs, hitTests: limits.walkHitTests };
     results = await inFrames(tab.id, children, domWalk, [selector, limits.walkMaxNodes, textCap, round, keep, asRendered, caps]);
   } catch (e) {
     if (isNavigationError(e)) throw e;

@@ -189,6 +189,9 @@ pub const JOURNAL_MIN_CHARS: usize = 200;
 pub const WALK_ATTR_CHARS: usize = 512;
 /// CSS-generated text (`::before`/`::after`) a DOM walk reads.
 pub const WALK_PSEUDO_CHARS: usize = 200;
+/// Elements a DOM walk hit-tests for occlusion (what a user could act on, in the viewport,
+/// in document order); the rest count as not covered.
+pub const WALK_HIT_TESTS: usize = 400;
 /// Each metadata field of the article (byline, site name, date, language).
 pub const ARTICLE_META_CHARS: usize = 300;
 /// A form field's label text read for the evaluate scrub.
@@ -249,7 +252,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 57] = [
+pub const SOURCE_LIMITS: [(&str, usize); 58] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -275,6 +278,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 57] = [
     ("clipboardChars", CLIPBOARD_CHARS),
     ("walkAttrChars", WALK_ATTR_CHARS),
     ("walkPseudoChars", WALK_PSEUDO_CHARS),
+    ("walkHitTests", WALK_HIT_TESTS),
     ("articleMetaChars", ARTICLE_META_CHARS),
     ("evalLabelChars", EVAL_LABEL_CHARS),
     ("evalErrorChars", EVAL_ERROR_CHARS),

@@ -128,3 +128,18 @@ fn dom_walk_refs_name_their_walk() {
     assert_eq!(b.walk_id.as_deref(), Some("walk-B"));
     assert_eq!(a.backend_node_id, None);
 }
+
+#[test]
+fn a_walk_ref_rebinds_in_a_fresh_walk_even_at_the_same_index() {
+    use common::page::{el, page};
+    let mut c = Collector::new("r");
+    let walk = page([el("save", "button").says("Save"), el("", "button").says("Plain")]);
+    let r = c.snapshot(&walk, &opts(None, None)).unwrap();
+    let old = c.resolve(&r.snapshot_id, "e1", &tab()).unwrap();
+    // The element was replaced by a twin at the same place: the fresh walk lists it at the
+    // same index, which is another element of another walk.
+    let t = c.rebind(&r.snapshot_id, "e1", &tab(), &walk).unwrap();
+    assert_eq!((t.walk_index, t.id_attr.as_deref()), (old.walk_index, Some("save")));
+    // Without a stable id there is no strong equivalent.
+    assert_eq!(c.rebind(&r.snapshot_id, "e2", &tab(), &walk).unwrap_err().code, Code::StaleRef);
+}

@@ -52,6 +52,13 @@ fn filter_drops_what_the_page_hides() {
     );
 }
 
+#[test]
+fn filter_gives_no_ref_to_what_a_positioned_element_covers() {
+    check(page([el("under_banner", "button").covered().says("Buy"), el("free", "button").says("Sell")]), expect![[r#"
+        - button "Buy"
+        - button "Sell" [ref=e1]"#]]);
+}
+
 // ── redaction ───────────────────────────────────────────────────────────────────────
 
 #[test]

@@ -151,7 +151,7 @@ export function agreementOf(a, b) {
  * The DOM walk is the fast source (issue #20); this holds it to Chromium on real pages.
  */
 export async function sourceAgreement(b, tabId) {
-  const ax = await b.call('browser_snapshot', { tabId, page: 1 });
+  const ax = await b.call('browser_snapshot', { tabId, page: 1, source: 'chromium_ax' });
   const dom = await b.call('browser_snapshot', { tabId, page: 1, source: 'dom' });
   if (ax.error || dom.error) throw new Error(`page 1: ${JSON.stringify(ax.error || dom.error)}`);
   return agreementOf(comparable(ax.snapshot.state), comparable(dom.snapshot.state));
@@ -169,13 +169,11 @@ export async function checkPage(b, url, { selectors = true } = {}) {
     c.emptyHeadingsInPage = facts.emptyHeadings;
     c.chars = r.snapshot.charCount;
     result.sources[source] = c;
-    if (source === 'chromium_ax') {
-      // Every clickable a user can reach in the viewport carries a ref (found by its text, on
-      // the ref's line or its parent's: a heading names the link it holds).
-      const lines = r.snapshot.state.split('\n');
-      const refLines = lines.map((l, i) => (/\[ref=/.test(l) ? fold(`${lines[i - 1] || ''} ${l}`) : '')).join('\n');
-      for (const texts of facts.clickables) if (!texts.some((t) => refLines.includes(t))) result.missingRefs.push(texts[0]);
-    }
+    // Every clickable a user can reach in the viewport carries a ref (found by its text, on
+    // the ref's line or its parent's: a heading names the link it holds), on both sources.
+    const lines = r.snapshot.state.split('\n');
+    const refLines = lines.map((l, i) => (/\[ref=/.test(l) ? fold(`${lines[i - 1] || ''} ${l}`) : '')).join('\n');
+    for (const texts of facts.clickables) if (!texts.some((t) => refLines.includes(t))) result.missingRefs.push(`${source}: ${texts[0]}`);
   }
   result.agreement = await sourceAgreement(b, tabId);
   // Revisions on a real page: a second AX read of the unchanged page (answered by the change

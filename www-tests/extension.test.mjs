@@ -27,18 +27,18 @@ async function snap(tabId, extra = {}) {
 
 const FIXTURE_SECRETS = ['hunter2-secret', 'tok_live_9f8e7d6c5b4a', 'csrf-hidden-value', 'sk-live-should-never-appear', 'value="0000"', 'Hidden action', 'Aria hidden action', 'Template action'];
 
-test('long-session page: bounded state, refs on the composer, no secrets', async () => {
+test('long-session page: bounded state, refs on the composer, no secrets (the DOM walk by default, and Chromium AX)', async () => {
   const { page, tabId } = await open('long-session.html');
+  for (const source of [undefined, 'chromium_ax']) {
+    const s = (await snap(tabId, source ? { source } : {})).snapshot;
+    assert.equal(s.source, source ?? 'dom');
+    assert.ok(s.charCount <= 20000 && s.charCount === s.state.length && s.nodeCount <= 200 && s.truncated, source);
+    refOf(s.state, 'textbox "Message"');
+    refOf(s.state, 'button "Send"');
+    for (const secret of FIXTURE_SECRETS) assert.ok(!JSON.stringify(s).includes(secret), `${secret} leaked (${source})`);
+  }
   const r = await snap(tabId);
-  const s = r.snapshot;
-  assert.equal(s.source, 'chromium_ax');
-  assert.equal(s.mode, 'full');
-  assert.ok(s.charCount <= 20000 && s.charCount === s.state.length, `${s.charCount}`);
-  assert.ok(s.nodeCount <= 200);
-  assert.equal(s.truncated, true);
-  refOf(s.state, 'textbox "Message"');
-  refOf(s.state, 'button "Send"');
-  for (const secret of FIXTURE_SECRETS) assert.ok(!JSON.stringify(r).includes(secret), `${secret} leaked`);
+  assert.equal(r.snapshot.mode, 'full');
   const h = r.tab.handle;
   assert.equal(h.tabId, tabId);
   assert.match(h.browserId, /^chrome:/);
@@ -208,12 +208,27 @@ test('the DOM source expands verified iframes (same- and cross-origin) and acts 
   await page.close();
 });
 
-test('a page with a strict CSP: AX snapshot and the DOM fallback both work', async () => {
+test('what a positioned element covers gets no ref, on both sources; a walk ref rebinds to its twin once', async () => {
+  const { page, tabId } = await open('overlay.html');
+  for (const source of ['dom', 'chromium_ax']) {
+    const { state } = (await snap(tabId, { source })).snapshot;
+    assert.doesNotMatch(state, /Under the backdrop" \[ref=/, `${source}: ${state}`);
+    assert.doesNotMatch(state, /Behind link" \[ref=/, source);
+    refOf(state, 'button "OK"');
+  }
+  const { snapshot: s } = await snap(tabId, { source: 'dom' });
+  await page.evaluate(() => { const q = document.getElementById('ok'); q.replaceWith(q.cloneNode(true)); });
+  const r = await b.call('browser_click', { tabId, snapshotId: s.snapshotId, ref: refOf(s.state, 'button "OK"') });
+  assert.ok(r.ok && r.rebound, JSON.stringify(r));
+  await page.close();
+});
+
+test('a page with a strict CSP: AX snapshot and the DOM walk both work', async () => {
   const { page, tabId } = await open('strict-csp.html');
-  const ax = await snap(tabId);
+  const ax = await snap(tabId, { source: 'chromium_ax' });
   assert.equal(ax.snapshot.source, 'chromium_ax');
   assert.match(ax.snapshot.state, /button "Strict button"/);
-  const dom = await snap(tabId, { source: 'dom' });
+  const dom = await snap(tabId);
   assert.equal(dom.snapshot.source, 'dom');
   assert.match(dom.snapshot.state, /heading "Strict page" \[level=1\]/);
   assert.match(dom.snapshot.state, /button "Strict button" \[ref=e\d+\]/);

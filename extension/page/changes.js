@@ -130,12 +130,16 @@
     requestIdleCallback(slice);
   }
 
+  // The count this frame last answered with. A check that finds more already answers a
+  // state no read holds yet (counts only grow): waiting a frame for a late scroll event
+  // could not make it an `unchanged`, and an event that comes later bumps the next answer.
+  let answered = -1;
   globalThis.__pccChanges = {
     async check() {
       if (!started) start();
       if (observer.takeRecords().length) bump();
       const known = scannedAt === count;
-      if (!known) {
+      if (!known && count === answered) {
         await nextFrame();
         if (observer.takeRecords().length) bump();
       }
@@ -150,6 +154,7 @@
         if (still) scannedAt = count;
       }
       if (scannedAt !== count) scanSoon();
+      answered = count;
       return `${instance}:${count}`;
     },
   };

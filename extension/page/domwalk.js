@@ -9,7 +9,7 @@
 // extract reads the source text instead). `attrChars`, `pseudoChars`: budget.rs's caps of an
 // attribute value and of CSS-generated text; `tagWaitMs`: how long a child frame waits for its
 // parent's tag.
-export async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { attrChars, pseudoChars, tagWaitMs }) {
+export async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { attrChars, pseudoChars, tagWaitMs, hitTests }) {
   // A child frame: its parent's one-time tag crosses processes asynchronously (framePost);
   // wait for it, at most tagWaitMs, instead of the worker sleeping for every page.
   if (round && window !== window.top && globalThis.__pccReceived?.round !== round) {
@@ -220,6 +220,36 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
     }
     for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], i, named]);
   }
+  /**
+   * Occlusion, as the AX source reads it from paint order: an element a user could act on whose
+   * visible center in the viewport hits a positioned (fixed, absolute, sticky) element painted
+   * above it, neither its ancestor nor its descendant, is `covered` (a sticky header over a
+   * row, a cookie banner, a modal's backdrop). The first `hitTests` such elements are tested.
+   */
+  function coverage(nodes, elements, hitTests) {
+    const ACTABLE = /^(a|button|input|select|textarea|summary)$/;
+    const up = (n) => n.parentElement ?? n.parentNode?.host ?? null; // across shadow roots
+    let tested = 0;
+    for (let i = 0; i < nodes.length && tested < hitTests; i++) {
+      const el = elements[i];
+      const e = nodes[i];
+      if (!el || !(ACTABLE.test(e.tag) || e.clickable || 'role' in e.attrs || 'tabindex' in e.attrs)) continue;
+      const [x, y, w, h] = e.rect;
+      const l = Math.max(x, 0), t = Math.max(y, 0), r = Math.min(x + w, innerWidth), b = Math.min(y + h, innerHeight);
+      if (r <= l || b <= t) continue;
+      tested++;
+      const hit = el.getRootNode().elementFromPoint?.((l + r) / 2, (t + b) / 2);
+      if (!hit || hit === el) continue;
+      const around = new Set();
+      for (let n = el; n; n = up(n)) around.add(n);
+      let n = hit;
+      for (; n && !around.has(n) && !el.contains(n); n = up(n)) {
+        if (/^(fixed|absolute|sticky)$/.test(getComputedStyle(n).position)) break;
+      }
+      if (n && !around.has(n) && !el.contains(n)) e.covered = true;
+    }
+  }
+  if (keep) coverage(nodes, elements, hitTests); // refs are only given on kept walks
   if (keep) {
     const walks = (globalThis.__pccWalks ??= new Map());
     walks.set(keep.id, elements);

@@ -15,7 +15,7 @@ import { settle } from '../settle.js';
 import { walkNode } from '../walknode.js';
 import { tabInfo } from './common.js';
 import { limits } from '../limits.js';
-import { captureAx, readTab, refNode } from './observe.js';
+import { captureAx, captureDom, readTab, refNode } from './observe.js';
 import { resolveTarget, targetOf } from './target.js';
 
 const ACTIONS = { browser_click: 'click', browser_fill: 'fill', browser_type: 'type', browser_press: 'press', browser_hover: 'hover', browser_select_option: 'select_option', browser_upload: 'upload' };
@@ -118,9 +118,18 @@ async function browserAction(action, params, signal) {
   if (target.walkIndex !== undefined) {
     // A DOM-source ref: through the debugger, the element its walk kept acts like an AX ref
     // (trusted input, the hit check); without one, page events in the frame it was walked in.
-    const node = all && await walkNode(tab.id, all, target);
+    let node = all && await walkNode(tab.id, all, target);
     if (!node || node.gone) return domRefAct(tab, handle, all, target, action, params);
-    if (!(await isConnected(node.session, node.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
+    if (!(await isConnected(node.session, node.backendNodeId))) {
+      // Rebind at most once, to a unique strong equivalent in a fresh walk of the same document.
+      const { obs } = await captureDom(tab, null);
+      signal?.throwIfAborted();
+      // (The core's target names the old walk; its index counts in the fresh one.)
+      target = { ...collector.rebind(params.snapshotId, params.ref, handle, utf8(obs)), walkId: obs.domWalk.walkId };
+      node = await walkNode(tab.id, all, target);
+      if (!node?.session || !(await isConnected(node.session, node.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
+      rebound = true;
+    }
     ({ session } = node);
     target = { backendNodeId: node.backendNodeId };
   } else {
@@ -195,7 +204,8 @@ async function browserScroll(params, signal) {
   // What the viewport shows now: a small state (the budget keeps what is in view first),
   // with refs under its own snapshotId. (An AX revision would say `unchanged`: scrolling
   // changes what is seen, not the page.)
-  const { result } = await readTab({ tabId: out.tab.id, maxChars: limits.scrollViewChars }, signal, (c, json, budget, h) => c.snapshot(json, { ...budget, tab: h }));
+  // Read like browser_snapshot by default (the DOM walk).
+  const { result } = await readTab({ tabId: out.tab.id, maxChars: limits.scrollViewChars }, signal, (c, json, budget, h) => c.snapshot(json, { ...budget, tab: h }), undefined, true);
   const { snapshotId, state, truncated } = result;
   return { ...out, snapshotId, state, truncated };
 }

@@ -27,7 +27,7 @@ export async function captureAx(tab, signal) {
 }
 
 /** The DOM-walk observation of every frame: frame 0 as `domWalk`, child frames as `domFrames`. */
-async function captureDom(tab, selector) {
+export async function captureDom(tab, selector) {
   const t0 = performance.now();
   await ready;
   const { page, main } = await walkFrames(tab, selector || null, true, limits.walkTextChars, { id: crypto.randomUUID(), kept: limits.walksKept });
@@ -77,28 +77,47 @@ async function refScope(tab, all, params) {
   return { session: session.session, backendNodeId };
 }
 
-/** One observation of a tab: AX through the debugger, or the DOM walk as the fallback
- * (`loaderId`: the document's, when stableRead knows it). */
-async function observe(tab, params, signal, loaderId) {
-  const forceDom = params.source === 'dom';
+/**
+ * One observation of a tab (`loaderId`: the document's, when stableRead knows it). `source`
+ * picks it; without one, `preferDom` (browser_snapshot) reads the page-side DOM walk first and
+ * Chromium AX when the walk cannot run (a page that cannot be scripted), and otherwise AX first
+ * with the walk as the fallback when AX is unavailable. A ref-scoped read takes AX (a ref's
+ * subtree is found through the debugger).
+ */
+async function observe(tab, params, signal, loaderId, preferDom) {
   if (params.source !== undefined && !['dom', 'chromium_ax'].includes(params.source)) fail('INVALID_REQUEST', 'source is "chromium_ax" or "dom"');
   selectorOf(params);
-  if (!forceDom) {
+  const chosen = params.source !== undefined;
+  const domFirst = params.source === 'dom' || (!chosen && preferDom && params.ref === undefined);
+  if (domFirst) {
     try {
-      const { all, obs, captureMs } = await captureAx(tab, signal);
-      if (!obs.frames.some((f) => f.ax)) throw new Error('AX domain unavailable');
-      if (params.selector) obs.scope = await scopeOf(all[0], params.selector);
-      else if (params.ref !== undefined) obs.scope = await refScope(tab, all, params);
-      return { obs, all, captureMs, handle: await handleOf(tab, all[0], undefined, loaderId) };
+      return await observeDom(tab, params, loaderId);
     } catch (e) {
-      if (e && e.code && e.code !== 'BROWSER_SCRIPT_FAILED') throw e; // selector errors are the caller's
-      // Debugger unavailable (another debugger attached, policy…): fall back to the DOM walk.
+      // Only a walk that could not run falls back (to AX, below); a selector error is the caller's.
+      if (chosen || e?.code !== 'BROWSER_SCRIPT_FAILED') throw e;
+      signal?.throwIfAborted();
     }
+  }
+  try {
+    const { all, obs, captureMs } = await captureAx(tab, signal);
+    if (!obs.frames.some((f) => f.ax)) throw new Error('AX domain unavailable');
+    if (params.selector) obs.scope = await scopeOf(all[0], params.selector);
+    else if (params.ref !== undefined) obs.scope = await refScope(tab, all, params);
+    return { obs, all, captureMs, handle: await handleOf(tab, all[0], undefined, loaderId) };
+  } catch (e) {
+    if (e && e.code && e.code !== 'BROWSER_SCRIPT_FAILED') throw e; // selector errors are the caller's
+    if (domFirst) throw e; // the walk was tried first
+    // Debugger unavailable (another debugger attached, policy…): fall back to the DOM walk.
   }
   signal?.throwIfAborted();
   if (params.ref !== undefined) fail('BROWSER_PAGE_UNAVAILABLE', 'a ref-scoped read needs the debugger on this tab', 'close DevTools on this tab, or read with a selector');
+  return observeDom(tab, params, loaderId);
+}
+
+/** The DOM-walk observation, its handle keyed like the AX path's when the debugger works (so
+ * refs survive a source switch). */
+async function observeDom(tab, params, loaderId) {
   const { obs, captureMs, documentId } = await captureDom(tab, params.selector);
-  // Key the handle like the AX path when the debugger works, so refs survive a source switch.
   const all = await sessions(tab.id).catch(() => null);
   return { obs, all, captureMs, handle: await handleOf(tab, all?.[0], documentId, loaderId) };
 }
@@ -108,7 +127,7 @@ async function observe(tab, params, signal, loaderId) {
  * `render(collector, json, budget, handle)` (a wasm call; `budget`: the caller's maxChars and
  * maxNodes) and time both halves: `{result, tab, timing, handle}`.
  */
-export async function readTab(params, signal, render, resolved) {
+export async function readTab(params, signal, render, resolved, preferDom = false) {
   const budget = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
   const tab = resolved ?? await resolveTab(params.tabId);
   assertReadable(tab);
@@ -117,7 +136,7 @@ export async function readTab(params, signal, render, resolved) {
   // first, so that the document is identified the same way before and after.
   if (params.source !== 'dom') await sessions(tab.id).catch(() => {});
   // Abandoned (past its deadline): stop before stableRead's closing check sends a command.
-  const { obs, captureMs, handle } = await stableRead(tab.id, (_, loaderId) => observe(tab, params, signal, loaderId).then((o) => (signal?.throwIfAborted(), o)), tab);
+  const { obs, captureMs, handle } = await stableRead(tab.id, (_, loaderId) => observe(tab, params, signal, loaderId, preferDom).then((o) => (signal?.throwIfAborted(), o)), tab);
   // Abandoned: render nothing (a revision the model never sees must not become the base).
   signal?.throwIfAborted();
   const t0 = performance.now();
@@ -133,7 +152,7 @@ export async function readTab(params, signal, render, resolved) {
  * read (it throws when it cannot: the document changed, the revision or refs are gone, and the
  * read then captures); otherwise `readTab` with `render`. `{result, tab, timing}` either way.
  */
-export async function trackedRead(params, signal, kind, { tracked, reuse, keep, render }) {
+export async function trackedRead(params, signal, kind, { tracked, reuse, keep, render, preferDom }) {
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
   const { collector } = await ready;
@@ -153,7 +172,7 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
       if (signal?.aborted) throw e;
     }
   }
-  const { handle, ...read } = await readTab(params, signal, render, tab);
-  remember(key, read.result.source === 'chromium_ax' ? state : null, { kept: keep(read.result), handle });
+  const { handle, ...read } = await readTab(params, signal, render, tab, preferDom);
+  remember(key, state, { kept: keep(read.result), handle });
   return read;
 }

@@ -13,8 +13,9 @@ import { readTab, trackedRead } from './observe.js';
 
 async function browserSnapshot(params, signal) {
   const page = optionalInt(params, 'page');
-  const { result, tab, timing } = await trackedRead(params, signal, `snapshot ${page ?? ''}`, {
-    tracked: params.source !== 'dom',
+  const { result, tab, timing } = await trackedRead(params, signal, `snapshot ${page ?? ''} ${params.source ?? ''}`, {
+    tracked: true,
+    preferDom: true,
     // The held result while its refs are still in the registry (a first ref resolves).
     reuse: (held, handle, collector) => {
       const ref = held.state?.match(/\[(?:ref|more)=(\w+)\]/)?.[1];

@@ -45,6 +45,9 @@ pub struct WalkNode {
     /// The page handles clicks here: an `onclick` attribute, or a pointer cursor that starts
     /// at this element (its parent's cursor is not a pointer).
     pub clickable: bool,
+    /// A positioned element the page paints above covers this one's visible center (the
+    /// walk hit-tests the elements a user could act on in the viewport).
+    pub covered: bool,
     /// CSS-generated text (`::before` / `::after` content strings) of elements whose name
     /// may come from their content.
     pub before: Option<String>,
@@ -130,6 +133,7 @@ fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
             "ws" => n.ws_before = p.opt_bool()?.unwrap_or(false),
             "wsEnd" => n.ws_end = p.opt_bool()?.unwrap_or(false),
             "clickable" => n.clickable = p.opt_bool()?.unwrap_or(false),
+            "covered" => n.covered = p.opt_bool()?.unwrap_or(false),
             "label" => n.label = p.opt_string()?,
             "before" => n.before = p.opt_string()?,
             "after" => n.after = p.opt_string()?,

@@ -30,8 +30,11 @@ const CONNECTION: [&str; 3] = ["browserId", "connectionId", "connectionGeneratio
 const HANDLE: [&str; 2] = ["tabFence", "incarnation"];
 /// Counts a model can read off the state itself.
 const COUNTS: [&str; 4] = ["nodeCount", "charCount", "refCount", "totalNodes"];
-/// The source every AX-capable read uses; only a fallback is worth saying.
-const DEFAULT_SOURCE: &str = "chromium_ax";
+/// The source a read uses unless asked (`browser_snapshot` walks the DOM; the others read
+/// Chromium's AX tree); only another one is worth saying.
+fn default_source(method: &str) -> &'static str {
+    if method == "browser_snapshot" { "dom" } else { "chromium_ax" }
+}
 /// Flags that say something only when true.
 const FLAGS: [&str; 4] = ["truncated", "loading", "navigated", "rebound"];
 
@@ -82,7 +85,7 @@ pub fn view(method: &str, result: &Value) -> Value {
     }
     out.retain(|k, v| match (k.as_str(), &*v) {
         (k, Value::Bool(false)) => !FLAGS.contains(&k),
-        ("source", Value::String(s)) => s != DEFAULT_SOURCE,
+        ("source", Value::String(s)) => s != default_source(method),
         ("omittedNodes", Value::Number(n)) => n.as_u64() != Some(0),
         _ => true,
     });
@@ -164,7 +167,7 @@ mod tests {
     fn a_snapshot_is_lifted_and_loses_the_counts_the_state_shows() {
         check(
             "browser_snapshot",
-            json!({"tab": {"id": 5, "handle": handle()}, "snapshot": {"snapshotId": "s-1", "mode": "full", "source": "chromium_ax", "state": "- button \"A\" [ref=e1]", "nodeCount": 1, "charCount": 22, "refCount": 1, "totalNodes": 1, "omittedNodes": 0, "truncated": false}}),
+            json!({"tab": {"id": 5, "handle": handle()}, "snapshot": {"snapshotId": "s-1", "mode": "full", "source": "dom", "state": "- button \"A\" [ref=e1]", "nodeCount": 1, "charCount": 22, "refCount": 1, "totalNodes": 1, "omittedNodes": 0, "truncated": false}}),
             json!({"tab": {"id": 5, "handle": {"tabFence": "tab:5:r.1", "incarnation": "L1"}}, "snapshotId": "s-1", "state": "- button \"A\" [ref=e1]"}),
         );
     }
@@ -176,6 +179,11 @@ mod tests {
             json!({"snapshotId": "ax-2", "mode": "full", "fullReason": "mass-change", "source": "dom", "omittedNodes": 40, "truncated": true, "state": "x"}),
             json!({"snapshotId": "ax-2", "mode": "full", "fullReason": "mass-change", "source": "dom", "omittedNodes": 40, "truncated": true, "state": "x"}),
         );
+    }
+
+    #[test]
+    fn a_snapshot_says_its_source_only_when_it_is_not_the_walk() {
+        check("browser_snapshot", json!({"snapshot": {"snapshotId": "s-2", "source": "chromium_ax", "state": "x"}}), json!({"snapshotId": "s-2", "source": "chromium_ax", "state": "x"}));
     }
 
     #[test]

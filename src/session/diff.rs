@@ -12,12 +12,15 @@ use crate::session::refs::RefTarget;
 use crate::view::render::body;
 use crate::tree::Tree;
 use rustc_hash::FxHashMap as HashMap;
+use std::hash::BuildHasher;
 use crate::tape::{Tape, Taped};
 
 /// Identity of a node across reads: backend DOM node id within its frame's document.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Key {
-    pub frame_id: String,
+    /// The frame's id, hashed (64 bits over a page's few frame ids; a revision holds tens of
+    /// thousands of keys, and a string in each was most of its memory).
+    pub frame: i64,
     pub backend: i64,
     /// 0 for the node itself, 1 for the warning line attached to it, 2 + n for the n-th
     /// line without an identity of its own under it (text from `::before`, a list marker,
@@ -47,7 +50,7 @@ pub struct Entries {
 
 impl Taped for Key {
     fn tape(&mut self, t: &mut Tape<'_>) {
-        self.frame_id.tape(t);
+        self.frame.tape(t);
         self.backend.tape(t);
         self.sub.tape(t);
     }
@@ -76,12 +79,14 @@ pub fn entries(view: &View, tree: &Tree) -> Entries {
     // (Counted per anchor's view index; the last slot is the document's.)
     let mut derived = vec![0u32; view.nodes.len() + 1];
     let parents = view.parents();
+    let frames: Vec<i64> = tree.frames.iter().map(|f| rustc_hash::FxBuildHasher.hash_one(&f.frame_id) as i64).collect();
+    let frame_of = |ni: usize| frames.get(tree.nodes[ni].frame).copied().unwrap_or_default();
     let key_of = |vi: usize| -> Option<Key> {
         let v = &view.nodes[vi];
         let src = v.src?;
         let n = &tree.nodes[src];
         let backend = n.target.backend_node_id?;
-        Some(Key { frame_id: tree.frames.get(n.frame).map(|f| f.frame_id.clone()).unwrap_or_default(), backend, sub: 0 })
+        Some(Key { frame: frame_of(src), backend, sub: 0 })
     };
     // Warnings have no source node of their own: they hang on their (element) parent.
     let mut last_key: Vec<Option<Key>> = vec![None; view.nodes.len()];
@@ -94,9 +99,9 @@ pub fn entries(view: &View, tree: &Tree) -> Entries {
         while p != usize::MAX && view.nodes[p].kind == Kind::Group {
             p = parents[p];
         }
-        let parent = if p == usize::MAX { None } else { last_key[p].clone() };
+        let parent = if p == usize::MAX { None } else { last_key[p] };
         let own = if v.kind == Kind::Warning {
-            parent.clone().map(|k| Key { sub: 1, ..k })
+            parent.map(|k| Key { sub: 1, ..k })
         } else {
             key_of(vi)
         };
@@ -107,11 +112,11 @@ pub fn entries(view: &View, tree: &Tree) -> Entries {
                 // lines without refs are keyed by their anchor (own node or nearest keyed
                 // ancestor) and their ordinal under it; a line with a ref never is.
                 // A top-level line hangs on its frame's document.
-                let doc_key = || v.src.map(|s| Key { frame_id: tree.frames.get(tree.nodes[s].frame).map(|f| f.frame_id.clone()).unwrap_or_default(), backend: i64::MIN, sub: 0 });
+                let doc_key = || v.src.map(|s| Key { frame: frame_of(s), backend: i64::MIN, sub: 0 });
                 let anchor = match other {
-                    Some(k) => e.map.get(&k).map(|en| (Key { sub: 0, ..k.clone() }, en.view_index)),
+                    Some(k) => e.map.get(&k).map(|en| (Key { sub: 0, ..k }, en.view_index)),
                     None => match &parent {
-                        Some(pk) => Some((Key { sub: 0, ..pk.clone() }, p)),
+                        Some(pk) => Some((Key { sub: 0, ..*pk }, p)),
                         None => doc_key().map(|k| (k, view.nodes.len())),
                     },
                 };
@@ -127,8 +132,8 @@ pub fn entries(view: &View, tree: &Tree) -> Entries {
                 }
             }
         };
-        last_key[vi] = Some(key.clone());
-        e.order.push(key.clone());
+        last_key[vi] = Some(key);
+        e.order.push(key);
         e.map.insert(key, Entry { body: body(v, tree), parent, actionable: v.actionable && v.kind == Kind::Element, view_index: vi });
     }
     e
@@ -157,18 +162,18 @@ pub fn changes(base: &Entries, new: &Entries) -> Vec<(Change, Key)> {
     let mut out = Vec::new();
     for k in &new.order {
         match base.map.get(k) {
-            None => out.push((Change::Added, k.clone())),
+            None => out.push((Change::Added, *k)),
             Some(b) => {
                 let n = &new.map[k];
                 if body_changed(&b.body, &n.body) || b.parent != n.parent {
-                    out.push((Change::Changed, k.clone()));
+                    out.push((Change::Changed, *k));
                 }
             }
         }
     }
     for k in &base.order {
         if !new.map.contains_key(k) {
-            out.push((Change::Removed, k.clone()));
+            out.push((Change::Removed, *k));
         }
     }
     out
@@ -218,7 +223,7 @@ pub fn lines(
             };
             if let Some(t) = target(entry.view_index) {
                 line.push_str(&format!(" [ref={label}]"));
-                refs.insert(key.clone(), (label, t));
+                refs.insert(*key, (label, t));
             }
         }
         // Removed nodes' refs fail closed from now on.

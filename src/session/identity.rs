@@ -59,7 +59,8 @@ pub fn rebind(old: &RefTarget, tree: &Tree, ref_label: &str) -> Result<RefTarget
         });
     }
     match (count, found) {
-        (1, Some(t)) if t.backend_node_id != old.backend_node_id || t.walk_index != old.walk_index => Ok(t),
+        // A fresh walk holds only connected elements: its index counts anew.
+        (1, Some(t)) if t.walk_index.is_some() || t.backend_node_id != old.backend_node_id => Ok(t),
         (1, Some(_)) => Err(Error::stale_ref(format!("the element of ref {ref_label} is no longer connected"))),
         (0, _) => Err(Error::stale_ref(format!("the element of ref {ref_label} is gone"))),
         _ => Err(Error::stale_ref(format!("the element of ref {ref_label} is gone and {count} elements now look like it"))),

@@ -225,7 +225,7 @@ impl Collector {
                     .refs
                     .iter()
                     .zip(&out.ref_nodes)
-                    .filter_map(|((l, t), &vi)| by_view[vi].map(|k| (k.clone(), (l.clone(), t.clone()))))
+                    .filter_map(|((l, t), &vi)| by_view[vi].map(|k| (*k, (l.clone(), t.clone()))))
                     .collect();
                 self.ax_refs += out.refs.len();
                 (result, refs, out.refs.clone())
@@ -282,7 +282,7 @@ impl Collector {
     ) -> std::result::Result<(SnapshotResult, HashMap<diff::Key, (String, RefTarget)>), &'static str> {
         let changes = diff::changes(&base.entries, entries);
         let mut refs: HashMap<diff::Key, (String, RefTarget)> =
-            base.refs.iter().filter(|(k, _)| entries.map.contains_key(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+            base.refs.iter().filter(|(k, _)| entries.map.contains_key(k)).map(|(k, v)| (*k, v.clone())).collect();
         let mut result = SnapshotResult {
             snapshot_id: String::new(),
             base_snapshot_id: Some(base.snapshot_id.clone()),

@@ -542,6 +542,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, KEEP_CHARS)).filter(|_| matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider"))
         },
         clickable: w.clickable,
+        covered: w.covered,
         states,
         tag: w.tag.clone(),
         frame_tag: w.frame_tag.clone().filter(|t| !t.is_empty()),

@@ -16,6 +16,8 @@ pub struct El {
     value: Option<String>,
     checked: Option<bool>,
     focused: bool,
+    /// The walk's hit test found a positioned element painted over it.
+    covered: bool,
     display: Option<String>,
     visibility: Option<String>,
     rect: Option<[f64; 4]>,
@@ -62,6 +64,10 @@ impl El {
     }
     pub fn focused(mut self) -> El {
         self.focused = true;
+        self
+    }
+    pub fn covered(mut self) -> El {
+        self.covered = true;
         self
     }
     pub fn display(mut self, d: &str) -> El {
@@ -125,6 +131,9 @@ fn walk(e: &El, parent: i64, out: &mut Vec<Value>, y: &mut f64) {
     }
     if e.focused {
         n["focused"] = true.into();
+    }
+    if e.covered {
+        n["covered"] = true.into();
     }
     out.push(n);
     for k in &e.kids {
