@@ -118,12 +118,28 @@ try {
   await b.call('browser_accessibility_snapshot', { tabId: heldTab, sessionId: 'bench' });
   await new Promise((r) => setTimeout(r, 30000));
   const wasmRetainedBytes = await b.worker.evaluate(() => globalThis.pcc.memoryBytes());
+  // The peak of one read of the 50k-node page after the page changed, per read kind, each
+  // from a renewed instance (linear memory only grows, so memory after the call is its peak).
+  const peakBytes = {};
+  const memory = () => b.worker.evaluate(() => globalThis.pcc.memoryBytes());
+  const renewals = () => b.worker.evaluate(() => globalThis.pcc.renewals());
+  await b.worker.evaluate(() => { globalThis.pcc.renewIdleMs = 300; });
+  for (const [kind, method, params] of [['snapshot', 'browser_snapshot', {}], ['snapshot chromium_ax', 'browser_snapshot', { source: 'chromium_ax' }], ['accessibility', 'browser_accessibility_snapshot', { sessionId: 'bench' }]]) {
+    await held.evaluate(() => document.body.toggleAttribute('data-bench'));
+    const r = await b.call(method, { tabId: heldTab, ...params });
+    if (r.error) throw new Error(`peak ${kind}: ${r.error.code}`);
+    peakBytes[kind] = await memory();
+    // Renewed before the next read (at most 10 s).
+    const n = await renewals();
+    for (let i = 0; i < 100 && (await renewals()) === n; i++) await new Promise((res) => setTimeout(res, 100));
+  }
+  await b.worker.evaluate(() => { delete globalThis.pcc.renewIdleMs; });
   await held.close();
   const economy = await sessionEconomy();
   const wasmFile = path.join(here, '..', 'extension', 'wasm', 'pcc_bg.wasm');
   const wasmBytes = fs.statSync(wasmFile).size;
   const wasmGzip = zlib.gzipSync(fs.readFileSync(wasmFile), { level: 9 }).length;
-  const results = { date: new Date().toISOString(), reps: REPS, chromium: await b.context.browser()?.version?.() ?? null, pages: rows, economy, wasmMemoryBytes, wasmRetainedBytes, wasmBytes, wasmGzip };
+  const results = { date: new Date().toISOString(), reps: REPS, chromium: await b.context.browser()?.version?.() ?? null, pages: rows, economy, wasmMemoryBytes, wasmRetainedBytes, peakBytes, wasmBytes, wasmGzip };
   fs.writeFileSync(path.join(here, 'results.json'), JSON.stringify(results, null, 2));
   fs.writeFileSync(path.join(here, 'report.html'), report(results));
   printTable(results);
@@ -197,6 +213,7 @@ function printTable(r) {
   console.log('\n÷ Playwright AI snapshot, same page, same run (* = corpus page):\n' + ra.map((l) => '| ' + l.map((c, i) => String(c).padEnd(rw[i])).join(' | ') + ' |').join('\n'));
   console.log(`\nsession economy (20 steps, long-session): ours ${r.economy.oursTotal} chars vs Playwright AI snapshot per step ${r.economy.playwrightTotal} chars = ${r.economy.ratio.toFixed(3)}×`);
   console.log(`wasm: ${r.wasmBytes} bytes (${r.wasmGzip} gzipped); linear memory after every page (the 50k page last): ${(r.wasmMemoryBytes / 1048576).toFixed(1)} MiB, after 30 s idle with the 50k page's tab open: ${(r.wasmRetainedBytes / 1048576).toFixed(1)} MiB`);
+  console.log(`50k page, peak of one read from a renewed instance: ${Object.entries(r.peakBytes ?? {}).map(([k, v]) => `${k} ${(v / 1048576).toFixed(1)} MiB`).join(', ')}`);
   const s = r.pages.filter((p) => p.page.startsWith('scaled-'));
   console.log('growth (ours ms per 1k DOM nodes): ' + s.map((p) => `${p.page} ${(p.ours.ms / (p.domNodes / 1000)).toFixed(2)}`).join(', '));
 }

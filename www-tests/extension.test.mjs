@@ -223,6 +223,21 @@ test('what a positioned element covers gets no ref, on both sources; a walk ref 
   await page.close();
 });
 
+test("a document no script can run in (Chrome's error page) is read from Chromium's AX tree", async () => {
+  const [page, opened] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url: 'http://127.0.0.1:1/' })]);
+  const tabId = opened.tab.id;
+  let s;
+  for (let i = 0; i < 50 && !/reached|refused/i.test(s?.state ?? ''); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    s = (await b.call('browser_snapshot', { tabId })).snapshot;
+  }
+  assert.equal(s?.source, 'chromium_ax', JSON.stringify(s));
+  assert.match(s.state, /reached|refused/i);
+  const walk = await b.call('browser_snapshot', { tabId, source: 'dom' });
+  assert.equal(walk.error?.code, 'BROWSER_SCRIPT_FAILED', 'an asked-for walk says why it cannot run');
+  await page.close();
+});
+
 test('a page with a strict CSP: AX snapshot and the DOM walk both work', async () => {
   const { page, tabId } = await open('strict-csp.html');
   const ax = await snap(tabId, { source: 'chromium_ax' });

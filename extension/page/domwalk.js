@@ -226,7 +226,7 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
    * above it, neither its ancestor nor its descendant, is `covered` (a sticky header over a
    * row, a cookie banner, a modal's backdrop). The first `hitTests` such elements are tested.
    */
-  function coverage(nodes, elements, hitTests) {
+  function coverage() {
     const ACTABLE = /^(a|button|input|select|textarea|summary)$/;
     const up = (n) => n.parentElement ?? n.parentNode?.host ?? null; // across shadow roots
     let tested = 0;
@@ -249,7 +249,7 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
       if (n && !around.has(n) && !el.contains(n)) e.covered = true;
     }
   }
-  if (keep) coverage(nodes, elements, hitTests); // refs are only given on kept walks
+  if (keep) coverage(); // refs are only given on kept walks
   if (keep) {
     const walks = (globalThis.__pccWalks ??= new Map());
     walks.set(keep.id, elements);

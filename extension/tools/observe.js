@@ -89,12 +89,14 @@ async function observe(tab, params, signal, loaderId, preferDom) {
   selectorOf(params);
   const chosen = params.source !== undefined;
   const domFirst = params.source === 'dom' || (!chosen && preferDom && params.ref === undefined);
+  let walkFailed;
   if (domFirst) {
     try {
       return await observeDom(tab, params, loaderId);
     } catch (e) {
       // Only a walk that could not run falls back (to AX, below); a selector error is the caller's.
       if (chosen || e?.code !== 'BROWSER_SCRIPT_FAILED') throw e;
+      walkFailed = e;
       signal?.throwIfAborted();
     }
   }
@@ -106,7 +108,7 @@ async function observe(tab, params, signal, loaderId, preferDom) {
     return { obs, all, captureMs, handle: await handleOf(tab, all[0], undefined, loaderId) };
   } catch (e) {
     if (e && e.code && e.code !== 'BROWSER_SCRIPT_FAILED') throw e; // selector errors are the caller's
-    if (domFirst) throw e; // the walk was tried first
+    if (walkFailed) throw walkFailed; // the walk was tried first: its error says why
     // Debugger unavailable (another debugger attached, policy…): fall back to the DOM walk.
   }
   signal?.throwIfAborted();
