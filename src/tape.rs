@@ -28,12 +28,14 @@ pub struct Tape<'a> {
     pos: usize,
     reading: bool,
     bad: bool,
+    /// The last `repeated` integer: one equal to it is written as nothing.
+    last: i64,
 }
 
 impl Tape<'_> {
     /// `v` read from `input`, or an error when `input` is not exactly one tape of `T`.
     pub fn read<T: Taped + Default>(input: &str) -> Result<T> {
-        let mut t = Tape { out: String::new(), input, pos: 0, reading: true, bad: false };
+        let mut t = Tape { out: String::new(), input, pos: 0, reading: true, bad: false, last: 0 };
         let mut v = T::default();
         v.tape(&mut t);
         if t.bad || t.pos != input.len() {
@@ -44,7 +46,7 @@ impl Tape<'_> {
 
     /// `v` as text (`read` gives it back).
     pub fn write<T: Taped>(v: &mut T) -> String {
-        let mut t = Tape { out: String::new(), input: "", pos: 0, reading: false, bad: false };
+        let mut t = Tape { out: String::new(), input: "", pos: 0, reading: false, bad: false, last: 0 };
         v.tape(&mut t);
         t.out
     }
@@ -70,6 +72,20 @@ impl Tape<'_> {
             Some(Ok(n)) => *v = n,
             _ => self.bad = true,
         }
+    }
+
+    /// An integer that mostly repeats the previous one taped this way (the frame of each of a
+    /// revision's keys): written as nothing when it does.
+    pub fn repeated(&mut self, v: &mut i64) {
+        if self.reading && self.input.as_bytes().get(self.pos) == Some(&b';') {
+            self.pos += 1;
+            *v = self.last;
+        } else if !self.reading && *v == self.last {
+            self.out.push(';');
+        } else {
+            self.int(v);
+        }
+        self.last = *v;
     }
 
     fn string(&mut self, v: &mut String) {
@@ -101,6 +117,13 @@ impl Tape<'_> {
             self.bad = true;
         }
         if self.bad { 0 } else { n as usize }
+    }
+
+    /// Room to reserve for `n` items about to be read: `n`, but never more than one item per
+    /// 16 bytes of tape left (a bad count cannot allocate out of proportion to the tape; a
+    /// sequence of shorter items grows as it reads).
+    fn room(&self, n: usize) -> usize {
+        n.min(self.input.len().saturating_sub(self.pos) / 16)
     }
 
     /// A `&'static str` among `names` (the first when the tape says another).
@@ -171,8 +194,8 @@ macro_rules! sequence {
             fn tape(&mut self, t: &mut Tape<'_>) {
                 let n = t.count(self.len());
                 if t.reading {
-                    // (Item by item, stopping at a bad tape: no allocation from a claimed count.)
-                    let mut v = Vec::new();
+                    // (Stopping at a bad tape; reserved only in proportion to the tape left.)
+                    let mut v = Vec::with_capacity(t.room(n));
                     for _ in 0..n {
                         if t.bad {
                             break;
@@ -198,6 +221,7 @@ impl<K: Taped + Default + Clone + Eq + Hash, V: Taped + Default> Taped for HashM
         let n = t.count(self.len());
         if t.reading {
             self.clear();
+            self.reserve(t.room(n));
             for _ in 0..n {
                 let (mut k, mut v) = (K::default(), V::default());
                 k.tape(t);
@@ -251,6 +275,25 @@ mod tests {
         for bad in [&text[..text.len() - 1], &format!("{text}0;"), "", "x;", "-3;99:a", "-3;8:a;b:c \u{fc}1;0:99999999999;"] {
             assert!(Tape::read::<Sample>(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[derive(Default, Debug, PartialEq)]
+    struct Frames(Vec<i64>);
+
+    impl Taped for Frames {
+        fn tape(&mut self, t: &mut Tape<'_>) {
+            let n = t.count(self.0.len());
+            self.0.resize(n, 0);
+            self.0.iter_mut().for_each(|v| t.repeated(v));
+        }
+    }
+
+    #[test]
+    fn a_repeated_integer_is_written_as_nothing_and_read_back() {
+        let mut f = Frames(vec![-9, -9, -9, 4, 4, 0]);
+        let text = Tape::write(&mut f);
+        assert_eq!(text, "6;-9;;;4;;0;");
+        assert_eq!(Tape::read::<Frames>(&text).unwrap(), f);
     }
 
     #[test]

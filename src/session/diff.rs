@@ -50,7 +50,7 @@ pub struct Entries {
 
 impl Taped for Key {
     fn tape(&mut self, t: &mut Tape<'_>) {
-        self.frame.tape(t);
+        t.repeated(&mut self.frame);
         self.backend.tape(t);
         self.sub.tape(t);
     }
