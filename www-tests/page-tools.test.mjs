@@ -150,12 +150,20 @@ test('status and doctor: summaries by default, events and details on request', a
 test('a page that navigates during reads: at most one retry, then BROWSER_PAGE_CHANGING', async () => {
   const { page, tabId } = await open('reloader.html');
   for (const method of ['browser_snapshot', 'browser_accessibility_snapshot', 'browser_dom_cua']) {
-    const t0 = Date.now();
-    const r = await b.call(method, { tabId });
-    const ms = Date.now() - t0;
-    assert.equal(r.error?.code, 'BROWSER_PAGE_CHANGING', `${method}: ${JSON.stringify(r).slice(0, 300)}`);
-    assert.ok(r.error.hint);
-    assert.ok(ms < 8000, `${method} took ${ms} ms`);
+    // A read fast enough to fall between two navigations saw one document and stands; the
+    // others fail at once with BROWSER_PAGE_CHANGING (one retry), and most reads here do.
+    let changing = 0;
+    for (let i = 0; i < 3; i++) {
+      const t0 = Date.now();
+      const r = await b.call(method, { tabId });
+      const ms = Date.now() - t0;
+      assert.ok(ms < 8000, `${method} took ${ms} ms`);
+      if (!r.error && /Moving target/.test(JSON.stringify(r))) continue;
+      assert.equal(r.error?.code, 'BROWSER_PAGE_CHANGING', `${method}: ${JSON.stringify(r).slice(0, 300)}`);
+      assert.ok(r.error.hint);
+      changing++;
+    }
+    assert.ok(changing >= 2, `${method}: ${changing} of 3 reads said BROWSER_PAGE_CHANGING`);
   }
   // Playwright's page.close() can wait a minute on a page that never stops navigating; the
   // agent's own close is immediate.
