@@ -249,8 +249,8 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
       if (n && !around.has(n) && !el.contains(n)) e.covered = true;
     }
   }
-  if (keep) coverage(); // refs are only given on kept walks
   if (keep) {
+    coverage(); // refs are only given on kept walks
     const walks = (globalThis.__pccWalks ??= new Map());
     walks.set(keep.id, elements);
     while (walks.size > keep.kept) walks.delete(walks.keys().next().value);
