@@ -523,10 +523,12 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         level: attr("aria-level").and_then(|l| l.parse().ok()).or(heading_level),
         haspopup: attr("aria-haspopup").filter(|v| *v != "false").map(str::to_string),
     };
-    let bounds = w.rect.as_deref().and_then(Rect::from_slice).map(|b| b.offset(ox, oy));
+    // Text has the box and the visibility of the element it is in (the walk reads elements';
+    // a text without a box would rank last among what is off-screen, behind its own links).
+    let own = if w.tag == "#text" { usize::try_from(w.parent).ok().and_then(|p| g.nodes.get(p)) } else { Some(w) };
+    let bounds = own.and_then(|o| o.rect.as_deref()).and_then(Rect::from_slice).map(|b| b.offset(ox, oy));
     let in_viewport = bounds.map(|b| b.intersect(&viewport).is_some()).unwrap_or(false);
-    // Text has the visibility of the element it is in (the walk reads styles of elements).
-    let visibility = if w.tag == "#text" { usize::try_from(w.parent).ok().and_then(|p| g.nodes.get(p)).and_then(|p| p.visibility.as_deref()) } else { w.visibility.as_deref() };
+    let visibility = own.and_then(|o| o.visibility.as_deref());
     let (edge_before, edge_after) = w.text.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
     Node {
         block: w.display.as_deref().map(crate::tree::flow::breaks_flow).unwrap_or(false),
