@@ -35,6 +35,8 @@ const PAGES = [
 PAGES.push(...PAGES.splice(PAGES.findIndex((p) => p.label === 'scaled-50k'), 1));
 // Offline: a real page's ads, fonts and trackers fail at once (local servers answer).
 const b = await launch({ offline: true });
+/** The worker's wasm linear memory now (it only grows within one instance). */
+const memory = () => b.worker.evaluate(() => globalThis.pcc.memoryBytes());
 const rows = [];
 try {
   for (const { label, url, corpus: real } of PAGES) {
@@ -94,7 +96,7 @@ try {
     await b.call('browser_snapshot', { tabId });
     const snapChangeMs = performance.now() - t0;
     const s = snap.snapshot;
-    const memoryBytes = await b.worker.evaluate(() => globalThis.pcc.memoryBytes());
+    const memoryBytes = await memory();
     rows.push({
       page: label, corpus: real, domNodes, memoryBytes,
       ours: { repeatMs: median(snapRepeats), changeMs: snapChangeMs, source: snap.snapshot.source, chars: s.charCount, nodes: s.nodeCount, refs: s.refCount, truncated: s.truncated, ms: median(ours.map((o) => o.total)), captureMs: median(ours.map((o) => o.capture)), wasmMs: median(ours.map((o) => o.wasm)), rawObservationBytes: snap.timing.rawBytes },
@@ -110,18 +112,17 @@ try {
   // Memory after the largest page (linear memory only grows: this is the peak), and what the
   // worker keeps after 30 s without a call (it renews the instance when idle: core.js), the
   // 50k-node page read again and its tab left open: its refs and AX revision held.
-  const wasmMemoryBytes = await b.worker.evaluate(() => globalThis.pcc.memoryBytes());
+  const wasmMemoryBytes = await memory();
   const held = await b.context.newPage();
   await held.goto(PAGES.at(-1).url, { waitUntil: 'load' });
   const heldTab = await b.tabIdOf(held);
   await b.call('browser_snapshot', { tabId: heldTab });
   await b.call('browser_accessibility_snapshot', { tabId: heldTab, sessionId: 'bench' });
   await new Promise((r) => setTimeout(r, 30000));
-  const wasmRetainedBytes = await b.worker.evaluate(() => globalThis.pcc.memoryBytes());
+  const wasmRetainedBytes = await memory();
   // The peak of one read of the 50k-node page after the page changed, per read kind, each
   // from a renewed instance (linear memory only grows, so memory after the call is its peak).
   const peakBytes = {};
-  const memory = () => b.worker.evaluate(() => globalThis.pcc.memoryBytes());
   const renewals = () => b.worker.evaluate(() => globalThis.pcc.renewals());
   await b.worker.evaluate(() => { globalThis.pcc.renewIdleMs = 300; });
   for (const [kind, method, params] of [['snapshot', 'browser_snapshot', {}], ['snapshot chromium_ax', 'browser_snapshot', { source: 'chromium_ax' }], ['accessibility', 'browser_accessibility_snapshot', { sessionId: 'bench' }]]) {
