@@ -2,7 +2,7 @@
 // the tab) and the document incarnation (the main frame's loaderId: new on every
 // navigation and reload). Also the gate for pages no extension may read.
 import { fail } from './errors.js';
-import { documentId } from './page/domwalk.js';
+import { documentId } from './walker.js';
 import { isCrashed } from './debugger.js';
 import { openDialog } from './dialogs.js';
 import { limits } from './limits.js';

@@ -4,7 +4,7 @@
 // Glue only: the walks go to wasm, which selects, bounds, redacts and renders.
 import { visibleDom, extract } from './wasm/pcc.js';
 import { ready, utf8, RawJson } from './core.js';
-import { domWalk, documentId, frameArm, framePost } from './page/domwalk.js';
+import { domWalk, documentId, frameArm, framePost, residentWalk } from './walker.js';
 import { articleWalk } from './page/article.js';
 import { fail } from './errors.js';
 import { sessions, isAttached } from './debugger.js';
@@ -123,15 +123,19 @@ function walkError(r, selector) {
 /**
  * Runs `func` in frame 0 (errors propagate) and in each of `children` (child frame ids), each
  * raced against the core's `frameAnswerMs`: a frame that never answers (a `javascript:` URL
- * frame, a failed ad frame) is left out instead of holding the read.
+ * frame, a failed ad frame) is left out instead of holding the read. A frame whose answer is
+ * 'cold' (`residentWalk` found no walk there) runs `cold` instead.
  */
-async function inFrames(tabId, children, func, args) {
-  const main = chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func, args });
+async function inFrames(tabId, children, func, args, cold = null) {
+  const run = async (frameId) => {
+    const r = await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func, args });
+    return cold && r[0]?.result === 'cold' ? chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func: cold, args }) : r;
+  };
   const child = (frameId) => Promise.race([
-    chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func, args }).then((r) => (r[0] ? { ...r[0], frameId } : null), () => null),
+    run(frameId).then((r) => (r[0] ? { ...r[0], frameId } : null), () => null),
     new Promise((res) => setTimeout(() => res(null), limits.frameAnswerMs)),
   ]);
-  const [first, ...rest] = await Promise.all([main, ...children.map(child)]);
+  const [first, ...rest] = await Promise.all([run(0), ...children.map(child)]);
   return [...first.map((r) => ({ ...r, frameId: 0 })), ...rest.filter(Boolean)];
 }
 
@@ -159,7 +163,7 @@ export async function walkFrames(tab, selector, allFrames, textCap, keep = null,
       }
     }
     const caps = { attrChars: limits.walkAttrChars, pseudoChars: limits.walkPseudoChars, tagWaitMs: limits.frameTagWaitMs, hitTests: limits.walkHitTests };
-    results = await inFrames(tab.id, children, domWalk, [selector, limits.walkMaxNodes, textCap, round, keep, asRendered, caps]);
+    results = await inFrames(tab.id, children, residentWalk, [selector, limits.walkMaxNodes, textCap, round, keep, asRendered, caps], domWalk);
   } catch (e) {
     if (isNavigationError(e)) throw e;
     fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, limits.causeChars)}`);

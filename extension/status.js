@@ -6,7 +6,7 @@ import { sessions, isAttached } from './debugger.js';
 import { browserId, runtimeId, assertReadable, resolveTab } from './handles.js';
 import { ownerOf } from './ownership.js';
 import { isJournaled } from './journal.js';
-import { documentId } from './page/domwalk.js';
+import { documentId } from './walker.js';
 import { HINTS } from './errors.js';
 import { limits } from './limits.js';
 

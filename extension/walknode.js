@@ -8,7 +8,7 @@
 // marked first with a one-time token, and only the world holding that token answers), guess
 // from text or position, or act.
 import { enableRuntime, ownWorlds } from './debugger.js';
-import { markWalkFrame } from './page/domwalk.js';
+import { markWalkFrame } from './walker.js';
 
 const GROUP = 'pcc-walk-ref';
 

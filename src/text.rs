@@ -17,6 +17,9 @@ pub fn join<'a>(items: &mut dyn Iterator<Item = &'a str>, sep: &str) -> String {
 }
 
 pub fn fold_whitespace(s: &str) -> String {
+    if is_folded(s) {
+        return s.to_string();
+    }
     // Runs are copied whole (not pushed char by char): this runs on every name and text.
     let mut out = String::with_capacity(s.len().min(4096));
     for w in s.split_whitespace() {
@@ -28,17 +31,42 @@ pub fn fold_whitespace(s: &str) -> String {
     out
 }
 
+/// Whether `fold_whitespace` would give `s` back unchanged: no whitespace but single spaces
+/// between words. A byte scan (most names and texts are folded already); a sequence that
+/// may be a non-ASCII space (U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F,
+/// U+205F, U+3000) counts as unfolded.
+fn is_folded(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.first() == Some(&b' ') || b.last() == Some(&b' ') {
+        return false;
+    }
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    let mut space = false;
+    for (i, &c) in b.iter().enumerate() {
+        let unfolded = match c {
+            b' ' => space,
+            b'\t' | b'\n' | 0x0B | 0x0C | b'\r' => true,
+            0xC2 => matches!(at(i + 1), 0x85 | 0xA0),
+            0xE1 => at(i + 1) == 0x9A && at(i + 2) == 0x80,
+            0xE2 => matches!((at(i + 1), at(i + 2)), (0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF) | (0x81, 0x9F)),
+            0xE3 => at(i + 1) == 0x80 && at(i + 2) == 0x80,
+            _ => false,
+        };
+        if unfolded {
+            return false;
+        }
+        space = c == b' ';
+    }
+    true
+}
+
 /// A name that says the same words twice (`Sign in Sign in`: a label rendered for two
-/// screen sizes, an icon's title beside its text) said once.
+/// screen sizes, an icon's title beside its text) said once: `A A` → `A`, which is the
+/// same as its words' first half equalling their second half.
 pub fn undouble(s: &str) -> &str {
-    let words: Vec<(usize, &str)> = s.split(' ').scan(0, |pos, w| {
-        let start = *pos;
-        *pos += w.len() + 1;
-        Some((start, w))
-    }).collect();
-    let n = words.len();
-    if n >= 2 && n.is_multiple_of(2) && words[..n / 2].iter().zip(&words[n / 2..]).all(|(a, b)| a.1 == b.1) {
-        return s[..words[n / 2].0 - 1].trim_end();
+    let h = s.len() / 2;
+    if s.len() % 2 == 1 && s.as_bytes()[h] == b' ' && s[..h] == s[h + 1..] {
+        return s[..h].trim_end();
     }
     s
 }
@@ -104,6 +132,32 @@ mod tests {
         assert_eq!(char_len(&capped(&"订".repeat(500), 200)), 200);
     }
 
+    /// The fold the byte scan short-cuts: words split on any Unicode space, one space between.
+    fn folded_by_words(s: &str) -> String {
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn every_unicode_space_folds_and_nothing_else_does() {
+        // Every Unicode space is below U+3001, and the scan looks only at the lead bytes of
+        // U+0080–U+00BF and U+1000–U+3FFF: past U+4000 nothing can go another way.
+        for c in (0..0x4000).filter_map(char::from_u32) {
+            for s in [format!("a{c}b"), format!("{c}"), format!("a {c}"), format!("\u{2014}{c}\u{2019}")] {
+                assert_eq!(fold_whitespace(&s), folded_by_words(&s), "U+{:04X} in {s:?}", c as u32);
+            }
+        }
+    }
+
+    #[test]
+    fn a_folded_text_comes_back_as_it_is() {
+        for s in ["Sign in", "l\u{2019}été — 3…", "a b c", "", "x"] {
+            assert_eq!(fold_whitespace(s), s);
+        }
+        for s in ["a  b", " a", "a ", "a\u{a0}b", "a\u{2009}b", "a\u{3000}b", "a\tb"] {
+            assert_eq!(fold_whitespace(s), folded_by_words(s));
+        }
+    }
+
     #[test]
     fn doubled_names_are_said_once() {
         assert_eq!(undouble("Sign in Sign in"), "Sign in");
@@ -111,6 +165,9 @@ mod tests {
         assert_eq!(undouble("New York New Jersey"), "New York New Jersey");
         assert_eq!(undouble("Go"), "Go");
         assert_eq!(undouble(""), "");
+        assert_eq!(undouble("a b a b"), "a b");
+        assert_eq!(undouble("ab ab c"), "ab ab c");
+        assert_eq!(undouble("été été"), "été");
     }
 
     #[test]

@@ -13,7 +13,7 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { captureObservation } from '../extension/capture.js';
-import { domWalk } from '../extension/page/domwalk.js';
+import { domWalk } from '../extension/walker.js';
 import { limits } from '../pkg/node/pcc.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

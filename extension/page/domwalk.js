@@ -1,6 +1,10 @@
-// The DOM walk (the DOM source, browser_dom_cua, the extract without an article). Injected with
-// chrome.scripting.executeScript into the page's isolated world (page CSP does not apply
-// there), it returns raw facts in the schema of src/input/dom_walk.rs; the service worker
+// The DOM walk (the DOM source, browser_dom_cua, the extract without an article). A content
+// script too (document_start, every frame, like changes.js): the walk then runs as a function
+// that stays in the frame's isolated world, warm after its first call (a function injected
+// per call with chrome.scripting.executeScript runs cold every time: 1.3-1.6x the time on a
+// 500-element page). The worker imports this file as well (extension/walker.js) to inject a
+// function into a frame where the content script did not run. Page CSP does not apply in the
+// isolated world. The walk returns raw facts in the schema of src/input/dom_walk.rs; the service worker
 // hands them to wasm. It bounds raw sizes and never reads the value of a password or hidden
 // input; every decision about meaning is the core's. A walk with `keep = {id, kept}` keeps
 // its elements in the isolated world under that id (the last `kept` walks), so that actions
@@ -9,7 +13,9 @@
 // extract reads the source text instead). `attrChars`, `pseudoChars`: budget.rs's caps of an
 // attribute value and of CSS-generated text; `tagWaitMs`: how long a child frame waits for its
 // parent's tag.
-export async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { attrChars, pseudoChars, tagWaitMs, hitTests }) {
+// Owns: `globalThis.__pccWalker` (the functions below). Must never: close over anything
+// outside its own function (each is also injected alone).
+async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { attrChars, pseudoChars, tagWaitMs, hitTests }) {
   // A child frame: its parent's one-time tag crosses processes asynchronously (framePost);
   // wait for it, at most tagWaitMs, instead of the worker sleeping for every page.
   if (round && window !== window.top && globalThis.__pccReceived?.round !== round) {
@@ -272,7 +278,7 @@ export async function domWalk(selector, maxNodes, textCap, round, keep, asRender
  * Frame verification, step 1 (every frame): listen for the parent's tag. Only a message
  * whose source is this window's parent counts. Returns the number of child frames here.
  */
-export function frameArm() {
+function frameArm() {
   if (!globalThis.__pccListening) {
     globalThis.__pccListening = true;
     addEventListener('message', (e) => {
@@ -286,7 +292,7 @@ export function frameArm() {
 }
 
 /** Step 2 (every frame): post a fresh one-time tag to each child frame's window. */
-export function framePost(round) {
+function framePost(round) {
   const map = new WeakMap();
   for (const el of document.querySelectorAll('iframe, frame')) {
     const tag = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
@@ -299,7 +305,7 @@ export function framePost(round) {
 }
 
 /** An id of this document, kept in the isolated world: a new document gets a new one. */
-export function documentId() {
+function documentId() {
   globalThis.__pccDocumentId ??= `dom:${[...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
   return globalThis.__pccDocumentId;
 }
@@ -308,13 +314,13 @@ export function documentId() {
  * Marks this frame's isolated world with a one-time token (walknode.js then asks over CDP the
  * world that holds it) and says whether it still keeps element `index` of walk `walkId`.
  */
-export function markWalkFrame(mark, walkId, index) {
+function markWalkFrame(mark, walkId, index) {
   globalThis.__pccWalkMark = mark;
   return !!globalThis.__pccWalks?.get(walkId)?.[index];
 }
 
 /** Acts on element `index` of walk `walkId` (DOM-source refs): synthetic events, best effort. */
-export function domAct(walkId, index, action, value) {
+function domAct(walkId, index, action, value) {
   const el = globalThis.__pccWalks?.get(walkId)?.[index];
   if (!el || !el.isConnected) return { stale: true };
   el.scrollIntoView({ block: 'center', inline: 'center' });
@@ -339,3 +345,5 @@ export function domAct(walkId, index, action, value) {
   }
   return { ok: true };
 }
+
+globalThis.__pccWalker ??= { domWalk, frameArm, framePost, documentId, markWalkFrame, domAct };

@@ -7,7 +7,7 @@ import { act, clickAt, dragBetween, isConnected, pointOf, reveal, scroll } from 
 import { ready, utf8 } from '../core.js';
 import { sessions } from '../debugger.js';
 import { answered, openDialog } from '../dialogs.js';
-import { domAct } from '../page/domwalk.js';
+import { domAct } from '../walker.js';
 import { fail, toWire } from '../errors.js';
 import { assertReadable, handleOf, resolveTab } from '../handles.js';
 import { assertMayAct } from '../ownership.js';

@@ -35,6 +35,7 @@ pub struct VNode {
     pub inline_text: Option<String>,
     /// Value, already redacted: `None` for sensitive nodes.
     pub value: Option<String>,
+    /// An element's or a valued node's (a text without a value is never sensitive).
     pub sensitive: bool,
     /// Gets a ref when rendered.
     pub actionable: bool,
@@ -324,9 +325,11 @@ fn sensitive(n: &crate::tree::Node) -> bool {
 
 fn element_node(tree: &Tree, ti: usize, secrets: &[&str]) -> VNode {
     let n = &tree.nodes[ti];
-    let sensitive = sensitive(n);
     let separator = n.role == "linebreak";
     let kind = if role::is_text(&n.role) || separator { Kind::Text } else { Kind::Element };
+    // A text without a value has nothing to drop (its secret words would cost a scan of every
+    // paragraph of the page, ~15% of a read).
+    let sensitive = (kind == Kind::Element || n.value.is_some()) && sensitive(n);
     let mut name = if separator { String::new() } else { crate::text::undouble(&fold_whitespace(&n.name)).to_string() };
     if (sensitive && name_may_hold_value(&name, n)) || secrets.iter().any(|s| name.contains(s)) {
         // A name computed from the value (unlabeled fields, some widgets) would leak it.
