@@ -4,7 +4,8 @@
 // Glue only: the walks go to wasm, which selects, bounds, redacts and renders.
 import { visibleDom, extract } from './wasm/pcc.js';
 import { ready, utf8, RawJson } from './core.js';
-import { domWalk, documentId, frameArm, framePost, residentWalk } from './walker.js';
+import { domWalk, documentId, frameArm, framePost } from './walker.js';
+import { residentWalk } from './page/checks.js';
 import { articleWalk } from './page/article.js';
 import { fail } from './errors.js';
 import { sessions, isAttached } from './debugger.js';
@@ -42,7 +43,7 @@ async function docId(tabId, viaDebugger) {
  * in flight can no longer see one document from start to end). A command sent to the old
  * document may otherwise wait for its full timeout, or forever.
  */
-function documentReplaced(tabId) {
+export function documentReplaced(tabId) {
   let stop;
   const promise = new Promise((_, reject) => {
     const listener = (d) => {
@@ -162,12 +163,22 @@ export async function walkFrames(tab, selector, allFrames, textCap, keep = null,
         await inFrames(tab.id, children, framePost, [round]);
       }
     }
-    const caps = { attrChars: limits.walkAttrChars, pseudoChars: limits.walkPseudoChars, tagWaitMs: limits.frameTagWaitMs, hitTests: limits.walkHitTests };
-    results = await inFrames(tab.id, children, residentWalk, [selector, limits.walkMaxNodes, textCap, round, keep, asRendered, caps], domWalk);
+    results = await inFrames(tab.id, children, residentWalk, walkArgs(selector, textCap, round, keep, asRendered), domWalk);
   } catch (e) {
     if (isNavigationError(e)) throw e;
     fail('BROWSER_SCRIPT_FAILED', `could not read the page: ${String(e.message).slice(0, limits.causeChars)}`);
   }
+  return pageWalk(results, selector);
+}
+
+/** domWalk's arguments (the core's caps). */
+export function walkArgs(selector, textCap, round, keep, asRendered) {
+  const caps = { attrChars: limits.walkAttrChars, pseudoChars: limits.walkPseudoChars, tagWaitMs: limits.frameTagWaitMs, hitTests: limits.walkHitTests };
+  return [selector, limits.walkMaxNodes, textCap, round, keep, asRendered, caps];
+}
+
+/** The frames' walk results (`{frameId, result}`, frame 0's among them) as the core's PageWalk. */
+export function pageWalk(results, selector) {
   const main = results.find((r) => r.frameId === 0)?.result;
   if (!main) fail('BROWSER_SCRIPT_FAILED', 'the page returned nothing');
   walkError(main, selector);

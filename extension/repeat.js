@@ -75,6 +75,17 @@ export async function pageState(tab, answerMs) {
   return `${tab.url}\n${frames.map((f, i) => `${f.frameId}:${f.documentId}:${answers[i]}`).join('|')}`;
 }
 
+/** The page state of a tab with one frame, from that frame's document and answer (the
+ * form pageState gives it). */
+export function oneFrameState(tab, documentId, answer) {
+  return `${tab.url}\n0:${documentId}:${answer}`;
+}
+
+/** Frame 0's answer in the state taken before the key's last read, when that tab had one frame. */
+export function heldAnswer(key) {
+  return /\n0:[^:|]*:([^|]*)$/.exec(states.get(key)?.state ?? '')?.[1] ?? null;
+}
+
 /** What the key's last read gave, if the page is unchanged since the state taken before it. */
 export function heldSince(key, state) {
   const h = state && states.get(key);

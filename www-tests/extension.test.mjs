@@ -315,3 +315,17 @@ test('errors are stable codes with hints', async () => {
   assert.equal(r.error.code, 'BROWSER_TARGET_MISMATCH');
   await page.close();
 });
+
+test('a document that started before the extension (its frames keep no walk) is walked all the same, and acted on by ref', async () => {
+  const { page, tabId } = await open('basic.html');
+  const kept = () => b.worker.evaluate(async (tabId) => (await chrome.scripting.executeScript({ target: { tabId }, func: () => typeof globalThis.__pccWalker }))[0].result, tabId);
+  assert.equal(await kept(), 'object', 'a content script keeps the walk');
+  await b.worker.evaluate(async (tabId) => { await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: () => { delete globalThis.__pccWalker; } }); }, tabId);
+  const s = await snap(tabId);
+  assert.equal(s.snapshot.source, 'dom');
+  const res = await b.call('browser_click', { tabId, snapshotId: s.snapshot.snapshotId, ref: refOf(s.snapshot.state, 'button "Click me"') });
+  assert.ok(res.ok, JSON.stringify(res));
+  assert.match((await snap(tabId)).snapshot.state, /Clicked 1 times/);
+  assert.equal(await kept(), 'undefined', 'the walk was injected for the call, not kept');
+  await page.close();
+});

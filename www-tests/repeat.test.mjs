@@ -137,3 +137,62 @@ test('browser_snapshot: an unchanged page gives its last result again (refs stil
   assert.ok((await b.call('browser_click', { tabId, snapshotId: fresh.snapshot.snapshotId, ref: ref2 })).ok);
   await closeTab(b, page, tabId);
 });
+
+test('browser_snapshot of a one-frame page: the tracker answers and the frame walks in one injection; every change is seen by the next read, a repeat walks nothing', async () => {
+  const { page, tabId } = await openTab(b, server, 'changes.html');
+  await page.evaluate(() => document.getElementById('xo').remove());
+  await page.waitForFunction(() => !document.querySelector('iframe'));
+  await page.waitForTimeout(300);
+  // The worker's injections, by function name, from here on.
+  await b.worker.evaluate(() => {
+    globalThis.__injected = [];
+    const inject = chrome.scripting.executeScript.bind(chrome.scripting);
+    globalThis.__inject = inject;
+    chrome.scripting.executeScript = (o) => { globalThis.__injected.push(o.func?.name ?? o.files?.join()); return inject(o); };
+  });
+  const injected = () => b.worker.evaluate(() => globalThis.__injected.splice(0));
+  const snap = () => b.call('browser_snapshot', { tabId, timing: true });
+  try {
+    const first = await snap();
+    assert.ok(!first.error && first.timing.captureMs > 0, JSON.stringify(first).slice(0, 300));
+    assert.deepEqual(await injected(), ['answerThenWalk'], 'one injection: the answer, then the walk');
+    const seen = [];
+    async function expectSeen(what, change, shows) {
+      await change();
+      let r = await snap();
+      assert.ok(!r.error, `${what}: ${JSON.stringify(r.error)}`);
+      assert.ok(r.timing.captureMs > 0, `${what}: the last result given again`);
+      if (shows) assert.match(r.snapshot.state, shows, `${what}: ${r.snapshot.state}`);
+      // Quiet again: a repeat gives that result (an event the change queued may still come).
+      let again = await snap();
+      if (again.timing.captureMs > 0) [r, again] = [again, await snap()];
+      assert.equal(again.timing.captureMs, 0, `${what}: the repeat after it walked`);
+      assert.equal(again.snapshot.snapshotId, r.snapshot.snapshotId, `${what}: the repeat is the last result`);
+      seen.push(what);
+    }
+    const repeat = await snap();
+    assert.equal(repeat.timing.captureMs, 0);
+    assert.deepEqual(await injected(), ['answerThenWalk'], 'a repeat asks the same injection, which answers without walking');
+    await expectSeen('text', () => page.evaluate(() => { document.getElementById('status').textContent = 'Status: busy'; }), /Status: busy/);
+    await expectSeen('a value set by script', () => page.evaluate(() => { document.getElementById('name').value = 'Grace'; }), /Grace/);
+    await expectSeen('a checkbox set by script', () => page.evaluate(() => { document.getElementById('agree').checked = true; }));
+    await expectSeen('a select set by script', () => page.evaluate(() => { document.getElementById('size').selectedIndex = 1; }), /Large/);
+    await expectSeen('an open shadow root', () => page.evaluate(() => { document.getElementById('open-card').shadowRoot.querySelector('button').textContent = 'Renamed shadow button'; }), /Renamed shadow button/);
+    await expectSeen('a closed shadow root attached after insertion', () => page.evaluate(() => window.defineClosed()));
+    await expectSeen('a popover shown', () => page.evaluate(() => document.getElementById('pop').showPopover()), /Popover text/);
+    await expectSeen('a style rule added through the CSSOM', () => page.evaluate(() => { const s = new CSSStyleSheet(); s.replaceSync('#styled { display: none }'); document.adoptedStyleSheets = [...document.adoptedStyleSheets, s]; }));
+    await expectSeen('a scroll', () => page.evaluate(() => window.scrollTo(0, 2500)));
+    await expectSeen('an inner scroller scrolled by script', () => page.evaluate(() => { document.getElementById('box').scrollTop = 400; }));
+    // A frame added: the tab has two frames now, and is read the normal way (it shows the frame).
+    await injected();
+    await page.evaluate(() => { const f = document.createElement('iframe'); f.srcdoc = '<button>Framed button</button>'; document.body.prepend(f); });
+    await page.waitForTimeout(300);
+    const framed = await snap();
+    assert.match(framed.snapshot.state, /Framed button/);
+    assert.ok((await injected()).includes('residentWalk'), 'two frames: the tracker, the handshake and the walks apart');
+    console.log(`one-injection snapshot: ${seen.length} kinds of change seen (${seen.join(', ')}); repeats without a walk`);
+  } finally {
+    await b.worker.evaluate(() => { chrome.scripting.executeScript = globalThis.__inject; });
+  }
+  await closeTab(b, page, tabId);
+});

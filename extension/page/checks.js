@@ -1,6 +1,7 @@
 // Small page-side checks, injected with `chrome.scripting.executeScript` (no imports, no
 // closures over worker state): the page's side of browser_wait_for, the settle wait after
-// an action, and the change tracker's answer (page/changes.js keeps the state).
+// an action, the change tracker's answer (page/changes.js keeps the state), and the calls of
+// the walk a frame keeps (page/domwalk.js).
 // Owns: what each reads of the page. Must never: change the page.
 
 /** Injected: the page's side of a wait — its load state, the text and the selector. */
@@ -41,3 +42,23 @@ export function quiet(quietMs, maxMs) {
 
 /** The change tracker's state of this frame (page/changes.js), or null when it is absent. */
 export const trackerState = () => globalThis.__pccChanges?.check() ?? null;
+
+/** Injected: the frame's own, warm walk, or 'cold' when its document has none (it loaded
+ * before the extension did): the caller then injects `domWalk` itself. */
+export function residentWalk(...args) {
+  const walker = globalThis.__pccWalker;
+  return walker ? walker.domWalk(...args) : 'cold';
+}
+
+/**
+ * Injected: the tracker's answer and, unless it is `held` (the answer before the last read
+ * of the same kind), the frame's walk right after it (`walkArgs`), in one injection:
+ * `{answer, read?}` (`read`: domWalk's result), or null without a tracker or a walk here.
+ */
+export async function answerThenWalk(held, walkArgs) {
+  const tracker = globalThis.__pccChanges;
+  const walker = globalThis.__pccWalker;
+  if (!tracker || !walker) return null;
+  const answer = await tracker.check();
+  return answer === held ? { answer } : { answer, read: await walker.domWalk(...walkArgs) };
+}

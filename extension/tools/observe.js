@@ -10,8 +10,9 @@ import { RawJson, ready, utf8 } from '../core.js';
 import { sessions } from '../debugger.js';
 import { fail } from '../errors.js';
 import { assertReadable, handleOf, resolveTab, sameDocumentHandle } from '../handles.js';
-import { selectorOf, stableRead, walkFrames } from '../reads.js';
-import { heldSince, pageState, readKey, remember } from '../repeat.js';
+import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../reads.js';
+import { heldAnswer, heldSince, oneFrameState, pageState, readKey, remember } from '../repeat.js';
+import { answerThenWalk } from '../page/checks.js';
 import { walkNode } from '../walknode.js';
 import { applyPasswordMemory } from '../worlds.js';
 import { optionalInt, tabInfo } from './common.js';
@@ -26,15 +27,23 @@ export async function captureAx(tab, signal) {
   return { all, obs, captureMs: performance.now() - t0 };
 }
 
+/** A new walk's `keep`: its elements kept under a fresh id, for its refs. */
+const freshKeep = () => ({ id: crypto.randomUUID(), kept: limits.walksKept });
+
 /** The DOM-walk observation of every frame: frame 0 as `domWalk`, child frames as `domFrames`. */
 export async function captureDom(tab, selector) {
   const t0 = performance.now();
   await ready;
-  const { page, main } = await walkFrames(tab, selector || null, true, limits.walkTextChars, { id: crypto.randomUUID(), kept: limits.walksKept });
+  const { page, main } = await walkFrames(tab, selector || null, true, limits.walkTextChars, freshKeep());
+  return { obs: walkObservation(page, main), captureMs: performance.now() - t0, documentId: main.documentId };
+}
+
+/** walkFrames' page as the core's observation. */
+function walkObservation(page, main) {
   const domFrames = page.frames.filter((f) => f.frameId !== 0);
   const obs = { url: main.url, title: main.title, viewport: main.viewport, frames: [], snapshots: [], domWalk: { ...main.walk, nodes: new RawJson(main.walk.nodes) }, domFrames };
   if (main.scopeIndex !== undefined) obs.scope = { walkIndex: main.scopeIndex };
-  return { obs, captureMs: performance.now() - t0, documentId: main.documentId };
+  return obs;
 }
 
 async function scopeOf(main, selector) {
@@ -139,6 +148,11 @@ export async function readTab(params, signal, render, resolved, preferDom = fals
   if (params.source !== 'dom') await sessions(tab.id).catch(() => {});
   // Abandoned (past its deadline): stop before stableRead's closing check sends a command.
   const { obs, captureMs, handle } = await stableRead(tab.id, (_, loaderId) => observe(tab, params, signal, loaderId, preferDom).then((o) => (signal?.throwIfAborted(), o)), tab);
+  return rendered(obs, captureMs, handle, { params, signal, render, tab, collector, budget });
+}
+
+/** The wasm render of one observation, timed: readTab's answer. */
+function rendered(obs, captureMs, handle, { params, signal, render, tab, collector, budget }) {
   // Abandoned: render nothing (a revision the model never sees must not become the base).
   signal?.throwIfAborted();
   const t0 = performance.now();
@@ -146,6 +160,44 @@ export async function readTab(params, signal, render, resolved, preferDom = fals
   const result = render(collector, json, budget, handle);
   const timing = { captureMs, wasmMs: performance.now() - t0, rawBytes: json.length };
   return { result, tab: tabInfo(tab, handle), timing: params.timing ? timing : undefined, handle };
+}
+
+/**
+ * `browser_snapshot` from the walk, unscoped, of a tab with one frame, in one injection: the
+ * frame's tracker answers and, unless it answers what it did before the key's last read,
+ * walks right after (no tracker call of its own, no document checks around the read: one
+ * injection sees one document, and a navigation committed meanwhile voids the read).
+ * `{state}` (the held read may answer), `{state, read}` (readTab's answer), or null when
+ * this cannot read the tab (child frames, no tracker or walk in the frame, a pending
+ * navigation, any error): the caller then reads the normal way.
+ */
+async function oneInjectionRead(tab, key, params, signal, render) {
+  if (tab.pendingUrl) return null;
+  const { collector } = await ready;
+  const replaced = documentReplaced(tab.id);
+  try {
+    const budget = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
+    const all = await sessions(tab.id).catch(() => null);
+    const t0 = performance.now();
+    const [frames, [injected], loaderId] = await Promise.race([replaced.promise, Promise.all([
+      chrome.webNavigation.getAllFrames({ tabId: tab.id }),
+      chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [heldAnswer(key), walkArgs(null, limits.walkTextChars, null, freshKeep(), true)] }),
+      all && all[0].send('Page.getFrameTree').then((r) => r.frameTree.frame.loaderId),
+    ])]);
+    const got = injected?.result;
+    if (frames?.length !== 1 || typeof got?.answer !== 'string' || frames[0].documentId !== injected.documentId) return null;
+    const state = oneFrameState(tab, injected.documentId, got.answer);
+    if (!got.read) return { state };
+    const { page, main } = pageWalk([{ frameId: 0, result: got.read }], null);
+    const captureMs = performance.now() - t0;
+    const handle = await handleOf(tab, all?.[0], main.documentId, loaderId ?? undefined);
+    return { state, read: rendered(walkObservation(page, main), captureMs, handle, { params, signal, render, tab, collector, budget }) };
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    return null;
+  } finally {
+    replaced.stop();
+  }
 }
 
 /**
@@ -159,7 +211,15 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
   assertReadable(tab);
   const { collector } = await ready;
   const key = readKey(tab.id, kind, params);
-  const state = tracked ? await pageState(tab, limits.frameAnswerMs) : null;
+  const one = tracked && preferDom && [undefined, 'dom'].includes(params.source) && params.selector === undefined && params.ref === undefined
+    ? await oneInjectionRead(tab, key, params, signal, render)
+    : null;
+  if (one?.read) {
+    const { handle, ...read } = one.read;
+    remember(key, one.state, { kept: keep(read.result), handle });
+    return read;
+  }
+  const state = one?.state ?? (tracked ? await pageState(tab, limits.frameAnswerMs) : null);
   const held = heldSince(key, state);
   if (held) {
     const t0 = performance.now();
