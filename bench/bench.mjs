@@ -27,6 +27,10 @@ const server = await startServer(genDir);
 const corpus = fs.existsSync(fullDir) ? pagesOf(fullDir) : [];
 const corpusSrv = corpus.length ? await corpusServer(fullDir) : null;
 const spread = corpus.filter((_, i) => CORPUS_PAGES > 0 && i % Math.max(1, Math.floor(corpus.length / CORPUS_PAGES)) === 0).slice(0, CORPUS_PAGES);
+// The corpus's median page: the middle one of all its pages by the elements of its source.
+const tags = (name) => (fs.readFileSync(path.join(fullDir, name, 'source.html'), 'utf8').match(/<[a-zA-Z]/g) || []).length;
+const medianPage = corpus.length ? corpus.map((name) => [name, tags(name)]).sort((a, b) => a[1] - b[1])[Math.floor(corpus.length / 2)][0] : null;
+if (medianPage && CORPUS_PAGES > 0 && !spread.includes(medianPage)) spread.push(medianPage);
 // {label, url, corpus}: the corpus pages, then ours (the 50k-node page last: memory only grows).
 const PAGES = [
   ...spread.map((name) => ({ label: name, url: corpusSrv.url(name), corpus: true })),
@@ -143,7 +147,7 @@ try {
   const wasmFile = path.join(here, '..', 'extension', 'wasm', 'pcc_bg.wasm');
   const wasmBytes = fs.statSync(wasmFile).size;
   const wasmGzip = zlib.gzipSync(fs.readFileSync(wasmFile), { level: 9 }).length;
-  const results = { date: new Date().toISOString(), reps: REPS, chromium: await b.context.browser()?.version?.() ?? null, pages: rows, economy, wasmMemoryBytes, wasmRetainedBytes, peakBytes, wasmBytes, wasmGzip };
+  const results = { date: new Date().toISOString(), reps: REPS, chromium: await b.context.browser()?.version?.() ?? null, pages: rows, medianPage, economy, wasmMemoryBytes, wasmRetainedBytes, peakBytes, wasmBytes, wasmGzip };
   fs.writeFileSync(path.join(here, 'results.json'), JSON.stringify(results, null, 2));
   fs.writeFileSync(path.join(here, 'report.html'), report(results));
   printTable(results);
@@ -211,7 +215,10 @@ function printTable(r) {
   const rh = ['page', 'first read', 'AX source', 'snapshot repeat', 'snapshot one-change', 'AX unchanged', 'AX one-change', 'memory after (MiB)'];
   const rl = r.pages.map((p) => { const q = ratio(p); return [p.page + (p.corpus ? ' *' : ''), f(q.first, 2), f(q.axSource, 2), f(q.snapshotRepeat, 2), f(q.snapshotOneChange, 2), f(q.axUnchanged, 2), f(q.axOneChange, 2), f(p.memoryBytes / 1048576, 1)]; });
   const real = r.pages.filter((p) => p.corpus).map(ratio);
-  if (real.length) rl.push(['median of * (corpus)', ...['first', 'axSource', 'snapshotRepeat', 'snapshotOneChange', 'axUnchanged', 'axOneChange'].map((k) => f(median(real.map((q) => q[k])), 2)), '']);
+  const kinds = ['first', 'axSource', 'snapshotRepeat', 'snapshotOneChange', 'axUnchanged', 'axOneChange'];
+  if (real.length) rl.push(['median of * (corpus)', ...kinds.map((k) => f(median(real.map((q) => q[k])), 2)), '']);
+  const mid = r.pages.find((p) => p.page === r.medianPage);
+  if (mid) rl.push([`corpus's median page (${mid.page})`, ...kinds.map((k) => f(ratio(mid)[k], 2)), '']);
   const ra = [rh, ...rl];
   const rw = rh.map((_, i) => Math.max(...ra.map((l) => String(l[i]).length)));
   console.log('\n÷ Playwright AI snapshot, same page, same run (* = corpus page):\n' + ra.map((l) => '| ' + l.map((c, i) => String(c).padEnd(rw[i])).join(' | ') + ' |').join('\n'));

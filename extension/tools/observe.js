@@ -174,30 +174,34 @@ function rendered(obs, captureMs, handle, { params, signal, render, tab, collect
 async function oneInjectionRead(tab, key, params, signal, render) {
   if (tab.pendingUrl) return null;
   const { collector } = await ready;
+  const budget = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
   const replaced = documentReplaced(tab.id);
+  let read;
   try {
-    const budget = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
-    const all = await sessions(tab.id).catch(() => null);
+    // Listed first: a tab with child frames is read the normal way, before anything walks.
+    const [frames, all] = await Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }), sessions(tab.id).catch(() => null)]);
+    if (frames?.length !== 1) return null;
     const t0 = performance.now();
-    const [frames, [injected], loaderId] = await Promise.race([replaced.promise, Promise.all([
-      chrome.webNavigation.getAllFrames({ tabId: tab.id }),
+    const [[injected], loaderId] = await Promise.race([replaced.promise, Promise.all([
       chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [heldAnswer(key), walkArgs(null, limits.walkTextChars, null, freshKeep(), true)] }),
       all && all[0].send('Page.getFrameTree').then((r) => r.frameTree.frame.loaderId),
     ])]);
     const got = injected?.result;
-    if (frames?.length !== 1 || typeof got?.answer !== 'string' || frames[0].documentId !== injected.documentId) return null;
+    // The walk and the listing saw the same document (it was the only frame then).
+    if (typeof got?.answer !== 'string' || frames[0].documentId !== injected.documentId) return null;
     const state = oneFrameState(tab, injected.documentId, got.answer);
     if (!got.read) return { state };
     const { page, main } = pageWalk([{ frameId: 0, result: got.read }], null);
     const captureMs = performance.now() - t0;
-    const handle = await handleOf(tab, all?.[0], main.documentId, loaderId ?? undefined);
-    return { state, read: rendered(walkObservation(page, main), captureMs, handle, { params, signal, render, tab, collector, budget }) };
+    read = { state, obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, all?.[0], main.documentId, loaderId ?? undefined) };
   } catch (e) {
     if (signal?.aborted) throw e;
     return null;
   } finally {
     replaced.stop();
   }
+  // The render's own errors are the call's (the normal way would meet them again).
+  return { state: read.state, read: rendered(read.obs, read.captureMs, read.handle, { params, signal, render, tab, collector, budget }) };
 }
 
 /**
