@@ -169,7 +169,8 @@ function rendered(obs, captureMs, handle, { params, signal, render, tab, collect
  * injection sees one document, and a navigation committed meanwhile voids the read).
  * `{state}` (the held read may answer), `{state, read}` (readTab's answer), or null when
  * this cannot read the tab (child frames, no tracker or walk in the frame, a pending
- * navigation, any error): the caller then reads the normal way.
+ * navigation, any error): the caller then reads the normal way. A tab that had one frame at
+ * the key's last read is listed while it walks (a frame added since costs that walk once).
  */
 async function oneInjectionRead(tab, key, params, signal, render) {
   if (tab.pendingUrl) return null;
@@ -178,17 +179,21 @@ async function oneInjectionRead(tab, key, params, signal, render) {
   const replaced = documentReplaced(tab.id);
   let read;
   try {
-    // Listed first: a tab with child frames is read the normal way, before anything walks.
-    const [frames, all] = await Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }), sessions(tab.id).catch(() => null)]);
-    if (frames?.length !== 1) return null;
+    const race = (p) => Promise.race([replaced.promise, p]);
+    const listed = Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }), sessions(tab.id).catch(() => null)]);
+    const held = heldAnswer(key);
+    // Without the key's last read of one frame to go by, the frames are listed before anything
+    // walks: a tab with child frames is read the normal way.
+    if (held === null && (await race(listed))[0]?.length !== 1) return null;
     const t0 = performance.now();
-    const [[injected], loaderId] = await Promise.race([replaced.promise, Promise.all([
-      chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [heldAnswer(key), walkArgs(null, limits.walkTextChars, null, freshKeep(), true)] }),
-      all && all[0].send('Page.getFrameTree').then((r) => r.frameTree.frame.loaderId),
-    ])]);
+    const [[frames, all], [injected], loaderId] = await race(Promise.all([
+      listed,
+      chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [held, walkArgs(null, limits.walkTextChars, null, freshKeep(), true)] }),
+      listed.then(([, s]) => s && s[0].send('Page.getFrameTree').then((r) => r.frameTree.frame.loaderId)),
+    ]));
     const got = injected?.result;
-    // The walk and the listing saw the same document (it was the only frame then).
-    if (typeof got?.answer !== 'string' || frames[0].documentId !== injected.documentId) return null;
+    // One frame, and the walk and the listing saw the same document.
+    if (frames?.length !== 1 || typeof got?.answer !== 'string' || frames[0].documentId !== injected.documentId) return null;
     const state = oneFrameState(tab, injected.documentId, got.answer);
     if (!got.read) return { state };
     const { page, main } = pageWalk([{ frameId: 0, result: got.read }], null);
