@@ -73,8 +73,11 @@ test('an unchanged page repeats without a capture; every change is seen by the n
   await closeTab(b, page, tabId);
 });
 
-test('a scroll container scrolled just before a check is seen before its scroll event (the check waits no frame then)', async () => {
+// A page of up to 3,000 elements has its offsets read in every check; a larger one has its
+// scroll containers found in idle time (changes.js): both must see the scroll at once.
+for (const [size, filler] of [['a small page', 0], ['a page of 5,000 elements', 5000]]) test(`${size}: a scroll container scrolled just before a check is seen before its scroll event (the check waits no frame then)`, async () => {
   const { page, tabId } = await openTab(b, server, 'changes.html');
+  await page.evaluate((n) => { const d = document.createElement('div'); d.innerHTML = '<i></i>'.repeat(n); document.body.append(d); }, filler);
   await page.waitForTimeout(300);
   // Straight to the tracker, in its own world: a scroll and a check in one task, so the
   // scroll event (sent with the next frame) cannot have come.
