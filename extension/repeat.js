@@ -33,7 +33,7 @@ const silent = new Set();
 async function frameState(tabId, frame, answerMs) {
   const doc = `${tabId}:${frame.frameId}:${frame.documentId}`;
   if (silent.has(doc)) return null;
-  const asked = chrome.scripting.executeScript({ target: { tabId, frameIds: [frame.frameId] }, func: trackerState }).then(
+  const asked = chrome.scripting.executeScript({ target: { tabId, frameIds: [frame.frameId] }, func: trackerState, args: [limits.trackerOffsetElements] }).then(
     (r) => (typeof r[0]?.result === 'string' ? r[0].result : null),
     (e) => (/showing error page/.test(e?.message) ? 'error page' : null),
   );
@@ -51,7 +51,7 @@ async function frameState(tabId, frame, answerMs) {
  * then asked one by one, and the silent one is remembered).
  */
 async function allAnswers(tabId, answerMs) {
-  const asked = chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: trackerState }).catch(() => null);
+  const asked = chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: trackerState, args: [limits.trackerOffsetElements] }).catch(() => null);
   const answers = await Promise.race([asked, new Promise((res) => setTimeout(() => res(null), answerMs))]);
   return answers && new Map(answers.map((r) => [`${r.frameId}:${r.documentId}`, typeof r.result === 'string' ? r.result : null]));
 }

@@ -192,6 +192,10 @@ pub const WALK_PSEUDO_CHARS: usize = 200;
 /// Elements a DOM walk hit-tests for occlusion (what a user could act on, in the viewport,
 /// in document order); the rest count as not covered.
 pub const WALK_HIT_TESTS: usize = 400;
+/// A page of at most this many elements has every scroll container's offsets read by each
+/// check of its change tracker (a fraction of a millisecond there), so that a check never
+/// waits a frame for a late scroll event; a larger page's containers are found in idle time.
+pub const TRACKER_OFFSET_ELEMENTS: usize = 3000;
 /// Each metadata field of the article (byline, site name, date, language).
 pub const ARTICLE_META_CHARS: usize = 300;
 /// A form field's label text read for the evaluate scrub.
@@ -252,7 +256,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 58] = [
+pub const SOURCE_LIMITS: [(&str, usize); 59] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -279,6 +283,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 58] = [
     ("walkAttrChars", WALK_ATTR_CHARS),
     ("walkPseudoChars", WALK_PSEUDO_CHARS),
     ("walkHitTests", WALK_HIT_TESTS),
+    ("trackerOffsetElements", TRACKER_OFFSET_ELEMENTS),
     ("articleMetaChars", ARTICLE_META_CHARS),
     ("evalLabelChars", EVAL_LABEL_CHARS),
     ("evalErrorChars", EVAL_ERROR_CHARS),

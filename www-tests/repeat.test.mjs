@@ -73,22 +73,24 @@ test('an unchanged page repeats without a capture; every change is seen by the n
   await closeTab(b, page, tabId);
 });
 
-// A page of up to 3,000 elements has its offsets read in every check; a larger one has its
-// scroll containers found in idle time (changes.js): both must see the scroll at once.
+// A page of up to `offsetElements` elements (budget.rs: 3,000) has its offsets read in every
+// check; a larger one has its scroll containers found in idle time (changes.js): both must
+// see the scroll at once.
+const offsetElements = 3000;
 for (const [size, filler] of [['a small page', 0], ['a page of 5,000 elements', 5000]]) test(`${size}: a scroll container scrolled just before a check is seen before its scroll event (the check waits no frame then)`, async () => {
   const { page, tabId } = await openTab(b, server, 'changes.html');
   await page.evaluate((n) => { const d = document.createElement('div'); d.innerHTML = '<i></i>'.repeat(n); document.body.append(d); }, filler);
   await page.waitForTimeout(300);
   // Straight to the tracker, in its own world: a scroll and a check in one task, so the
   // scroll event (sent with the next frame) cannot have come.
-  const check = (scrollTop) => b.worker.evaluate(async ([tabId, scrollTop]) => (await chrome.scripting.executeScript({
+  const check = (scrollTop) => b.worker.evaluate(async ([tabId, scrollTop, offsetElements]) => (await chrome.scripting.executeScript({
     target: { tabId },
-    func: (top) => {
+    func: (top, limit) => {
       if (top !== null) document.getElementById('box').scrollTop = top;
-      return globalThis.__pccChanges.check();
+      return globalThis.__pccChanges.check(limit);
     },
-    args: [scrollTop],
-  }))[0].result, [tabId, scrollTop]);
+    args: [scrollTop, offsetElements],
+  }))[0].result, [tabId, scrollTop, offsetElements]);
   await check(null);
   await page.waitForTimeout(300); // the page is still: the scroll containers are found meanwhile
   let quiet = await check(null);

@@ -10,7 +10,7 @@
 // set by script, shadow roots attached after insertion, style rules added through the CSSOM,
 // and the offsets of scroll containers (their scroll events come a frame late).
 //
-// Owns: `globalThis.__pccChanges.check()` → `"<document instance>:<count>"`. Must never:
+// Owns: `globalThis.__pccChanges.check(offsetElements)` → `"<document instance>:<count>"`. Must never:
 // touch the page's DOM or its prototypes (the page does not see it), or answer the same
 // string twice when something it watches changed in between.
 (() => {
@@ -57,13 +57,12 @@
 
   let last = '';
   let roots = [document]; // the document and the shadow roots the last pass found
-  // A page of at most this many elements has every scroll container's offsets read in each
-  // pass (a fraction of a millisecond there): an element's scroll since the last check is then
-  // seen at once, without the scan below or a frame's wait.
-  const OFFSETS_EVERY_PASS = 3000;
+  // A page of at most `offsetElements` elements (budget.rs, passed by each check) has every
+  // scroll container's offsets read in each pass: an element's scroll since the last check is
+  // then seen at once, without the scan below or a frame's wait.
   let small = false; // the last pass read every element's offsets
   /** One pass over the elements: what no event reports, as one string to compare. */
-  function unreported() {
+  function unreported(offsetElements) {
     let h = 0x811c9dc5;
     const mix = (s) => {
       for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
@@ -75,7 +74,7 @@
       rules += rulesOf(found[r]);
       for (const el of found[r].querySelectorAll('*')) {
         // Offsets past the limit would only make the string change more often (never less).
-        if (++seen <= OFFSETS_EVERY_PASS && (el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth)) mix(`${seen}:${el.scrollTop},${el.scrollLeft}`);
+        if (++seen <= offsetElements && (el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth)) mix(`${seen}:${el.scrollTop},${el.scrollLeft}`);
         const shadow = shadowOf(el);
         if (shadow) {
           shadows++;
@@ -90,7 +89,7 @@
       }
     }
     roots = found;
-    small = seen <= OFFSETS_EVERY_PASS;
+    small = seen <= offsetElements;
     return `${fields}/${shadows}/${rules}/${h >>> 0}`;
   }
 
@@ -143,7 +142,7 @@
   // could not make it an `unchanged`, and an event that comes later bumps the next answer.
   let answered = -1;
   globalThis.__pccChanges = {
-    async check() {
+    async check(offsetElements = 0) {
       if (!started) start();
       if (observer.takeRecords().length) bump();
       // Nothing counted since the last answer: the elements are those of the last pass, so
@@ -154,7 +153,7 @@
         if (observer.takeRecords().length) bump();
       }
       const before = count;
-      const now = `${unreported()}/${scrollX},${scrollY},${innerWidth},${innerHeight}`;
+      const now = `${unreported(offsetElements)}/${scrollX},${scrollY},${innerWidth},${innerHeight}`;
       if (now !== last) { last = now; bump(); }
       const still = count === before;
       if (known) {

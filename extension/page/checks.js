@@ -40,8 +40,9 @@ export function quiet(quietMs, maxMs) {
   });
 }
 
-/** The change tracker's state of this frame (page/changes.js), or null when it is absent. */
-export const trackerState = () => globalThis.__pccChanges?.check() ?? null;
+/** The change tracker's state of this frame (page/changes.js), or null when it is absent.
+ * `offsetElements`: budget.rs's trackerOffsetElements. */
+export const trackerState = (offsetElements) => globalThis.__pccChanges?.check(offsetElements) ?? null;
 
 /** Injected: the frame's own, warm walk, or 'cold' when its document has none (it loaded
  * before the extension did): the caller then injects `domWalk` itself. */
@@ -52,13 +53,14 @@ export function residentWalk(...args) {
 
 /**
  * Injected: the tracker's answer and, unless it is `held` (the answer before the last read
- * of the same kind), the frame's walk right after it (`walkArgs`), in one injection:
+ * of the same kind), the frame's walk right after it (`walkArgs`), in one injection
+ * (`offsetElements`: as trackerState's):
  * `{answer, read?}` (`read`: domWalk's result), or null without a tracker or a walk here.
  */
-export async function answerThenWalk(held, walkArgs) {
+export async function answerThenWalk(held, walkArgs, offsetElements) {
   const tracker = globalThis.__pccChanges;
   const walker = globalThis.__pccWalker;
   if (!tracker || !walker) return null;
-  const answer = await tracker.check();
+  const answer = await tracker.check(offsetElements);
   return answer === held ? { answer } : { answer, read: await walker.domWalk(...walkArgs) };
 }

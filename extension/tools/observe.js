@@ -188,7 +188,7 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     const t0 = performance.now();
     const [[frames, all], [injected], loaderId] = await race(Promise.all([
       listed,
-      chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [held, walkArgs(null, limits.walkTextChars, null, freshKeep(), true)] }),
+      chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [held, walkArgs(null, limits.walkTextChars, null, freshKeep(), true), limits.trackerOffsetElements] }),
       listed.then(([, s]) => s && s[0].send('Page.getFrameTree').then((r) => r.frameTree.frame.loaderId)),
     ]));
     const got = injected?.result;
