@@ -72,13 +72,18 @@ export async function pageState(tab, answerMs) {
   // page (nothing changes there but its document) from a frame with no tracker.
   const answers = await Promise.all(frames.map((f) => together?.get(`${f.frameId}:${f.documentId}`) ?? frameState(tab.id, f, answerMs)));
   if (answers.some((a) => a === null)) return null;
-  return `${tab.url}\n${frames.map((f, i) => `${f.frameId}:${f.documentId}:${answers[i]}`).join('|')}`;
+  return stateOf(tab, frames.map((f, i) => [f.frameId, f.documentId, answers[i]]));
+}
+
+/** A page state as text: the tab's URL, then each frame's `[frameId, documentId, answer]`. */
+function stateOf(tab, frames) {
+  return `${tab.url}\n${frames.map((f) => f.join(':')).join('|')}`;
 }
 
 /** The page state of a tab with one frame, from that frame's document and answer (the
  * form pageState gives it). */
 export function oneFrameState(tab, documentId, answer) {
-  return `${tab.url}\n0:${documentId}:${answer}`;
+  return stateOf(tab, [[0, documentId, answer]]);
 }
 
 /** Frame 0's answer in the state taken before the key's last read, when that tab had one frame. */

@@ -133,13 +133,16 @@ async function observeDom(tab, params, loaderId) {
   return { obs, all, captureMs, handle: await handleOf(tab, all?.[0], documentId, loaderId) };
 }
 
+/** A read's budget: the caller's maxChars and maxNodes, checked. */
+export const budgetOf = (params) => ({ maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') });
+
 /**
  * One page read: validate, observe (AX or DOM walk), hand the JSON observation to
  * `render(collector, json, budget, handle)` (a wasm call; `budget`: the caller's maxChars and
  * maxNodes) and time both halves: `{result, tab, timing, handle}`.
  */
 export async function readTab(params, signal, render, resolved, preferDom = false) {
-  const budget = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
+  const budget = budgetOf(params);
   const tab = resolved ?? await resolveTab(params.tabId);
   assertReadable(tab);
   const { collector } = await ready;
@@ -175,7 +178,7 @@ function rendered(obs, captureMs, handle, { params, signal, render, tab, collect
 async function oneInjectionRead(tab, key, params, signal, render) {
   if (tab.pendingUrl) return null;
   const { collector } = await ready;
-  const budget = { maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') };
+  const budget = budgetOf(params);
   const replaced = documentReplaced(tab.id);
   let read;
   try {

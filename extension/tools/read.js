@@ -9,7 +9,7 @@ import { journal } from '../journal.js';
 import { domCua, extractContent } from '../reads.js';
 import { optionalInt, tabInfo } from './common.js';
 import { limits } from '../limits.js';
-import { readTab, trackedRead } from './observe.js';
+import { budgetOf, readTab, trackedRead } from './observe.js';
 
 async function browserSnapshot(params, signal) {
   const page = optionalInt(params, 'page');
@@ -73,7 +73,7 @@ async function browserAccessibilitySnapshot(params, signal) {
   const { result, tab, timing } = await trackedRead(params, signal, 'ax', {
     tracked: params.source !== 'dom' && !params.disableDiffing,
     // `unchanged` from the held revision (the core refuses one that is not the latest).
-    reuse: (since, handle, collector) => collector.accessibility(new Uint8Array(0), options({ maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') }, handle, since)),
+    reuse: (since, handle, collector) => collector.accessibility(new Uint8Array(0), options(budgetOf(params), handle, since)),
     keep: (result) => result.snapshotId,
     render: (c, json, budget, handle) => c.accessibility(json, options(budget, handle)),
   });
