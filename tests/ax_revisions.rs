@@ -29,8 +29,8 @@ fn node_named<'a>(nodes: &'a mut [Value], role: &str, name: &str) -> &'a mut Val
 fn add_button(nodes: &mut Vec<Value>, parent_role: &str, label: &str, id: i64) {
     let parent = nodes.iter_mut().find(|n| n["role"]["value"] == parent_role).unwrap();
     let pid = parent["nodeId"].clone();
-    parent["childIds"].as_array_mut().unwrap().push(json!(format!("n{id}")));
-    nodes.push(json!({"nodeId": format!("n{id}"), "parentId": pid, "role": {"type":"role","value":"button"},
+    parent["childIds"].as_array_mut().unwrap().push(json!(format!("{}", 9_000_000_000 + id)));
+    nodes.push(json!({"nodeId": format!("{}", 9_000_000_000 + id), "parentId": pid, "role": {"type":"role","value":"button"},
         "name": {"type":"computedString","value": label}, "backendDOMNodeId": id,
         "properties": [{"name":"focusable","value":{"type":"booleanOrUndefined","value":true}}], "childIds": []}));
 }
@@ -212,11 +212,11 @@ fn long_session_append_is_a_small_diff() {
     assert!(full.char_count <= 20_000);
     let appended = edit(&json, |n| {
         let main = n.iter().find(|x| x["role"]["value"] == "main").unwrap()["nodeId"].clone();
-        let mut p = json!({"nodeId":"p-new","parentId": main, "role":{"value":"paragraph"},"backendDOMNodeId": 990_001, "childIds":["t-new"]});
-        let t = json!({"nodeId":"t-new","parentId":"p-new","role":{"value":"StaticText"},"name":{"value":"A new assistant reply about the budget and the diff."},"backendDOMNodeId": 990_002});
+        let mut p = json!({"nodeId":"990000001","parentId": main, "role":{"value":"paragraph"},"backendDOMNodeId": 990_001, "childIds":["990000002"]});
+        let t = json!({"nodeId":"990000002","parentId":"990000001","role":{"value":"StaticText"},"name":{"value":"A new assistant reply about the budget and the diff."},"backendDOMNodeId": 990_002});
         let main_node = n.iter_mut().find(|x| x["nodeId"] == main).unwrap();
-        main_node["childIds"].as_array_mut().unwrap().push(json!("p-new"));
-        p["childIds"] = json!(["t-new"]);
+        main_node["childIds"].as_array_mut().unwrap().push(json!("990000001"));
+        p["childIds"] = json!(["990000002"]);
         n.push(p);
         n.push(t);
         add_button(n, "main", "Copy message", 990_003);

@@ -37,6 +37,21 @@ fn cycles_dangling_and_duplicate_ids_are_repaired() {
 }
 
 #[test]
+fn ax_ids_are_integers_as_chromium_sends_them() {
+    let page = |root: &str, child: &str| {
+        format!(r#"{{"frames":[{{"frameId":"F","ax":{{"nodes":[
+            {{"nodeId":"{root}","role":{{"value":"RootWebArea"}},"childIds":["{child}"]}},
+            {{"nodeId":"{child}","parentId":"{root}","role":{{"value":"button"}},"name":{{"value":"Go"}}}}]}}}}]}}"#)
+    };
+    // Negative ids are Chromium's too (nodes it makes up for ignored content).
+    assert!(run(&page("-1000000002", "7")).expect("negative id").state.contains("button \"Go\""));
+    for bad in ["n7", "7.5", "", "99999999999999999999"] {
+        let e = run(&page("1", bad)).unwrap_err();
+        assert_eq!(e.code, Code::InvalidRequest, "{bad}: {e}");
+    }
+}
+
+#[test]
 fn deep_nesting_does_not_overflow_the_stack() {
     let depth = 100_000;
     let mut nodes = Vec::with_capacity(depth);

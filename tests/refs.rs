@@ -86,14 +86,16 @@ fn double_main_frame(json: &str) -> String {
     let root = nodes[0]["nodeId"].as_str().unwrap().to_string();
     let mut extra: Vec<serde_json::Value> = nodes.iter().skip(1).cloned().collect();
     for n in &mut extra {
-        let id = format!("x{}", n["nodeId"].as_str().unwrap());
+        // A copy's id: Chromium's ids are integers; these are past any of the capture's.
+        let other = |id: &str| (id.parse::<i64>().unwrap() + 1_000_000_000_000).to_string();
+        let id = other(n["nodeId"].as_str().unwrap());
         n["nodeId"] = id.into();
         if let Some(p) = n["parentId"].as_str() {
-            n["parentId"] = if p == root { root.clone().into() } else { format!("x{p}").into() };
+            n["parentId"] = if p == root { root.clone().into() } else { other(p).into() };
         }
         if let Some(ch) = n["childIds"].as_array_mut() {
             for c in ch {
-                *c = format!("x{}", c.as_str().unwrap()).into();
+                *c = other(c.as_str().unwrap()).into();
             }
         }
     }

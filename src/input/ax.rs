@@ -8,19 +8,22 @@ pub struct AxTree {
     pub nodes: Vec<AxNode>,
 }
 
+/// An AX node id. Chromium's are integers sent as decimal text (`"-1000000002"` too): they
+/// are kept as numbers (a 50k-node page held 10 MiB of id strings).
+pub type AxId = i64;
+
 #[derive(Debug, Clone, Default)]
 pub struct AxNode {
-    pub node_id: String,
+    pub node_id: AxId,
     pub ignored: bool,
     pub role: Option<AxValue>,
     pub name: Option<AxValue>,
     pub value: Option<AxValue>,
     /// Only the properties the core reads are kept (see `KEPT_PROPERTIES`).
     pub properties: Vec<AxProperty>,
-    pub parent_id: Option<String>,
-    pub child_ids: Vec<String>,
+    pub parent_id: Option<AxId>,
+    pub child_ids: Vec<AxId>,
     pub backend_dom_node_id: Option<i64>,
-    pub frame_id: Option<String>,
     /// Ignored because a modal dialog is open (`ignoredReasons` names `activeModalDialog`):
     /// Chromium then leaves the rest of the page out of the tree.
     pub behind_modal: bool,
@@ -43,16 +46,22 @@ pub struct AxProperty {
 pub const KEPT_PROPERTIES: [&str; 13] =
     ["checked", "pressed", "disabled", "expanded", "selected", "focused", "focusable", "required", "readonly", "level", "hasPopup", "editable", "modal"];
 
-// Decodes the property list element by element, keeping only `KEPT_PROPERTIES`.
+// Decodes the nodes one by one, keeping only `KEPT_PROPERTIES`.
 reader!(pub(super) fn read_tree -> AxTree {
     "nodes" => nodes: |p: &mut Parser<'_>| p.vec(read_node),
 });
+
+/// An id as a number: Chromium sends integers as decimal text; any other text is an error.
+fn read_id(p: &mut Parser<'_>) -> Result<AxId> {
+    let s = p.str()?;
+    s.parse().map_err(|_| p.fail("an AX node id that is not an integer"))
+}
 
 fn read_node(p: &mut Parser<'_>) -> Result<AxNode> {
     let mut n = AxNode::default();
     p.object(|p, k| {
         match k {
-            "nodeId" => n.node_id = p.string()?,
+            "nodeId" => n.node_id = read_id(p)?,
             "ignored" => n.ignored = p.bool()?,
             "role" => n.role = read_opt_value(p)?,
             "name" => n.name = read_opt_value(p)?,
@@ -65,10 +74,9 @@ fn read_node(p: &mut Parser<'_>) -> Result<AxNode> {
                 }
                 Ok(())
             })?,
-            "parentId" => n.parent_id = p.opt_string()?,
-            "childIds" => n.child_ids = p.vec(|p| p.string())?,
+            "parentId" => n.parent_id = if p.null() { None } else { Some(read_id(p)?) },
+            "childIds" => n.child_ids = p.vec(read_id)?,
             "backendDOMNodeId" => n.backend_dom_node_id = p.opt_i64()?,
-            "frameId" => n.frame_id = p.opt_string()?,
             "ignoredReasons" => p.array(|p| {
                 let reason = read_property(p)?;
                 n.behind_modal |= reason.name == "activeModalDialog";
@@ -78,6 +86,13 @@ fn read_node(p: &mut Parser<'_>) -> Result<AxNode> {
         }
         Ok(())
     })?;
+    if n.is_never_shown() {
+        // Kept for the tree's shape only: its text repeats its parent's (a third of a
+        // large page's nodes are inline text boxes).
+        n.name = None;
+        n.value = None;
+        n.properties = Vec::new();
+    }
     Ok(n)
 }
 
@@ -130,6 +145,12 @@ impl AxValue {
 impl AxNode {
     pub fn property(&self, name: &str) -> Option<&AxValue> {
         self.properties.iter().find(|p| p.name == name).map(|p| &p.value)
+    }
+
+    /// An inline text box or a list marker: never shown (the filter skips them), and not
+    /// worth a tree node on pages with 100k of them.
+    pub fn is_never_shown(&self) -> bool {
+        matches!(self.role_str(), "InlineTextBox" | "ListMarker")
     }
 
     pub fn role_str(&self) -> &str {

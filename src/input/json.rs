@@ -276,6 +276,11 @@ impl<'a> Parser<'a> {
         self.raw_string().map(|s| Some(s.into_owned()))
     }
 
+    /// A string borrowed from the text when it holds no escape.
+    pub fn str(&mut self) -> Result<Cow<'a, str>> {
+        self.raw_string()
+    }
+
     fn number_text(&mut self) -> Result<&'a str> {
         // The characters a number may use; `number()` then checks the JSON grammar.
         self.peek();

@@ -12,8 +12,8 @@ mod dom_walk;
 mod observation;
 mod viewport;
 
-pub use ax::{AxNode, AxProperty, AxTree, AxValue};
-pub use dom_snapshot::{DocumentSnapshot, DomSnapshot, LayoutSnapshot, NodeSnapshot, RareBool};
+pub use ax::{AxId, AxNode, AxProperty, AxTree, AxValue};
+pub use dom_snapshot::{DocumentSnapshot, DomSnapshot, LayoutSnapshot, NodeSnapshot, RareBool, Rows};
 pub use dom_walk::{DomWalk, FrameWalk, PageWalk, WalkNode};
 pub use observation::{FrameObservation, Observation, Scope, SessionSnapshot};
 pub use viewport::Viewport;

@@ -111,7 +111,7 @@ fn secret_of(f: &Value) -> Option<&str> {
     // Without its attributes a field cannot be proven safe: treat it as sensitive.
     let Some(attrs) = f.get("attrs").and_then(Value::as_object) else { return Some(value) };
     let label = f.get("label").and_then(Value::as_str).unwrap_or("");
-    is_sensitive_by(|k| attrs.get(k).and_then(Value::as_str), label).then_some(value)
+    is_sensitive_by(&|k| attrs.get(k).and_then(Value::as_str), label).then_some(value)
 }
 
 /// What survives every trivial transform: letters and digits, ASCII lower-cased (the

@@ -74,7 +74,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
                     false
                 };
                 let walk_of = |n: &Node| n.target.walk_index.and_then(|w| usize::try_from(w).ok()).filter(|&w| w < walk.nodes.len() && n.frame == 0);
-                tree.topmost(|n| walk_of(n).map(inside).unwrap_or(false))
+                tree.topmost(&|n| walk_of(n).map(inside).unwrap_or(false))
             }
         });
     }
@@ -364,7 +364,7 @@ impl Gather<'_> {
             _ => false,
         };
         if textual {
-            let secret = crate::tree::redact::is_sensitive_by(|k| w.attrs.get(k).map(String::as_str), w.label.as_deref().unwrap_or(""));
+            let secret = crate::tree::redact::is_sensitive_by(&|k| w.attrs.get(k).map(String::as_str), w.label.as_deref().unwrap_or(""));
             return Some(if secret { "" } else { w.value.as_deref().unwrap_or("") });
         }
         w.attrs.get("aria-label").filter(|l| !l.trim().is_empty()).map(String::as_str)

@@ -120,7 +120,9 @@ pub struct Layout<'a> {
 
 impl<'a> Layout<'a> {
     pub fn new(snapshots: &'a [SessionSnapshot]) -> Layout<'a> {
-        let mut layout = Layout { sessions: Vec::new(), facts: HashMap::default(), docs: Vec::new() };
+        // Sized once: a map grown by doubling holds its old and new tables together.
+        let nodes = snapshots.iter().flat_map(|s| &s.snapshot.documents).map(|d| d.nodes.backend_node_id.len()).sum();
+        let mut layout = Layout { sessions: Vec::new(), facts: HashMap::with_capacity_and_hasher(nodes, Default::default()), docs: Vec::new() };
         for s in snapshots {
             let si = layout.sessions.len();
             layout.sessions.push(s.session.as_str());
@@ -140,7 +142,7 @@ impl<'a> Layout<'a> {
             paint: vec![-1; n],
         };
         // Per node: layout row (styles + bounds).
-        let mut styles: Vec<Option<&Vec<i64>>> = vec![None; n];
+        let mut styles: Vec<Option<&[i64]>> = vec![None; n];
         let mut bounds: Vec<Option<Rect>> = vec![None; n];
         for (row, &ni) in d.layout.node_index.iter().enumerate() {
             let Ok(ni) = usize::try_from(ni) else { continue };
@@ -198,7 +200,7 @@ impl<'a> Layout<'a> {
                 flow: (doc_index as u64) << 32 | flow.block[ni] as u64,
                 snap,
                 tag: d.nodes.node_name[ni],
-                attrs: d.nodes.attributes.get(ni).map(Vec::as_slice).unwrap_or(&[]),
+                attrs: d.nodes.attributes.get(ni).unwrap_or(&[]),
                 doc: doc_index,
                 index: ni,
             };

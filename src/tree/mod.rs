@@ -101,7 +101,7 @@ pub struct Node {
 
 impl Tree {
     /// The topmost nodes (pre-order) for which `inside` holds, not descending below a match.
-    pub fn topmost(&self, inside: impl Fn(&Node) -> bool) -> Vec<usize> {
+    pub fn topmost(&self, inside: &dyn Fn(&Node) -> bool) -> Vec<usize> {
         let mut out = Vec::new();
         let mut stack = vec![self.root];
         while let Some(i) = stack.pop() {

@@ -31,11 +31,11 @@ const SECRET_AUTOCOMPLETE: [&str; 7] =
 
 /// Whether the node's value must never be emitted.
 pub fn is_sensitive(node: &Node) -> bool {
-    is_sensitive_by(|k| node.attr(k), &node.name)
+    is_sensitive_by(&|k| node.attr(k), &node.name)
 }
 
 /// `is_sensitive` over any attribute lookup (lowercase names) and accessible name / label.
-pub fn is_sensitive_by<'a>(attr: impl Fn(&str) -> Option<&'a str>, name: &str) -> bool {
+pub fn is_sensitive_by<'a>(attr: &dyn Fn(&str) -> Option<&'a str>, name: &str) -> bool {
     if let Some(t) = attr("type") {
         if t.eq_ignore_ascii_case("password") || t.eq_ignore_ascii_case("hidden") {
             return true;
