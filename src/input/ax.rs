@@ -48,7 +48,7 @@ pub const KEPT_PROPERTIES: [&str; 13] =
 
 // Decodes the nodes one by one, keeping only `KEPT_PROPERTIES`.
 reader!(pub(super) fn read_tree -> AxTree {
-    "nodes" => nodes: |p: &mut Parser<'_>| p.vec(read_node),
+    "nodes" => nodes: |p: &mut Parser<'_>| p.vec_sized(16, read_node),
 });
 
 /// An id as a number: Chromium sends integers as decimal text; any other text is an error.

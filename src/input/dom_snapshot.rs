@@ -62,7 +62,8 @@ impl<T> Rows<T> {
     }
 
     fn read<'a>(p: &mut Parser<'a>, item: fn(&mut Parser<'a>) -> Result<T>) -> Result<Rows<T>> {
-        let mut rows = Rows::default();
+        let (n, values) = p.items_ahead(2);
+        let mut rows = Rows { values: Vec::with_capacity(values), ends: Vec::with_capacity(n) };
         p.array(|p| {
             p.array(|p| {
                 rows.values.push(item(p)?);
@@ -89,7 +90,7 @@ reader!(pub(super) fn read_snapshot -> DomSnapshot {
 });
 
 fn ints(p: &mut Parser<'_>) -> Result<Vec<i64>> {
-    p.vec(|p| p.i64())
+    p.vec_sized(2, |p| p.i64())
 }
 
 fn read_document(p: &mut Parser<'_>) -> Result<DocumentSnapshot> {

@@ -260,7 +260,7 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
             let visible = top.intersect(&clip);
             node.in_viewport = visible.is_some();
             if let (Some(v), true) = (visible, role::is_actionable(&node.role)) {
-                node.covered = layout.is_covered(f, &v.offset(-ox, -oy));
+                node.covered = layout.is_covered(&f, &v.offset(-ox, -oy));
             }
         }
     }
