@@ -30,9 +30,9 @@ fn main() {
     let text = common::read_capture(&path);
     let base = NOW.load(Relaxed);
     PEAK.store(base, Relaxed);
-    let obs = pcc::input::decode_observation(&text).expect("decodes");
+    let mut obs = pcc::input::decode_observation(&text).expect("decodes");
     println!("input {} ; decoded: now +{} peak +{}", mib(text.len()), mib(NOW.load(Relaxed) - base), mib(PEAK.load(Relaxed) - base));
-    let tree = pcc::tools::snapshot::build_tree(&obs).expect("tree");
+    let tree = pcc::tools::snapshot::build_tree(&mut obs).expect("tree");
     println!("tree: now +{} peak +{}", mib(NOW.load(Relaxed) - base), mib(PEAK.load(Relaxed) - base));
     drop(obs);
     let out = pcc::tools::snapshot::snapshot(&tree, pcc::budget::Budget::clamped(None, None), pcc::view::render::RefLabels { prefix: 'e', first: 1 }, None).expect("state");

@@ -91,29 +91,27 @@ impl Collector {
     }
 
     pub fn snapshot<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, opts: &SnapshotOptions) -> Result<SnapshotResult> {
-        let obs = observation_json.into().decode()?;
-        let tree = build_tree(&obs)?;
+        let (tree, _, walk_id) = read_tree(observation_json)?;
         let out = snapshot(&tree, Budget::clamped(opts.max_chars, opts.max_nodes), RefLabels { prefix: 'e', first: 1 }, opts.page.map(|p| p as usize))?;
         let mut result = out.result;
         self.counter += 1;
         result.snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
         let mut refs = out.refs;
-        stamp_walk(&mut refs, obs.dom_walk.as_ref().map(|w| w.walk_id.as_str()));
+        stamp_walk(&mut refs, walk_id.as_deref());
         self.registry.insert(result.snapshot_id.clone(), opts.tab.clone(), refs, false);
         Ok(result)
     }
 
     /// `browser_find`: the matches of `q` in the whole view, their refs under a new snapshot id.
     pub fn find<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, q: &crate::tools::find::Query, tab: &TabKey, pred: &dyn Fn(&str) -> bool) -> Result<crate::tools::find::FindResult> {
-        let obs = observation_json.into().decode()?;
-        let tree = build_tree(&obs)?;
+        let (tree, _, walk_id) = read_tree(observation_json)?;
         let view = crate::view::filter::filter(&tree);
         let found = crate::tools::find::find(&view, &tree, q, pred);
         let mut result = found.result;
         self.counter += 1;
         result.snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
         let mut refs = found.refs;
-        stamp_walk(&mut refs, obs.dom_walk.as_ref().map(|w| w.walk_id.as_str()));
+        stamp_walk(&mut refs, walk_id.as_deref());
         // A target's resolution (`elements`) is used at once and never shown to the model.
         self.registry.insert(result.snapshot_id.clone(), tab.clone(), refs, q.elements);
         Ok(result)
@@ -126,8 +124,7 @@ impl Collector {
     /// The original node is gone: find its unique strong equivalent in a fresh observation.
     pub fn rebind<'a>(&self, snapshot_id: &str, ref_label: &str, tab: &TabKey, observation_json: impl Into<ObservationText<'a>>) -> Result<RefTarget> {
         let old = self.registry.resolve(snapshot_id, ref_label, tab)?;
-        let obs = observation_json.into().decode()?;
-        let tree = build_tree(&obs)?;
+        let (tree, _, _) = read_tree(observation_json)?;
         identity::rebind(old, &tree, ref_label)
     }
 
@@ -154,7 +151,7 @@ impl Collector {
         if let Some(since) = &opts.unchanged_since {
             return self.unchanged_since(key, since, opts).ok_or_else(|| Error::malformed("unchangedSince", "not the latest revision"));
         }
-        let tree = match observation_json.into().decode().and_then(|obs| build_tree(&obs).map(|t| (t, obs.url, obs.dom_walk.map(|w| w.walk_id)))) {
+        let tree = match read_tree(observation_json) {
             Ok(t) => t,
             Err(e) => {
                 // After a collector error the next read starts over with `full`.
@@ -327,6 +324,14 @@ fn by_label(refs: &HashMap<diff::Key, (String, RefTarget)>) -> Vec<(String, RefT
     let mut keyed: Vec<(u64, usize)> = all.iter().enumerate().map(|(i, (l, _))| (l.get(1..).and_then(|n| n.parse().ok()).unwrap_or(0), i)).collect();
     crate::order::sort_keyed(&mut keyed);
     keyed.iter().map(|&(_, i)| all[i].clone()).collect()
+}
+
+/// The tree of an observation, its URL and its walk id. The observation is freed here,
+/// before anything is rendered from the tree (on a 50k-node page it is half the peak).
+fn read_tree<'a>(observation_json: impl Into<ObservationText<'a>>) -> Result<(Tree, String, Option<String>)> {
+    let mut obs = observation_json.into().decode()?;
+    let tree = build_tree(&mut obs)?;
+    Ok((tree, obs.url, obs.dom_walk.map(|w| w.walk_id)))
 }
 
 /// DOM-source refs name the walk their index counts in.

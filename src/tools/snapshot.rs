@@ -50,7 +50,7 @@ fn is_zero(n: &usize) -> bool {
 
 /// The semantic tree of an observation: Chromium AX when any frame has an AX tree, else the
 /// DOM walk.
-pub fn build_tree(obs: &Observation) -> Result<Tree> {
+pub fn build_tree(obs: &mut Observation) -> Result<Tree> {
     let has_ax = obs.frames.iter().any(|f| f.ax.is_some());
     match (&obs.dom_walk, has_ax) {
         (_, true) => Ok(ax_tree::build(obs)),

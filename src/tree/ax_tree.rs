@@ -13,14 +13,16 @@ use crate::text::capped;
 use crate::tree::{keep_attrs, Frame, Node, Source, States, Target, Tree};
 use rustc_hash::FxHashMap as HashMap;
 
-pub fn build(obs: &Observation) -> Tree {
-    let layout = Layout::new(&obs.snapshots);
-    let viewport = Rect { x: 0.0, y: 0.0, w: obs.viewport.width.max(0.0), h: obs.viewport.height.max(0.0) };
+pub fn build(obs: &mut Observation) -> Tree {
     // Sized once for every node that can be placed: grown by doubling, the arena's last copy
     // and its half-empty successor were alive together (on a 50k-node page, 36 MiB of wasm).
+    // Allocated first, where the observation's text was: after the layout's many smaller
+    // blocks, no hole was large enough and the memory grew by the arena's size.
     let capacity = 1 + obs.frames.iter().filter_map(|f| f.ax.as_ref()).flat_map(|ax| &ax.nodes).filter(|n| !n.is_never_shown()).count();
     let mut nodes = Vec::with_capacity(capacity);
     nodes.push(Node { role: "document".into(), ..Node::default() });
+    let layout = Layout::new(&mut obs.snapshots);
+    let viewport = Rect { x: 0.0, y: 0.0, w: obs.viewport.width.max(0.0), h: obs.viewport.height.max(0.0) };
     let mut tree = Tree {
         nodes,
         root: 0,

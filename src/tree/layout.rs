@@ -102,9 +102,12 @@ impl<'a> Facts<'a> {
     }
 }
 
-struct Doc<'a> {
-    snap: &'a DomSnapshot,
-    nodes: &'a crate::input::NodeSnapshot,
+struct Doc {
+    /// Where it is: `snapshots[session].snapshot.documents[document]`.
+    session: usize,
+    document: usize,
+    /// The number of its first node (the nodes of all documents are numbered in turn).
+    start: usize,
     /// Per node index: what `Facts` says beyond the snapshot's own columns.
     packed: Vec<Packed>,
     parent: Vec<i64>,
@@ -118,7 +121,8 @@ struct Doc<'a> {
 /// held 13.6 MiB on a 50k-node page, these columns and the index map 6.7.
 #[derive(Clone, Copy)]
 struct Packed {
-    bounds: Option<Rect>,
+    /// x, y, width, height: single precision, as Chromium lays out (half the bytes).
+    bounds: Option<[f32; 4]>,
     flags: u8,
     /// The document's index of its block box (`Facts::flow`'s low half).
     block: u32,
@@ -138,6 +142,10 @@ enum Flag {
 }
 
 impl Packed {
+    fn unpacked(&self) -> Option<Rect> {
+        self.bounds.map(|[x, y, w, h]| Rect { x: x.into(), y: y.into(), w: w.into(), h: h.into() })
+    }
+
     fn has(&self, f: Flag) -> bool {
         self.flags & (1 << f as u8) != 0
     }
@@ -145,128 +153,147 @@ impl Packed {
 
 /// Index over every captured document of every session.
 pub struct Layout<'a> {
-    sessions: Vec<&'a str>,
-    /// (session, backend node id) → (document, node index).
-    index: HashMap<(usize, i64), (u32, u32)>,
-    docs: Vec<Doc<'a>>,
+    snapshots: &'a [SessionSnapshot],
+    /// (session, backend node id) → node number: its document's `start` + its node index.
+    index: HashMap<(usize, i64), usize>,
+    docs: Vec<Doc>,
 }
 
 impl<'a> Layout<'a> {
-    pub fn new(snapshots: &'a [SessionSnapshot]) -> Layout<'a> {
+    /// Digests every document, then drops the snapshot columns nothing asks for again
+    /// (styles, bounds, paint orders, node types and values: 10 MiB of a 50k-node page's
+    /// peak); names, attributes and strings stay for `Facts`.
+    pub fn new(snapshots: &'a mut [SessionSnapshot]) -> Layout<'a> {
         // Sized once: a map grown by doubling holds its old and new tables together.
         let nodes = snapshots.iter().flat_map(|s| &s.snapshot.documents).map(|d| d.nodes.backend_node_id.len()).sum();
-        let mut layout = Layout { sessions: Vec::new(), index: HashMap::with_capacity_and_hasher(nodes, Default::default()), docs: Vec::new() };
-        for s in snapshots {
-            let si = layout.sessions.len();
-            layout.sessions.push(s.session.as_str());
-            for d in &s.snapshot.documents {
-                layout.add_document(si, &s.snapshot, d);
+        let mut index = HashMap::with_capacity_and_hasher(nodes, Default::default());
+        let mut docs = Vec::new();
+        for (si, s) in snapshots.iter_mut().enumerate() {
+            for di in 0..s.snapshot.documents.len() {
+                let start = docs.last().map(|d: &Doc| d.start + d.packed.len()).unwrap_or(0);
+                docs.push(digest(&mut index, (si, di, start), &s.snapshot, &s.snapshot.documents[di]));
+                let d = &mut s.snapshot.documents[di];
+                d.layout = Default::default();
+                let kept = (std::mem::take(&mut d.nodes.node_name), std::mem::take(&mut d.nodes.attributes));
+                d.nodes = Default::default();
+                (d.nodes.node_name, d.nodes.attributes) = kept;
             }
         }
-        layout
+        Layout { snapshots, index, docs }
     }
+}
 
-    fn add_document(&mut self, session: usize, snap: &'a DomSnapshot, d: &'a DocumentSnapshot) {
-        let n = d.nodes.parent_index.len().min(d.nodes.node_name.len());
-        let doc_index = self.docs.len();
-        let mut doc = Doc {
-            snap,
-            nodes: &d.nodes,
-            packed: Vec::with_capacity(n),
-            parent: d.nodes.parent_index.iter().take(n).copied().collect(),
-            occluders: Vec::new(),
-            paint: vec![-1; n],
-        };
-        // Per node: layout row (styles + bounds).
-        let mut styles: Vec<Option<&[i64]>> = vec![None; n];
-        let mut bounds: Vec<Option<Rect>> = vec![None; n];
-        for (row, &ni) in d.layout.node_index.iter().enumerate() {
-            let Ok(ni) = usize::try_from(ni) else { continue };
-            if ni >= n {
-                continue;
+/// One document's facts, its parents, paint orders and occluders; its nodes entered in
+/// `index` under (session, backend id). `at`: (session, document in it, its first node's number).
+fn digest(index: &mut HashMap<(usize, i64), usize>, (session, document, start): (usize, usize, usize), snap: &DomSnapshot, d: &DocumentSnapshot) -> Doc {
+    let n = d.nodes.parent_index.len().min(d.nodes.node_name.len());
+    let mut doc = Doc {
+        session,
+        document,
+        start,
+        packed: vec![Packed { bounds: None, flags: 0, block: 0 }; n],
+        parent: d.nodes.parent_index.iter().take(n).copied().collect(),
+        occluders: Vec::new(),
+        paint: vec![-1; n],
+    };
+    // Per node: layout row (styles + bounds).
+    let mut styles: Vec<Option<&[i64]>> = vec![None; n];
+    for (row, &ni) in d.layout.node_index.iter().enumerate() {
+        let Ok(ni) = usize::try_from(ni) else { continue };
+        if ni >= n {
+            continue;
+        }
+        if styles[ni].is_none() {
+            styles[ni] = d.layout.styles.get(row);
+            doc.packed[ni].bounds = d.layout.bounds.get(row).and_then(Rect::from_slice).map(|r| {
+                let r = r.offset(-d.scroll_offset_x, -d.scroll_offset_y);
+                [r.x as f32, r.y as f32, r.w as f32, r.h as f32]
+            });
+            if let Some(&p) = d.layout.paint_orders.get(row) {
+                doc.paint[ni] = p;
             }
-            if styles[ni].is_none() {
-                styles[ni] = d.layout.styles.get(row);
-                bounds[ni] = d.layout.bounds.get(row).and_then(|b| Rect::from_slice(b)).map(|r| r.offset(-d.scroll_offset_x, -d.scroll_offset_y));
-                if let Some(&p) = d.layout.paint_orders.get(row) {
-                    doc.paint[ni] = p;
+        }
+    }
+    let style = |ni: usize, k: usize| -> Option<&str> { styles[ni].and_then(|s| s.get(k)).and_then(|&i| snap.string(i)) };
+    // Effective opacity-0, computed top-down: parents come before children in the arrays.
+    let mut transparent = vec![false; n];
+    let mut in_field = vec![false; n];
+    let is_field = |ni: usize| {
+        snap.string(d.nodes.node_name[ni]).map(|t| ["input", "textarea", "select"].iter().any(|f| t.eq_ignore_ascii_case(f))).unwrap_or(false)
+    };
+    for ni in 0..n {
+        let parent = usize::try_from(doc.parent[ni]).ok().filter(|&p| p < ni);
+        let inherited_t = parent.map(|p| transparent[p]).unwrap_or(false);
+        in_field[ni] = parent.map(|p| in_field[p] || is_field(p)).unwrap_or(false);
+        transparent[ni] = inherited_t || style(ni, S_OPACITY).map(is_zero_number).unwrap_or(false);
+    }
+    let mut listeners = vec![false; n];
+    for &i in &d.nodes.is_clickable.index {
+        if let Some(slot) = usize::try_from(i).ok().and_then(|i| listeners.get_mut(i)) {
+            *slot = true;
+        }
+    }
+    let pointer = |ni: usize| style(ni, S_CURSOR) == Some("pointer");
+    // Rendered whitespace-only text nodes mark their siblings (parents precede children,
+    // so a node's previous sibling is the last child seen of its parent).
+    let display = |ni: usize| style(ni, S_DISPLAY);
+    let flow = crate::tree::flow::Flow::new(snap, d, &doc.parent, &|ni| doc.packed[ni].bounds.is_some(), &display);
+    for ni in 0..n {
+        let node_type = d.nodes.node_type.get(ni).copied().unwrap_or(0);
+        let visibility = style(ni, S_VISIBILITY);
+        let hidden = matches!(visibility, Some("hidden") | Some("collapse"));
+        let clickable = node_type == 1
+            && (listeners[ni] || (pointer(ni) && !usize::try_from(doc.parent[ni]).ok().filter(|&p| p < n).map(pointer).unwrap_or(false)));
+        let block = node_type == 1 && style(ni, S_DISPLAY).map(crate::tree::flow::breaks_flow).unwrap_or(false);
+        let bit = |on: bool, f: Flag| (on as u8) << f as u8;
+        let flags = bit(hidden, Flag::Hidden)
+            | bit(transparent[ni], Flag::Transparent)
+            | bit(in_field[ni], Flag::InField)
+            | bit(clickable, Flag::Clickable)
+            | bit(block, Flag::Block)
+            | bit(node_type == 1, Flag::Element)
+            | bit(flow.space_before[ni], Flag::WsBefore)
+            | bit(flow.space_after[ni], Flag::WsAfter);
+        let packed = &mut doc.packed[ni];
+        (packed.flags, packed.block) = (flags, flow.block[ni] as u32);
+        let bounds = packed.unpacked();
+        if node_type == 1 && styles[ni].is_some() {
+            let positioned = matches!(style(ni, S_POSITION), Some("fixed" | "absolute" | "sticky"));
+            let takes_pointer = style(ni, S_POINTER_EVENTS) != Some("none") && !hidden;
+            if let (true, true, Some(b), p) = (positioned, takes_pointer, bounds, doc.paint[ni]) {
+                if !b.is_empty() && p >= 0 {
+                    doc.occluders.push((p, b, ni));
                 }
             }
         }
-        let style = |ni: usize, k: usize| -> Option<&str> { styles[ni].and_then(|s| s.get(k)).and_then(|&i| snap.string(i)) };
-        // Effective opacity-0, computed top-down: parents come before children in the arrays.
-        let mut transparent = vec![false; n];
-        let mut in_field = vec![false; n];
-        let is_field = |ni: usize| {
-            snap.string(d.nodes.node_name[ni]).map(|t| ["input", "textarea", "select"].iter().any(|f| t.eq_ignore_ascii_case(f))).unwrap_or(false)
-        };
-        for ni in 0..n {
-            let parent = usize::try_from(doc.parent[ni]).ok().filter(|&p| p < ni);
-            let inherited_t = parent.map(|p| transparent[p]).unwrap_or(false);
-            in_field[ni] = parent.map(|p| in_field[p] || is_field(p)).unwrap_or(false);
-            transparent[ni] = inherited_t || style(ni, S_OPACITY).map(is_zero_number).unwrap_or(false);
+        if let Some(&backend) = d.nodes.backend_node_id.get(ni) {
+            index.insert((session, backend), start + ni);
         }
-        let mut listeners = vec![false; n];
-        for &i in &d.nodes.is_clickable.index {
-            if let Some(slot) = usize::try_from(i).ok().and_then(|i| listeners.get_mut(i)) {
-                *slot = true;
-            }
-        }
-        let pointer = |ni: usize| style(ni, S_CURSOR) == Some("pointer");
-        // Rendered whitespace-only text nodes mark their siblings (parents precede children,
-        // so a node's previous sibling is the last child seen of its parent).
-        let display = |ni: usize| style(ni, S_DISPLAY);
-        let flow = crate::tree::flow::Flow::new(snap, d, &doc.parent, &|ni| bounds[ni].is_some(), &display);
-        for ni in 0..n {
-            let node_type = d.nodes.node_type.get(ni).copied().unwrap_or(0);
-            let visibility = style(ni, S_VISIBILITY);
-            let hidden = matches!(visibility, Some("hidden") | Some("collapse"));
-            let clickable = node_type == 1
-                && (listeners[ni] || (pointer(ni) && !usize::try_from(doc.parent[ni]).ok().filter(|&p| p < n).map(pointer).unwrap_or(false)));
-            let block = node_type == 1 && style(ni, S_DISPLAY).map(crate::tree::flow::breaks_flow).unwrap_or(false);
-            let bit = |on: bool, f: Flag| (on as u8) << f as u8;
-            let flags = bit(hidden, Flag::Hidden)
-                | bit(transparent[ni], Flag::Transparent)
-                | bit(in_field[ni], Flag::InField)
-                | bit(clickable, Flag::Clickable)
-                | bit(block, Flag::Block)
-                | bit(node_type == 1, Flag::Element)
-                | bit(flow.space_before[ni], Flag::WsBefore)
-                | bit(flow.space_after[ni], Flag::WsAfter);
-            doc.packed.push(Packed { bounds: bounds[ni], flags, block: flow.block[ni] as u32 });
-            if node_type == 1 && styles[ni].is_some() {
-                let positioned = matches!(style(ni, S_POSITION), Some("fixed" | "absolute" | "sticky"));
-                let takes_pointer = style(ni, S_POINTER_EVENTS) != Some("none") && !hidden;
-                if let (true, true, Some(b), p) = (positioned, takes_pointer, bounds[ni], doc.paint[ni]) {
-                    if !b.is_empty() && p >= 0 {
-                        doc.occluders.push((p, b, ni));
-                    }
-                }
-            }
-            if let Some(&backend) = d.nodes.backend_node_id.get(ni) {
-                self.index.insert((session, backend), (doc_index as u32, ni as u32));
-            }
-        }
-        self.docs.push(doc);
     }
+    doc
+}
 
+impl<'a> Layout<'a> {
     pub fn session_index(&self, session: &str) -> Option<usize> {
-        self.sessions.iter().position(|s| *s == session)
+        self.snapshots.iter().position(|s| s.session == session)
     }
 
     pub fn facts(&self, session: usize, backend: i64) -> Option<Facts<'a>> {
-        let &(doc, index) = self.index.get(&(session, backend))?;
-        Some(self.facts_at(doc as usize, index as usize))
+        let &number = self.index.get(&(session, backend))?;
+        let doc = self.docs.partition_point(|d| d.start <= number).checked_sub(1)?;
+        Some(self.facts_at(doc, number - self.docs[doc].start))
     }
 
     fn facts_at(&self, doc: usize, index: usize) -> Facts<'a> {
         let d = &self.docs[doc];
         let p = d.packed[index];
+        let snap = &self.snapshots[d.session].snapshot;
+        let nodes = &snap.documents[d.document].nodes;
         Facts {
-            snap: d.snap,
-            tag: d.nodes.node_name[index],
-            attrs: d.nodes.attributes.get(index).unwrap_or(&[]),
-            bounds: p.bounds,
+            snap,
+            tag: nodes.node_name[index],
+            attrs: nodes.attributes.get(index).unwrap_or(&[]),
+            bounds: p.unpacked(),
             visibility_hidden: p.has(Flag::Hidden),
             transparent: p.has(Flag::Transparent),
             in_field: p.has(Flag::InField),
