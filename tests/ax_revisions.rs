@@ -29,8 +29,8 @@ fn node_named<'a>(nodes: &'a mut [Value], role: &str, name: &str) -> &'a mut Val
 fn add_button(nodes: &mut Vec<Value>, parent_role: &str, label: &str, id: i64) {
     let parent = nodes.iter_mut().find(|n| n["role"]["value"] == parent_role).unwrap();
     let pid = parent["nodeId"].clone();
-    parent["childIds"].as_array_mut().unwrap().push(json!(format!("{}", 9_000_000_000 + id)));
-    nodes.push(json!({"nodeId": format!("{}", 9_000_000_000 + id), "parentId": pid, "role": {"type":"role","value":"button"},
+    parent["childIds"].as_array_mut().unwrap().push(json!(format!("{}", 2_000_000_000 + id)));
+    nodes.push(json!({"nodeId": format!("{}", 2_000_000_000 + id), "parentId": pid, "role": {"type":"role","value":"button"},
         "name": {"type":"computedString","value": label}, "backendDOMNodeId": id,
         "properties": [{"name":"focusable","value":{"type":"booleanOrUndefined","value":true}}], "childIds": []}));
 }

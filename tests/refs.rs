@@ -86,8 +86,11 @@ fn double_main_frame(json: &str) -> String {
     let root = nodes[0]["nodeId"].as_str().unwrap().to_string();
     let mut extra: Vec<serde_json::Value> = nodes.iter().skip(1).cloned().collect();
     for n in &mut extra {
-        // A copy's id: Chromium's ids are integers; these are past any of the capture's.
-        let other = |id: &str| (id.parse::<i64>().unwrap() + 1_000_000_000_000).to_string();
+        // A copy's id: Chromium's ids are 32-bit integers; these are past any of the capture's.
+        let other = |id: &str| {
+            let id: i32 = id.parse().unwrap();
+            (if id >= 0 { id + 1_000_000_000 } else { id - 1_000_000 }).to_string()
+        };
         let id = other(n["nodeId"].as_str().unwrap());
         n["nodeId"] = id.into();
         if let Some(p) = n["parentId"].as_str() {

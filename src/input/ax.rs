@@ -9,8 +9,8 @@ pub struct AxTree {
 }
 
 /// An AX node id. Chromium's are integers sent as decimal text (`"-1000000002"` too): they
-/// are kept as numbers (a 50k-node page held 10 MiB of id strings).
-pub type AxId = i64;
+/// are kept as numbers (a 50k-node page held 10 MiB of id strings), 32-bit as Chromium's.
+pub type AxId = i32;
 
 #[derive(Debug, Clone, Default)]
 pub struct AxNode {
@@ -54,7 +54,8 @@ reader!(pub(super) fn read_tree -> AxTree {
 /// An id as a number: Chromium sends integers as decimal text; any other text is an error.
 fn read_id(p: &mut Parser<'_>) -> Result<AxId> {
     let s = p.str()?;
-    s.parse().map_err(|_| p.fail("an AX node id that is not an integer"))
+    // Parsed as i64 (that parser is in the module already), then narrowed.
+    s.parse::<i64>().ok().and_then(|n| AxId::try_from(n).ok()).ok_or_else(|| p.fail("an AX node id that is not a 32-bit integer"))
 }
 
 fn read_node(p: &mut Parser<'_>) -> Result<AxNode> {
@@ -113,6 +114,14 @@ reader!(fn read_property -> AxProperty {
 });
 
 impl AxValue {
+    /// `text`, moving a string out instead of copying it.
+    pub fn into_text(self) -> Option<String> {
+        match self.value {
+            Some(Scalar::Str(s)) => Some(s),
+            _ => self.text(),
+        }
+    }
+
     /// The value as text: strings as they are, numbers and booleans printed, else `None`.
     pub fn text(&self) -> Option<String> {
         match self.value.as_ref()? {

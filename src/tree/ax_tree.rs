@@ -6,7 +6,7 @@
 //! extension did not verify with `DOM.getFrameOwner`.
 
 use crate::budget::{KEEP_CHARS, MAX_TREE_DEPTH};
-use crate::input::{AxId, AxNode, Observation};
+use crate::input::{AxNode, AxValue, Observation};
 use crate::tree::layout::{Layout, Rect};
 use crate::tree::role;
 use crate::text::capped;
@@ -38,17 +38,16 @@ pub fn build(obs: &mut Observation) -> Tree {
     let mut by_backend: HashMap<(usize, i64), usize> = HashMap::default();
     // Per frame: (offset of its viewport in the top viewport, clip rect in top coordinates).
     let mut placement: Vec<Option<(f64, f64, Rect)>> = Vec::new();
-    let frame_index = |id: &str| obs.frames.iter().position(|f| f.frame_id == id);
-
     let main_frame = obs.frames.iter().position(|f| f.parent_frame_id.is_none()).unwrap_or(0);
-    for (fi, f) in obs.frames.iter().enumerate() {
+    for fi in 0..obs.frames.len() {
+        let f = &obs.frames[fi];
         let is_main = fi == main_frame && f.parent_frame_id.is_none();
         tree.frames.push(Frame { frame_id: f.frame_id.clone(), session: f.session.clone(), url: f.url.clone(), is_main });
         // Where does this frame hang?
         let (attach_to, place) = if is_main {
             (Some(tree.root), Some((0.0, 0.0, viewport)))
         } else {
-            let parent = f.parent_frame_id.as_deref().and_then(frame_index).filter(|&p| p < fi);
+            let parent = f.parent_frame_id.as_deref().and_then(|id| obs.frames.iter().position(|g| g.frame_id == id)).filter(|&p| p < fi);
             let owner = match (parent, f.owner_backend_node_id) {
                 (Some(p), Some(b)) => by_backend.get(&(p, b)).copied(),
                 _ => None,
@@ -82,13 +81,14 @@ pub fn build(obs: &mut Observation) -> Tree {
             tree.nodes[attach_to].warning = Some(format!("iframe not expanded: {}", capped(err, crate::budget::WARNING_CHARS)));
             continue;
         }
-        let Some(ax) = &f.ax else {
+        let session = layout.session_index(&f.session);
+        // Mutable: each node's name and value move into the tree (no second copy of the text).
+        let Some(ax) = &mut obs.frames[fi].ax else {
             tree.nodes[attach_to].warning = Some("iframe not expanded: no accessibility tree".into());
             continue;
         };
-        let session = layout.session_index(&f.session);
         let (ox, oy, clip) = place.unwrap_or((0.0, 0.0, viewport));
-        add_frame(&mut tree, &layout, session, fi, &ax.nodes, attach_to, (ox, oy, clip), &mut by_backend);
+        add_frame(&mut tree, &layout, session, fi, &mut ax.nodes, attach_to, (ox, oy, clip), &mut by_backend);
         if is_main && ax.nodes.iter().any(|n| n.behind_modal) {
             // Chromium leaves out everything behind an open modal dialog: count what it hides.
             let dialog = ax.nodes.iter().find(|n| n.property("modal").and_then(|v| v.as_bool()).unwrap_or(false)).and_then(|n| n.backend_dom_node_id);
@@ -127,16 +127,16 @@ fn add_frame(
     layout: &Layout,
     session: Option<usize>,
     fi: usize,
-    nodes: &[AxNode],
+    nodes: &mut [AxNode],
     attach_to: usize,
     (ox, oy, clip): (f64, f64, Rect),
     by_backend: &mut HashMap<(usize, i64), usize>,
 ) {
     // The first node with an id wins; later duplicates are unreachable (and counted).
     // Keyed (frame, id) as `by_backend` is: AX ids are per frame (and one map type is less code).
-    let mut by_id: HashMap<(usize, AxId), usize> = HashMap::with_capacity_and_hasher(nodes.len(), Default::default());
+    let mut by_id: HashMap<(usize, i64), usize> = HashMap::with_capacity_and_hasher(nodes.len(), Default::default());
     for (i, n) in nodes.iter().enumerate() {
-        by_id.entry((fi, n.node_id)).or_insert(i);
+        by_id.entry((fi, n.node_id.into())).or_insert(i);
     }
     if by_id.len() != nodes.len() {
         tree.repaired += nodes.len() - by_id.len();
@@ -147,7 +147,7 @@ fn add_frame(
     if roots.is_empty() && !nodes.is_empty() {
         roots.push(0);
     }
-    tree.repaired += nodes.iter().filter(|n| n.parent_id.map(|p| !by_id.contains_key(&(fi, p))).unwrap_or(false)).count();
+    tree.repaired += nodes.iter().filter(|n| n.parent_id.map(|p| !by_id.contains_key(&(fi, p.into()))).unwrap_or(false)).count();
     let mut seen = vec![false; nodes.len()];
     // Explicit stack of (ax index, parent tree index, depth): no recursion on input depth.
     let mut stack: Vec<(usize, usize, usize)> = roots.iter().rev().map(|&r| (r, attach_to, 0)).collect();
@@ -156,7 +156,7 @@ fn add_frame(
             tree.repaired += 1; // a cycle or a node listed under two parents
             continue;
         }
-        let ax = &nodes[ai];
+        let ax = &mut nodes[ai];
         if ax.is_never_shown() {
             continue;
         }
@@ -172,7 +172,7 @@ fn add_frame(
             continue;
         }
         for cid in ax.child_ids.iter().rev() {
-            match by_id.get(&(fi, *cid)) {
+            match by_id.get(&(fi, (*cid).into())) {
                 Some(&ci) => stack.push((ci, ti, depth + 1)),
                 None => tree.repaired += 1,
             }
@@ -180,7 +180,8 @@ fn add_frame(
     }
 }
 
-fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (ox, oy, clip): (f64, f64, Rect)) -> Node {
+/// Takes the node's name and value (moved, not copied: the AX node is not read for them again).
+fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize, (ox, oy, clip): (f64, f64, Rect)) -> Node {
     let mut role = role::normalize(ax.role_str());
     let editable_root = ax.property("editable").is_some() && ax.property("focusable").and_then(|v| v.as_bool()).unwrap_or(false);
     if editable_root && !matches!(role.as_str(), "document" | "textbox" | "searchbox" | "combobox" | "spinbutton") && !role::is_text(&role) {
@@ -209,17 +210,18 @@ fn translate(ax: &AxNode, layout: &Layout, session: Option<usize>, fi: usize, (o
     };
     // Chromium names layout-table parts from their content; as boxes they have no name.
     let layout_part = matches!(ax.role_str(), "LayoutTable" | "LayoutTableRow" | "LayoutTableCell");
-    let raw_name = ax.name.as_ref().and_then(|v| v.text()).filter(|_| !layout_part);
+    let name_unknown = ax.name.is_none();
+    let raw_name = ax.name.take().and_then(AxValue::into_text).filter(|_| !layout_part);
     let (space_before, space_after) = raw_name.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
     let name = raw_name.map(|s| capped(&s, KEEP_CHARS)).unwrap_or_default();
-    let value = ax.value.as_ref().and_then(|v| v.text()).map(|s| capped(&s, KEEP_CHARS)).filter(|s| !s.is_empty());
+    let value = ax.value.take().and_then(AxValue::into_text).map(|s| capped(&s, KEEP_CHARS)).filter(|s| !s.is_empty());
     let mut node = Node {
         role,
         name,
         value,
         states,
         ignored: ax.ignored,
-        name_unknown: ax.name.is_none(),
+        name_unknown,
         frame: fi,
         target: Target { backend_node_id: ax.backend_dom_node_id, walk_index: None },
         space_before,
