@@ -101,7 +101,7 @@ reader!(pub(super) fn read_walk -> DomWalk {
     "walkId" => walk_id: Parser::string,
     "url" => url: Parser::string,
     "title" => title: Parser::string,
-    "nodes" => nodes: |p: &mut Parser<'_>| p.vec(read_node),
+    "nodes" => nodes: |p: &mut Parser<'_>| p.vec_sized(16, read_node),
     "behindModal" => behind_modal: |p: &mut Parser<'_>| Ok(p.opt_i64()?.and_then(|n| usize::try_from(n).ok()).unwrap_or(0)),
 });
 
@@ -157,7 +157,7 @@ reader!(pub(super) fn read_frame -> FrameWalk {
     "tag" => tag: Parser::string,
     "url" => url: Parser::string,
     "viewport" => viewport: super::viewport::read_viewport,
-    "nodes" => nodes: |p: &mut Parser<'_>| p.vec(read_node),
+    "nodes" => nodes: |p: &mut Parser<'_>| p.vec_sized(16, read_node),
 });
 
 pub(super) fn read_page(p: &mut Parser<'_>) -> Result<PageWalk> {

@@ -16,8 +16,11 @@ use rustc_hash::FxHashMap as HashMap;
 
 pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
     let viewport = Rect { x: 0.0, y: 0.0, w: obs.viewport.width.max(0.0), h: obs.viewport.height.max(0.0) };
+    // Sized once (as `ax_tree` sizes its arena): at most one node per walked node.
+    let mut nodes = Vec::with_capacity(1 + walk.nodes.len() + obs.dom_frames.iter().map(|f| f.nodes.len()).sum::<usize>());
+    nodes.push(Node { role: "document".into(), ..Node::default() });
     let mut tree = Tree {
-        nodes: vec![Node { role: "document".into(), ..Node::default() }],
+        nodes,
         root: 0,
         frames: vec![Frame { frame_id: String::new(), session: String::new(), url: walk.url.clone(), is_main: true }],
         source: Source::Dom,
