@@ -1,0 +1,51 @@
+//! The peak heap of one read, natively: one test in its own binary, so that the counting
+//! allocator below sees this read only (ARCHITECTURE.md, invariant on memory).
+//!
+//! A read holds its observation's text until it is decoded, then the decoded observation
+//! and the tree, never two copies of an array grown by doubling. Before the arrays were
+//! sized once and the layout packed (issue #20), this read peaked at 3.7× its text; it is 1.7×.
+
+mod common;
+use common::*;
+use pcc::{AxOptions, Collector};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+struct Counting;
+static NOW: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        PEAK.fetch_max(NOW.fetch_add(l.size(), Relaxed) + l.size(), Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        NOW.fetch_sub(l.size(), Relaxed);
+        unsafe { System.dealloc(p, l) }
+    }
+}
+#[global_allocator]
+static A: Counting = Counting;
+
+/// Peak bytes above what was allocated before `f` ran.
+fn peak_of(f: impl FnOnce()) -> usize {
+    let base = NOW.load(Relaxed);
+    PEAK.store(base, Relaxed);
+    f();
+    PEAK.load(Relaxed) - base
+}
+
+#[test]
+fn an_ax_read_peaks_under_twice_its_text() {
+    let text = capture("long-session");
+    let len = text.len();
+    let mut c = Collector::new("m");
+    let peak = peak_of(|| {
+        // The text is handed over (as the wasm facade hands it) and counted from here.
+        let owned = String::from(text.as_str());
+        let r = c.accessibility(owned, &AxOptions { tab: tab(), session_id: "m".into(), ..AxOptions::default() }).expect("read");
+        assert_eq!(r.mode, "full");
+    });
+    let ratio = peak as f64 / len as f64;
+    assert!(ratio < 2.0, "peak {peak} bytes = {ratio:.2}× the {len}-byte observation");
+}
