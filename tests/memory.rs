@@ -1,5 +1,5 @@
 //! The peak heap of one read, natively: one test in its own binary, so that the counting
-//! allocator below sees this read only (ARCHITECTURE.md, invariant on memory).
+//! allocator (`common/counting.rs`) sees this read only (ARCHITECTURE.md, invariant on memory).
 //!
 //! A read holds its observation's text until it is decoded, then the decoded observation
 //! and the tree, never two copies of an array grown by doubling. Before the arrays were
@@ -8,31 +8,15 @@
 mod common;
 use common::*;
 use pcc::{AxOptions, Collector};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-struct Counting;
-static NOW: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        PEAK.fetch_max(NOW.fetch_add(l.size(), Relaxed) + l.size(), Relaxed);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        NOW.fetch_sub(l.size(), Relaxed);
-        unsafe { System.dealloc(p, l) }
-    }
-}
-#[global_allocator]
-static A: Counting = Counting;
+#[path = "common/counting.rs"]
+mod counting;
 
 /// Peak bytes above what was allocated before `f` ran.
 fn peak_of(f: impl FnOnce()) -> usize {
-    let base = NOW.load(Relaxed);
-    PEAK.store(base, Relaxed);
+    let base = counting::reset();
     f();
-    PEAK.load(Relaxed) - base
+    counting::peak() - base
 }
 
 #[test]
