@@ -49,7 +49,8 @@ fn is_zero(n: &usize) -> bool {
 }
 
 /// The semantic tree of an observation: Chromium AX when any frame has an AX tree, else the
-/// DOM walk.
+/// DOM walk. It takes what it has read out of `obs` (AX names and values, the DOM snapshot's
+/// digested columns): one tree per observation.
 pub fn build_tree(obs: &mut Observation) -> Result<Tree> {
     let has_ax = obs.frames.iter().any(|f| f.ax.is_some());
     match (&obs.dom_walk, has_ax) {

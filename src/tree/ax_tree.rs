@@ -1,7 +1,8 @@
 //! Builds the semantic tree from Chromium AX trees (one per frame) joined with the DOM
 //! snapshot's layout facts, and links child frames under their verified `<iframe>` owner.
 //!
-//! Owns: AX → `Node` translation, cycle/dangling-id repair, frame offsets.
+//! Owns: AX → `Node` translation (each node's name and value move into the tree),
+//! cycle/dangling-id repair, frame offsets.
 //! Must never: drop nodes for meaning (the filter does), or trust a frame relation that the
 //! extension did not verify with `DOM.getFrameOwner`.
 
