@@ -90,8 +90,8 @@ fn read_node(p: &mut Parser<'_>) -> Result<AxNode> {
         Ok(())
     })?;
     if n.is_never_shown() {
-        // Kept for the tree's shape only: its text repeats its parent's (a third of a
-        // large page's nodes are inline text boxes).
+        // Kept for the tree's shape only: its text is never read (an inline text box's
+        // repeats its parent's; a third of a large page's nodes are inline text boxes).
         n.name = None;
         n.value = None;
         n.properties = Vec::new();
