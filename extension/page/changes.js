@@ -57,11 +57,17 @@
 
   let last = '';
   let roots = [document]; // the document and the shadow roots the last pass found
-  // A page of at most `offsetElements` elements (budget.rs, passed by each check) has every
-  // scroll container's offsets read in each pass: an element's scroll since the last check is
-  // then seen at once, without the scan below or a frame's wait.
-  let small = false; // the last pass read every element's offsets
-  /** One pass over the elements: what no event reports, as one string to compare. */
+  // A page of at most `offsetElements` elements (budget.rs, passed by each check) has its
+  // scroll containers found by the pass itself (every element's offsets read): an element's
+  // scroll since the last check is then seen at once, without the idle scan below or a
+  // frame's wait.
+  let small = false; // the last pass that looked for scroll containers found them all
+  /**
+   * One pass over the elements: what no event reports (form values, shadow roots, style
+   * rules) as one string to compare, and, with `offsetElements`, the scroll containers among
+   * the first that many elements (`scrolling`; `small` says whether that was all of them).
+   */
+  let scrolling = [];
   function unreported(offsetElements) {
     let h = 0x811c9dc5;
     const mix = (s) => {
@@ -70,11 +76,11 @@
     };
     let fields = 0, shadows = 0, rules = 0, seen = 0;
     const found = [document];
+    scrolling = [];
     for (let r = 0; r < found.length; r++) {
       rules += rulesOf(found[r]);
       for (const el of found[r].querySelectorAll('*')) {
-        // Offsets past the limit would only make the string change more often (never less).
-        if (++seen <= offsetElements && (el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth)) mix(`${seen}:${el.scrollTop},${el.scrollLeft}`);
+        if (++seen <= offsetElements && (el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth)) scrolling.push(el);
         const shadow = shadowOf(el);
         if (shadow) {
           shadows++;
@@ -89,7 +95,7 @@
       }
     }
     roots = found;
-    small = seen <= offsetElements;
+    if (offsetElements) small = seen <= offsetElements;
     return `${fields}/${shadows}/${rules}/${h >>> 0}`;
   }
 
@@ -107,6 +113,7 @@
   // compares their offsets instead of waiting for the next frame.
   let scrollers = [];
   let offsets = '';
+  let partial = { els: [], offsets: '' }; // a larger page's first containers (checks without its containers)
   let scannedAt = -1; // the count the scrollers belong to
   let scanning = -1;
   const offsetsOf = (els) => els.map((el) => `${el.scrollTop},${el.scrollLeft}`).join(';');
@@ -153,14 +160,29 @@
         if (observer.takeRecords().length) bump();
       }
       const before = count;
-      const now = `${unreported(offsetElements)}/${scrollX},${scrollY},${innerWidth},${innerHeight}`;
+      // With the scroll containers of this state known, only their offsets are read: no
+      // element's offsets are read in the pass (most of its time on a small page).
+      const now = `${unreported(known ? 0 : offsetElements)}/${scrollX},${scrollY},${innerWidth},${innerHeight}`;
       if (now !== last) { last = now; bump(); }
-      const still = count === before;
-      if (known) {
+      if (!known) {
+        // The containers among the elements read (on a small page, every container of this
+        // state): a scroll of one, or another element scrolling, is a change. A larger page's
+        // are kept apart (the rest are found in idle time; this check waited a frame).
+        const o = offsetsOf(scrolling);
+        const was = small ? { els: scrollers, offsets } : partial;
+        if (o !== was.offsets || scrolling.length !== was.els.length || scrolling.some((el, i) => el !== was.els[i])) bump();
+        if (small) {
+          scrollers = scrolling;
+          offsets = o;
+          scannedAt = count; // this state's containers (a counted change ends them)
+        } else {
+          partial = { els: scrolling, offsets: o };
+        }
+      } else {
         const o = offsetsOf(scrollers);
         if (o !== offsets) { offsets = o; bump(); }
         // A scroll moves offsets, not which elements scroll: the containers still hold.
-        if (still) scannedAt = count;
+        if (count === before) scannedAt = count;
       }
       if (scannedAt !== count && !small) scanSoon();
       answered = count;

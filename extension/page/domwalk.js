@@ -113,6 +113,7 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
   // An open modal dialog makes the rest of the page inert: it is walked as such.
   let modal = null;
   try { modal = document.querySelector(':modal'); } catch { /* :modal unsupported */ }
+  const active = document.activeElement;
   const NAMED_BY_CONTENT = /^(a|button|label|summary|h[1-6]|option|legend|caption|th|td|li)$/;
   const stack = [[document.documentElement, -1, false]];
   // Whitespace-only text is not kept: the next sibling says `ws: true` instead (parents
@@ -149,8 +150,11 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     if (node.nodeType !== Node.ELEMENT_NODE) continue;
     const tag = node.localName;
     const attrs = {};
-    for (const { name: a, value: v } of node.attributes) {
-      if (ATTRS.has(a)) attrs[a] = v.length > attrChars ? v.slice(0, attrChars) : v;
+    // (Names first: iterating `attributes` makes an Attr object of each, the walk's costliest line.)
+    for (const a of node.getAttributeNames()) {
+      if (!ATTRS.has(a)) continue;
+      const v = node.getAttribute(a);
+      attrs[a] = v.length > attrChars ? v.slice(0, attrChars) : v;
     }
     const behind = modal && !modal.contains(node) && !node.contains(modal);
     if (behind) attrs.inert = '';
@@ -192,7 +196,7 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     if ('checked' in node && tag === 'input') entry.checked = node.checked;
     if (tag === 'option') entry.selected = node.selected;
     if ('disabled' in node) entry.disabled = !!node.disabled;
-    if (node === document.activeElement) entry.focused = true;
+    if (node === active) entry.focused = true;
     // The verified parent-frame relation: the tag posted to this element's window (framePost).
     if ((tag === 'iframe' || tag === 'frame') && round && globalThis.__pccPosted?.round === round) {
       const t = globalThis.__pccPosted.map.get(node);
@@ -214,7 +218,6 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     if (behind || /^(script|style|template|noscript|iframe|frame|video|audio)$/.test(tag)) continue;
     // A custom element's closed shadow root is read too (the extension API reaches it).
     const shadow = node.shadowRoot ?? (tag.includes('-') ? chrome.dom?.openOrClosedShadowRoot?.(node) : null);
-    const kids = [...(shadow ? shadow.childNodes : []), ...node.childNodes];
     // Inside what takes its name from its content, CSS-generated text (::before / ::after)
     // is part of the name, as Chromium computes it; elsewhere it is not read (cost).
     const named = inName || NAMED_BY_CONTENT.test(tag) || node.hasAttribute('role');
@@ -224,7 +227,9 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
         if (c) entry[key] = c.slice(0, pseudoChars);
       }
     }
-    for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], i, named]);
+    // The children, shadow root's first, pushed last to first (no list is made of them).
+    for (let k = node.lastChild; k; k = k.previousSibling) stack.push([k, i, named]);
+    for (let k = shadow?.lastChild; k; k = k.previousSibling) stack.push([k, i, named]);
   }
   /**
    * Occlusion, as the AX source reads it from paint order: an element a user could act on whose

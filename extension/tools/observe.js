@@ -189,10 +189,13 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     // walks: a tab with child frames is read the normal way.
     if (held === null && (await race(listed))[0]?.length !== 1) return null;
     const t0 = performance.now();
-    const [[frames, all], [injected], loaderId] = await race(Promise.all([
+    // The document's loaderId (for a new read's handle) is asked meanwhile, and waited for
+    // only when the frame walked: a held answer needs none.
+    const loader = listed.then(([, s]) => s && s[0].send('Page.getFrameTree').then((r) => r.frameTree.frame.loaderId));
+    loader.catch(() => {});
+    const [[frames, all], [injected]] = await race(Promise.all([
       listed,
       chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [held, walkArgs(null, limits.walkTextChars, null, freshKeep(), true), limits.trackerOffsetElements] }),
-      listed.then(([, s]) => s && s[0].send('Page.getFrameTree').then((r) => r.frameTree.frame.loaderId)),
     ]));
     const got = injected?.result;
     // One frame, and the walk and the listing saw the same document.
@@ -201,6 +204,7 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     if (!got.read) return { state };
     const { page, main } = pageWalk([{ frameId: 0, result: got.read }], null);
     const captureMs = performance.now() - t0;
+    const loaderId = await race(loader);
     read = { state, obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, all?.[0], main.documentId, loaderId ?? undefined) };
   } catch (e) {
     if (signal?.aborted) throw e;
