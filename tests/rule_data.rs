@@ -91,6 +91,24 @@ fn redaction_counts_a_value_without_dom_facts_as_sensitive() {
 }
 
 #[test]
+fn redaction_drops_a_masked_name_of_an_element_named_as_a_secret() {
+    // No value, but a name of mask characters on an element named for a secret: the name
+    // shows a secret masked (its length), so it goes; an ordinary masked name stays.
+    check(page([el("pin", "button").says("••••"), el("stars", "button").says("***")]), expect![[r#"
+        - button [ref=e1]
+        - button "***" [ref=e2]"#]]);
+}
+
+#[test]
+fn redaction_never_names_a_control_named_as_a_secret_by_its_text() {
+    // A nameless control takes the text inside it as its name, unless it is named for a
+    // secret (the text may be the secret it holds): the text stays text.
+    check(page([el("api_token", "div").clickable().says("tok-9f8e"), el("copy_box", "div").clickable().says("Copy")]), expect![[r#"
+        - clickable: tok-9f8e [ref=e1]
+        - clickable "Copy" [ref=e2]"#]]);
+}
+
+#[test]
 fn redaction_hides_secret_url_parameters() {
     check(page([el("reset_link", "a").attr("href", "https://example.test/reset?token=s3cr3t&lang=fr").says("Reset")]), expect![[r#"- link "Reset" [href=/reset?token=[redacted]&lang=fr] [ref=e1]"#]]);
 }

@@ -151,9 +151,10 @@ test('a page that navigates during reads: at most one retry, then BROWSER_PAGE_C
   const { page, tabId } = await open('reloader.html');
   for (const method of ['browser_snapshot', 'browser_accessibility_snapshot', 'browser_dom_cua']) {
     // A read fast enough to fall between two navigations saw one document and stands; the
-    // others fail at once with BROWSER_PAGE_CHANGING (one retry), and most reads here do.
+    // others fail at once with BROWSER_PAGE_CHANGING (one retry). Reads go on until two
+    // did (at most 10: the faster a read, the more of them stand).
     let changing = 0;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 10 && changing < 2; i++) {
       const t0 = Date.now();
       const r = await b.call(method, { tabId });
       const ms = Date.now() - t0;
@@ -163,7 +164,7 @@ test('a page that navigates during reads: at most one retry, then BROWSER_PAGE_C
       assert.ok(r.error.hint);
       changing++;
     }
-    assert.ok(changing >= 2, `${method}: ${changing} of 3 reads said BROWSER_PAGE_CHANGING`);
+    assert.ok(changing >= 2, `${method}: ${changing} of 10 reads said BROWSER_PAGE_CHANGING`);
   }
   // Playwright's page.close() can wait a minute on a page that never stops navigating; the
   // agent's own close is immediate.

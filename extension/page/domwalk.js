@@ -115,7 +115,9 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
   try { modal = document.querySelector(':modal'); } catch { /* :modal unsupported */ }
   const active = document.activeElement;
   const NAMED_BY_CONTENT = /^(a|button|label|summary|h[1-6]|option|legend|caption|th|td|li)$/;
-  const stack = [[document.documentElement, -1, false]];
+  // The nodes to visit, with their parent's index and whether they are inside a name: three
+  // stacks (no array made per node).
+  const stack = [document.documentElement], parents = [-1], inNames = [false];
   // Whitespace-only text is not kept: the next sibling says `ws: true` instead (parents
   // whose next child is preceded by whitespace).
   const wsBefore = new Set();
@@ -132,7 +134,7 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     return t.replace(/(^|[^\p{L}\p{N}'’])(\p{L})/gu, (m, a, b, at) => (at === 0 && !a && !wordStart ? m : a + b.toUpperCase()));
   };
   while (stack.length && nodes.length < maxNodes) {
-    const [node, parent, inName] = stack.pop();
+    const node = stack.pop(), parent = parents.pop(), inName = inNames.pop();
     const i = nodes.length;
     if (node.nodeType === Node.TEXT_NODE) {
       const t = node.data;
@@ -165,7 +167,10 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     if (secret) delete attrs.value;
     const cs = getComputedStyle(node);
     const r = node.getBoundingClientRect();
-    const entry = { parent, tag, attrs, rect: [r.x, r.y, r.width, r.height] };
+    const entry = { parent, tag, rect: [r.x, r.y, r.width, r.height] };
+    // No attributes, no `attrs` (most elements); a field always has them: without them the
+    // core takes its value as unsafe.
+    if (Object.keys(attrs).length || tag === 'input' || tag === 'textarea' || tag === 'select') entry.attrs = attrs;
     // The defaults are left out (the core reads a missing one as inline, visible, opaque).
     if (cs.display !== 'inline') entry.display = cs.display;
     if (cs.visibility !== 'visible') entry.visibility = cs.visibility;
@@ -222,14 +227,14 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     // is part of the name, as Chromium computes it; elsewhere it is not read (cost).
     const named = inName || NAMED_BY_CONTENT.test(tag) || node.hasAttribute('role');
     if (named) {
-      for (const [pseudo, key] of [['::before', 'before'], ['::after', 'after']]) {
-        const c = contentText(node, getComputedStyle(node, pseudo).content);
-        if (c) entry[key] = c.slice(0, pseudoChars);
-      }
+      const before = contentText(node, getComputedStyle(node, '::before').content);
+      if (before) entry.before = before.slice(0, pseudoChars);
+      const after = contentText(node, getComputedStyle(node, '::after').content);
+      if (after) entry.after = after.slice(0, pseudoChars);
     }
     // The children, shadow root's first, pushed last to first (no list is made of them).
-    for (let k = node.lastChild; k; k = k.previousSibling) stack.push([k, i, named]);
-    for (let k = shadow?.lastChild; k; k = k.previousSibling) stack.push([k, i, named]);
+    for (let k = node.lastChild; k; k = k.previousSibling) { stack.push(k); parents.push(i); inNames.push(named); }
+    for (let k = shadow?.lastChild; k; k = k.previousSibling) { stack.push(k); parents.push(i); inNames.push(named); }
   }
   /**
    * Occlusion, as the AX source reads it from paint order: an element a user could act on whose
@@ -244,7 +249,7 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     for (let i = 0; i < nodes.length && tested < hitTests; i++) {
       const el = elements[i];
       const e = nodes[i];
-      if (!el || !(ACTABLE.test(e.tag) || e.clickable || 'role' in e.attrs || 'tabindex' in e.attrs)) continue;
+      if (!el || !(ACTABLE.test(e.tag) || e.clickable || (e.attrs && ('role' in e.attrs || 'tabindex' in e.attrs)))) continue;
       const [x, y, w, h] = e.rect;
       const l = Math.max(x, 0), t = Math.max(y, 0), r = Math.min(x + w, innerWidth), b = Math.min(y + h, innerHeight);
       if (r <= l || b <= t) continue;

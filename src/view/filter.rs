@@ -327,12 +327,16 @@ fn element_node(tree: &Tree, ti: usize, secrets: &[&str]) -> VNode {
     let n = &tree.nodes[ti];
     let separator = n.role == "linebreak";
     let kind = if role::is_text(&n.role) || separator { Kind::Text } else { Kind::Element };
-    // A text without a value has nothing to drop (its secret words would cost a scan of every
-    // paragraph of the page, ~15% of a read).
-    let sensitive = (kind == Kind::Element || n.value.is_some()) && sensitive(n);
     let mut name = if separator { String::new() } else { crate::text::undouble(&fold_whitespace(&n.name)).to_string() };
-    if (sensitive && name_may_hold_value(&name, n)) || secrets.iter().any(|s| name.contains(s)) {
-        // A name computed from the value (unlabeled fields, some widgets) would leak it.
+    // Without a value, only an element whose name is empty (its text may name it) or masked
+    // has anything the rule could hide: no other name's secret words are scanned (a scan of
+    // every link and paragraph was ~10% of a read).
+    let masked = name.chars().all(|c| matches!(c, '•' | '●' | '*' | '·' | '∙' | '⁕' | ' ')); // (or empty)
+    let sensitive = (n.value.is_some() || (kind == Kind::Element && masked)) && sensitive(n);
+    // A sensitive field's name that is a masked value or repeats the value, or any name that
+    // holds a sensitive value, would leak it (unlabeled fields, some widgets).
+    let repeats = || n.value.as_deref().is_some_and(|v| !v.trim().is_empty() && name.contains(v.trim()));
+    if (sensitive && ((masked && !name.is_empty()) || repeats())) || secrets.iter().any(|s| name.contains(s)) {
         name = n.attr("aria-label").map(fold_whitespace).filter(|l| !secrets.iter().any(|s| l.contains(s))).unwrap_or_default();
     }
     let value = if sensitive { None } else { n.value.as_deref().map(fold_whitespace).filter(|v| !v.is_empty() && *v != name) };
@@ -354,13 +358,6 @@ fn element_node(tree: &Tree, ti: usize, secrets: &[&str]) -> VNode {
         flow: n.flow,
         children: Vec::new(),
     }
-}
-
-/// The name of a sensitive field is suspect when it repeats the value or is a masked value.
-fn name_may_hold_value(name: &str, n: &Node) -> bool {
-    let masked = !name.is_empty() && name.chars().all(|c| matches!(c, '•' | '●' | '*' | '·' | '∙' | '⁕' | ' '));
-    let repeats = n.value.as_deref().map(|v| !v.trim().is_empty() && name.contains(v.trim())).unwrap_or(false);
-    masked || repeats
 }
 
 /// A clickable wrapper worth a ref: a small subtree without a named control of its own

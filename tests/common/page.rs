@@ -18,6 +18,8 @@ pub struct El {
     focused: bool,
     /// The walk's hit test found a positioned element painted over it.
     covered: bool,
+    /// The page handles clicks here (an onclick, a pointer cursor starting here).
+    clickable: bool,
     display: Option<String>,
     visibility: Option<String>,
     rect: Option<[f64; 4]>,
@@ -64,6 +66,10 @@ impl El {
     }
     pub fn focused(mut self) -> El {
         self.focused = true;
+        self
+    }
+    pub fn clickable(mut self) -> El {
+        self.clickable = true;
         self
     }
     pub fn covered(mut self) -> El {
@@ -131,6 +137,9 @@ fn walk(e: &El, parent: i64, out: &mut Vec<Value>, y: &mut f64) {
     }
     if e.focused {
         n["focused"] = true.into();
+    }
+    if e.clickable {
+        n["clickable"] = true.into();
     }
     if e.covered {
         n["covered"] = true.into();
