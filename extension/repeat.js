@@ -60,7 +60,8 @@ async function allAnswers(tabId, answerMs) {
  * The page state of a tab now, or null when it cannot be proved: one tracker answer per
  * frame the browser lists, with its document id. All frames are asked in one injection; a
  * frame it did not reach (an error page, a frame that came meanwhile) or a tab with a frame
- * known to stay silent is asked on its own, each within `answerMs`.
+ * known to stay silent is asked on its own, each within `answerMs`. `{state, frames,
+ * reached}`: `frames` as listed, `reached` when every one of them answered in that injection.
  */
 export async function pageState(tab, answerMs) {
   // Listed and asked at once, unless a frame of this tab is known to stay silent.
@@ -72,7 +73,8 @@ export async function pageState(tab, answerMs) {
   // page (nothing changes there but its document) from a frame with no tracker.
   const answers = await Promise.all(frames.map((f) => together?.get(`${f.frameId}:${f.documentId}`) ?? frameState(tab.id, f, answerMs)));
   if (answers.some((a) => a === null)) return null;
-  return stateOf(tab, frames.map((f, i) => [f.frameId, f.documentId, answers[i]]));
+  const reached = frames.every((f) => typeof together?.get(`${f.frameId}:${f.documentId}`) === 'string');
+  return { state: stateOf(tab, frames.map((f, i) => [f.frameId, f.documentId, answers[i]])), frames, reached };
 }
 
 /** A page state as text: the tab's URL, then each frame's `[frameId, documentId, answer]`. */
@@ -89,6 +91,12 @@ export function oneFrameState(tab, documentId, answer) {
 /** Frame 0's answer in the state taken before the key's last read, when that tab had one frame. */
 export function heldAnswer(key) {
   return /\n0:[^:|]*:([^|]*)$/.exec(states.get(key)?.state ?? '')?.[1] ?? null;
+}
+
+/** The number of frames in the state taken before the key's last read (0: none held). */
+export function heldFrames(key) {
+  const state = states.get(key)?.state;
+  return state ? state.slice(state.indexOf('\n') + 1).split('|').length : 0;
 }
 
 /** What the key's last read gave, if the page is unchanged since the state taken before it. */

@@ -143,7 +143,7 @@ test('browser_snapshot: an unchanged page gives its last result again (refs stil
   await closeTab(b, page, tabId);
 });
 
-test('browser_snapshot of a one-frame page: the tracker answers and the frame walks in one injection; every change is seen by the next read, a repeat walks nothing', async () => {
+test('browser_snapshot of a one-frame page: the tracker answers and the frame walks in one injection; every change is seen by the next read, a repeat walks nothing; with two frames, the walks and the handshake are one injection', async () => {
   const { page, tabId } = await openTab(b, server, 'changes.html');
   await page.evaluate(() => document.getElementById('xo').remove());
   await page.waitForFunction(() => !document.querySelector('iframe'));
@@ -188,19 +188,24 @@ test('browser_snapshot of a one-frame page: the tracker answers and the frame wa
     await expectSeen('a style rule added through the CSSOM', () => page.evaluate(() => { const s = new CSSStyleSheet(); s.replaceSync('#styled { display: none }'); document.adoptedStyleSheets = [...document.adoptedStyleSheets, s]; }));
     await expectSeen('a scroll', () => page.evaluate(() => window.scrollTo(0, 2500)));
     await expectSeen('an inner scroller scrolled by script', () => page.evaluate(() => { document.getElementById('box').scrollTop = 400; }));
-    // A frame added: the tab has two frames now, and is read the normal way (it shows the frame).
+    // A frame added: the tab has two frames now. The trackers answer in one injection, then
+    // every frame posts its children's tags and walks in one more (the frame is shown under
+    // its element: the handshake held).
     await injected();
     await page.evaluate(() => { const f = document.createElement('iframe'); f.srcdoc = '<button>Framed button</button>'; document.body.prepend(f); });
     await page.waitForTimeout(300);
     const framed = await snap();
-    assert.match(framed.snapshot.state, /Framed button/);
-    assert.ok((await injected()).includes('residentWalk'), 'two frames: the tracker, the handshake and the walks apart');
-    // That read went by the last one (one frame) and may have walked once for nothing; the
-    // next knows the tab has two frames and walks nothing before reading the normal way.
+    assert.match(framed.snapshot.state, /- iframe[^\n]*\n\s+- button "Framed button"/);
+    // That read went by the last one (one frame) and walked once for nothing.
+    assert.deepEqual(await injected(), ['answerThenWalk', 'trackerState', 'postThenWalk'], 'two frames: the trackers, then the handshake and the walks');
+    // The next knows the tab has two frames: nothing walks before the trackers answer.
     await page.evaluate(() => { document.getElementById('status').textContent = 'Status: framed'; });
     assert.match((await snap()).snapshot.state, /Status: framed/);
-    const asked = await injected();
-    assert.ok(asked.includes('residentWalk') && !asked.includes('answerThenWalk'), `nothing walked before (${asked})`);
+    assert.deepEqual(await injected(), ['trackerState', 'postThenWalk']);
+    await snap(); // (an event the change queued may still come)
+    await injected();
+    assert.equal((await snap()).timing.captureMs, 0, 'an unchanged two-frame page is not walked');
+    assert.deepEqual(await injected(), ['trackerState'], 'only the trackers are asked');
     console.log(`one-injection snapshot: ${seen.length} kinds of change seen (${seen.join(', ')}); repeats without a walk`);
   } finally {
     await b.worker.evaluate(() => { chrome.scripting.executeScript = globalThis.__inject; });

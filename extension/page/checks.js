@@ -64,3 +64,16 @@ export async function answerThenWalk(held, walkArgs, offsetElements) {
   const answer = await tracker.check(offsetElements);
   return answer === held ? { answer } : { answer, read: await walker.domWalk(...walkArgs) };
 }
+
+/**
+ * Injected (every frame of a tab, one injection): walkFrames' three steps at once for frames
+ * whose content script listens already (domwalk.js arms each frame it starts in): post this
+ * round's tags to the frame's child frames, then walk (`walkArgs`, with the round: a child
+ * waits for its parent's tag). 'cold' where the frame keeps no walk or does not listen.
+ */
+export function postThenWalk(round, walkArgs) {
+  const walker = globalThis.__pccWalker;
+  if (!walker || !globalThis.__pccListening) return 'cold';
+  walker.framePost(round);
+  return walker.domWalk(...walkArgs);
+}

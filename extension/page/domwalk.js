@@ -18,9 +18,13 @@
 async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { attrChars, pseudoChars, tagWaitMs, hitTests }) {
   // A child frame: its parent's one-time tag crosses processes asynchronously (framePost);
   // wait for it, at most tagWaitMs, instead of the worker sleeping for every page.
-  if (round && window !== window.top && globalThis.__pccReceived?.round !== round) {
-    const until = performance.now() + tagWaitMs;
-    while (globalThis.__pccReceived?.round !== round && performance.now() < until) await new Promise((r) => setTimeout(r, 2));
+  // (frameArm's listener wakes the wait as soon as a tag comes: no polling.)
+  const until = performance.now() + tagWaitMs;
+  while (round && window !== window.top && globalThis.__pccReceived?.round !== round && performance.now() < until) {
+    await new Promise((resolve) => {
+      const t = setTimeout(resolve, until - performance.now());
+      (globalThis.__pccTagWaiters ??= new Set()).add(() => { clearTimeout(t); resolve(); });
+    });
   }
   // The attributes the core reads (an element's own are few: they are looked up here, not
   // each of these asked for).
@@ -296,6 +300,9 @@ function frameArm() {
       if (window.parent === window || e.source !== window.parent || !d || typeof d.__pccTag !== 'string' || typeof d.__pccRound !== 'string') return;
       if (globalThis.__pccReceived?.round !== d.__pccRound) globalThis.__pccReceived = { round: d.__pccRound, tags: new Set() };
       globalThis.__pccReceived.tags.add(d.__pccTag);
+      const waiting = globalThis.__pccTagWaiters;
+      globalThis.__pccTagWaiters = null;
+      for (const wake of waiting ?? []) wake();
     });
   }
   return document.querySelectorAll('iframe, frame').length;
@@ -357,3 +364,6 @@ function domAct(walkId, index, action, value) {
 }
 
 globalThis.__pccWalker ??= { domWalk, frameArm, framePost, documentId, markWalkFrame, domAct };
+// A frame this content script starts in listens for its parent's tags from the start, so that
+// a read can post and walk in one injection (page/checks.js postThenWalk). (Not in the worker.)
+if (typeof document !== 'undefined') frameArm();

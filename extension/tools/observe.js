@@ -11,8 +11,8 @@ import { sessions } from '../debugger.js';
 import { fail } from '../errors.js';
 import { assertReadable, handleOf, resolveTab, sameDocumentHandle } from '../handles.js';
 import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../reads.js';
-import { heldAnswer, heldSince, oneFrameState, pageState, readKey, remember } from '../repeat.js';
-import { answerThenWalk } from '../page/checks.js';
+import { heldAnswer, heldFrames, heldSince, oneFrameState, pageState, readKey, remember } from '../repeat.js';
+import { answerThenWalk, postThenWalk } from '../page/checks.js';
 import { walkNode } from '../walknode.js';
 import { applyPasswordMemory } from '../worlds.js';
 import { optionalInt, tabInfo } from './common.js';
@@ -217,6 +217,43 @@ async function oneInjectionRead(tab, key, params, signal, render) {
 }
 
 /**
+ * `browser_snapshot` from the walk, unscoped, of a tab with child frames whose trackers all
+ * answered (`frames`: that listing), in one injection: every frame posts this round's tags to
+ * its children and walks (page/checks.js postThenWalk; a child waits for its tag), so the
+ * parent-frame relations are verified as walkFrames verifies them. readTab's answer, or null
+ * (the caller reads the normal way) unless exactly the listed frames walked, each in the
+ * document it was listed with, with no navigation committed meanwhile.
+ */
+async function framesRead(tab, frames, params, signal, render) {
+  if (tab.pendingUrl) return null;
+  const { collector } = await ready;
+  const replaced = documentReplaced(tab.id);
+  let read;
+  try {
+    const race = (p) => Promise.race([replaced.promise, p]);
+    const t0 = performance.now();
+    const round = crypto.randomUUID();
+    const all = sessions(tab.id).catch(() => null);
+    const loader = all.then((s) => s && s[0].send('Page.getFrameTree').then((r) => r.frameTree.frame.loaderId));
+    loader.catch(() => {});
+    const late = new Promise((res) => setTimeout(() => res(null), limits.frameAnswerMs));
+    const walks = await race(Promise.race([late, chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, func: postThenWalk, args: [round, walkArgs(null, limits.walkTextChars, round, freshKeep(), true)] })]));
+    const listed = new Map(frames.map((f) => [f.frameId, f.documentId]));
+    if (walks?.length !== frames.length || walks.some((w) => listed.get(w.frameId) !== w.documentId || typeof w.result?.walk !== 'object')) return null;
+    const { page, main } = pageWalk(walks, null);
+    const captureMs = performance.now() - t0;
+    const [sessionsNow, loaderId] = await race(Promise.all([all, loader]));
+    read = { obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, sessionsNow?.[0], main.documentId, loaderId ?? undefined) };
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    return null;
+  } finally {
+    replaced.stop();
+  }
+  return rendered(read.obs, read.captureMs, read.handle, { params, signal, render, tab, collector, budget: budgetOf(params) });
+}
+
+/**
  * A read the change tracker may spare (repeat.js). With `tracked` and the page unchanged since
  * this key's last read, `reuse(held, handle, collector)` answers from what `keep` kept of that
  * read (it throws when it cannot: the document changed, the revision or refs are gone, and the
@@ -227,15 +264,16 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
   assertReadable(tab);
   const { collector } = await ready;
   const key = readKey(tab.id, kind, params);
-  const one = tracked && preferDom && [undefined, 'dom'].includes(params.source) && params.selector === undefined && params.ref === undefined
-    ? await oneInjectionRead(tab, key, params, signal, render)
-    : null;
+  const oneInjection = tracked && preferDom && [undefined, 'dom'].includes(params.source) && params.selector === undefined && params.ref === undefined;
+  // (A tab that had child frames at the key's last read goes straight to the frames' path.)
+  const one = oneInjection && heldFrames(key) <= 1 ? await oneInjectionRead(tab, key, params, signal, render) : null;
   if (one?.read) {
     const { handle, ...read } = one.read;
     remember(key, one.state, { kept: keep(read.result), handle });
     return read;
   }
-  const state = one?.state ?? (tracked ? await pageState(tab, limits.frameAnswerMs) : null);
+  const page = one ? null : tracked ? await pageState(tab, limits.frameAnswerMs) : null;
+  const state = one?.state ?? page?.state ?? null;
   const held = heldSince(key, state);
   if (held) {
     const t0 = performance.now();
@@ -250,7 +288,10 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
       if (signal?.aborted) throw e;
     }
   }
-  const { handle, ...read } = await readTab(params, signal, render, tab, preferDom);
+  // A tab with child frames, every one of them reached by the tracker's injection: walked in
+  // one injection too, or else the normal way.
+  const walked = page?.reached && oneInjection ? await framesRead(tab, page.frames, params, signal, render) : null;
+  const { handle, ...read } = walked ?? await readTab(params, signal, render, tab, preferDom);
   remember(key, state, { kept: keep(read.result), handle });
   return read;
 }
