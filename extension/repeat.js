@@ -27,22 +27,28 @@ export function readKey(tabId, kind, params) {
 /** Documents (`tabId:frameId:documentId`) whose frame did not answer in time once (a
  * `javascript:` URL frame never does): not asked again, so their page is read at once. */
 const silent = new Set();
+/** Documents that are Chrome's error page (static: only a new document changes them), not
+ * asked again. */
+const errorPages = new Set();
 
 /** One frame's tracker answer: its string, `error page` (Chrome's static error document, e.g.
  * an ad frame offline: nothing there changes but its document), or null. */
 async function frameState(tabId, frame, answerMs) {
   const doc = `${tabId}:${frame.frameId}:${frame.documentId}`;
   if (silent.has(doc)) return null;
+  if (errorPages.has(doc)) return 'error page';
   const asked = chrome.scripting.executeScript({ target: { tabId, frameIds: [frame.frameId] }, func: trackerState, args: [limits.trackerOffsetElements] }).then(
     (r) => (typeof r[0]?.result === 'string' ? r[0].result : null),
     (e) => (/showing error page/.test(e?.message) ? 'error page' : null),
   );
   const late = Symbol('late');
   const answer = await Promise.race([asked, new Promise((res) => setTimeout(() => res(late), answerMs))]);
-  if (answer !== late) return answer;
-  if (silent.size >= limits.silentFramesKept) silent.clear();
-  silent.add(doc);
-  return null;
+  const kept = answer === late ? silent : answer === 'error page' ? errorPages : null;
+  if (kept) {
+    if (kept.size >= limits.silentFramesKept) kept.clear();
+    kept.add(doc);
+  }
+  return answer === late ? null : answer;
 }
 
 /**
@@ -61,7 +67,8 @@ async function allAnswers(tabId, answerMs) {
  * frame the browser lists, with its document id. All frames are asked in one injection; a
  * frame it did not reach (an error page, a frame that came meanwhile) or a tab with a frame
  * known to stay silent is asked on its own, each within `answerMs`. `{state, frames,
- * reached}`: `frames` as listed, `reached` when every one of them answered in that injection.
+ * reached}`: `frames` as listed but error pages (nothing there to walk), `reached` when every
+ * one of them answered in that injection.
  */
 export async function pageState(tab, answerMs) {
   // Listed and asked at once, unless a frame of this tab is known to stay silent.
@@ -73,8 +80,9 @@ export async function pageState(tab, answerMs) {
   // page (nothing changes there but its document) from a frame with no tracker.
   const answers = await Promise.all(frames.map((f) => together?.get(`${f.frameId}:${f.documentId}`) ?? frameState(tab.id, f, answerMs)));
   if (answers.some((a) => a === null)) return null;
-  const reached = frames.every((f) => typeof together?.get(`${f.frameId}:${f.documentId}`) === 'string');
-  return { state: stateOf(tab, frames.map((f, i) => [f.frameId, f.documentId, answers[i]])), frames, reached };
+  // Walkable in one injection: every frame but error pages answered in that injection.
+  const reached = frames.every((f, i) => answers[i] === 'error page' || typeof together?.get(`${f.frameId}:${f.documentId}`) === 'string');
+  return { state: stateOf(tab, frames.map((f, i) => [f.frameId, f.documentId, answers[i]])), frames: frames.filter((_, i) => answers[i] !== 'error page'), reached };
 }
 
 /** A page state as text: the tab's URL, then each frame's `[frameId, documentId, answer]`. */

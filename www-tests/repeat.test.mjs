@@ -104,6 +104,39 @@ for (const [size, filler] of [['a small page', 0], ['a page of 5,000 elements', 
   await closeTab(b, page, tabId);
 });
 
+test('browser_snapshot of a tab whose child frame shows an error page: the other frames walk in one injection, and the error page is not asked again', async () => {
+  const { page, tabId } = await openTab(b, server, 'basic.html');
+  await page.evaluate(() => {
+    for (const src of ['http://127.0.0.1:1/', null]) {
+      const f = document.createElement('iframe');
+      if (src) f.src = src; else f.srcdoc = '<button>Framed button</button>';
+      document.body.append(f);
+    }
+  });
+  await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.contentDocument === null || f.contentDocument.readyState === 'complete'));
+  await page.waitForTimeout(500);
+  await b.worker.evaluate(() => {
+    globalThis.__injected = [];
+    const inject = chrome.scripting.executeScript.bind(chrome.scripting);
+    globalThis.__inject = inject;
+    chrome.scripting.executeScript = (o) => { globalThis.__injected.push(`${o.func?.name}${o.target.allFrames ? '*' : ''}`); return inject(o); };
+  });
+  const injected = () => b.worker.evaluate(() => globalThis.__injected.splice(0));
+  try {
+    const snap = () => b.call('browser_snapshot', { tabId, timing: true });
+    await snap();
+    await injected();
+    await page.evaluate(() => { document.querySelector('h1').textContent = 'Renamed heading'; });
+    const r = await snap();
+    assert.match(r.snapshot.state, /Renamed heading/);
+    assert.match(r.snapshot.state, /- iframe[^\n]*\n\s+- button "Framed button"/, 'the working frame is verified and shown');
+    assert.deepEqual(await injected(), ['trackerState*', 'postThenWalk*'], 'the trackers, then the walks: the error page was not asked again');
+  } finally {
+    await b.worker.evaluate(() => { chrome.scripting.executeScript = globalThis.__inject; });
+  }
+  await closeTab(b, page, tabId);
+});
+
 test('a frame whose tracker cannot answer makes every read a normal one (never a proof it did not give)', async () => {
   const { page, tabId } = await openTab(b, server, 'data-frame.html');
   await page.waitForTimeout(300);

@@ -218,14 +218,15 @@ async function oneInjectionRead(tab, key, params, signal, render) {
 
 /**
  * `browser_snapshot` from the walk, unscoped, of a tab with child frames whose trackers all
- * answered (`frames`: that listing), in one injection: every frame posts this round's tags to
+ * answered (`frames`: that listing, without error pages), in one injection: every frame posts this round's tags to
  * its children and walks (page/checks.js postThenWalk; a child waits for its tag), so the
  * parent-frame relations are verified as walkFrames verifies them. readTab's answer, or null
  * (the caller reads the normal way) unless exactly the listed frames walked, each in the
  * document it was listed with, with no navigation committed meanwhile.
  */
 async function framesRead(tab, frames, params, signal, render) {
-  if (tab.pendingUrl) return null;
+  // (A main frame no script runs in, Chrome's error page, is read the normal way: from AX.)
+  if (tab.pendingUrl || !frames.some((f) => f.frameId === 0)) return null;
   const { collector } = await ready;
   const replaced = documentReplaced(tab.id);
   let read;
