@@ -85,9 +85,10 @@ export async function pageState(tab, answerMs) {
   return { state: stateOf(tab, frames.map((f, i) => [f.frameId, f.documentId, answers[i]])), frames: frames.filter((_, i) => answers[i] !== 'error page'), reached };
 }
 
-/** A page state as text: the tab's URL, then each frame's `[frameId, documentId, answer]`. */
+/** A page state: `text` (the tab's URL, then each frame's `frameId:documentId:answer`), the
+ * one thing compared, and `frames` (those triples). */
 function stateOf(tab, frames) {
-  return `${tab.url}\n${frames.map((f) => f.join(':')).join('|')}`;
+  return { text: `${tab.url}\n${frames.map((f) => f.join(':')).join('|')}`, frames };
 }
 
 /** The page state of a tab with one frame, from that frame's document and answer (the
@@ -98,19 +99,19 @@ export function oneFrameState(tab, documentId, answer) {
 
 /** Frame 0's answer in the state taken before the key's last read, when that tab had one frame. */
 export function heldAnswer(key) {
-  return /\n0:[^:|]*:([^|]*)$/.exec(states.get(key)?.state ?? '')?.[1] ?? null;
+  const frames = states.get(key)?.state.frames;
+  return frames?.length === 1 && frames[0][0] === 0 ? frames[0][2] : null;
 }
 
 /** The number of frames in the state taken before the key's last read (0: none held). */
 export function heldFrames(key) {
-  const state = states.get(key)?.state;
-  return state ? state.slice(state.indexOf('\n') + 1).split('|').length : 0;
+  return states.get(key)?.state.frames.length ?? 0;
 }
 
 /** What the key's last read gave, if the page is unchanged since the state taken before it. */
 export function heldSince(key, state) {
   const h = state && states.get(key);
-  return h && h.state === state ? h.held : undefined;
+  return h && h.state.text === state.text ? h.held : undefined;
 }
 
 /** Remembers the state taken before a read and what it gave (a null state forgets). */
