@@ -137,6 +137,38 @@ test('browser_snapshot of a tab whose child frame shows an error page: the other
   await closeTab(b, page, tabId);
 });
 
+test('a check that leaves the scroll containers to the walk after it: the walk\'s containers are the state\'s, and a container scrolled just before the next check is seen before its scroll event', async () => {
+  const { page, tabId } = await openTab(b, server, 'changes.html');
+  await page.waitForTimeout(300);
+  // In the frame's own world, one task each: a change, then the check and the walk of a
+  // read (the check defers; the walk hands over what scrolls), then a scroll and a check.
+  const run = (scrollTop) => b.worker.evaluate(async ([tabId, scrollTop]) => (await chrome.scripting.executeScript({
+    target: { tabId },
+    func: async (top) => {
+      const changes = globalThis.__pccChanges;
+      if (top === null) {
+        document.getElementById('status').textContent = `Status ${Math.random()}`;
+        const answer = await changes.check(3000, true);
+        await globalThis.__pccWalker.domWalk(null, 60000, 2000, null, null, true, { attrChars: 200, pseudoChars: 200, tagWaitMs: 50, hitTests: 0, onScrollers: (els) => changes.adopt(els) });
+        return answer;
+      }
+      document.getElementById('box').scrollTop = top;
+      return changes.check(3000, false);
+    },
+    args: [scrollTop],
+  }))[0].result, [tabId, scrollTop]);
+  for (const top of [300, 0]) {
+    const read = await run(null);
+    assert.notEqual(await run(top), read, `scrolled to ${top} right after a read whose walk found the containers: seen`);
+  }
+  // Nothing in between: the same answer (the walk's containers were taken as this state's).
+  await page.waitForTimeout(300); // (the last scroll's event comes a frame late)
+  const read = await run(null);
+  const again = await b.worker.evaluate(async (tabId) => (await chrome.scripting.executeScript({ target: { tabId }, func: () => globalThis.__pccChanges.check(3000, false) }))[0].result, tabId);
+  assert.equal(again, read, 'nothing happened since the read: the same answer');
+  await closeTab(b, page, tabId);
+});
+
 test('a frame whose tracker cannot answer makes every read a normal one (never a proof it did not give)', async () => {
   const { page, tabId } = await openTab(b, server, 'data-frame.html');
   await page.waitForTimeout(300);

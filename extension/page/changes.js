@@ -148,13 +148,28 @@
   // state no read holds yet (counts only grow): waiting a frame for a late scroll event
   // could not make it an `unchanged`, and an event that comes later bumps the next answer.
   let answered = -1;
+  // The count of a check that left its scroll containers to the walk that follows it in the
+  // same task (`adopt`), until that task ends.
+  let adoptable = -1;
   globalThis.__pccChanges = {
-    async check(offsetElements = 0) {
+    /**
+     * `deferOffsets`: a walk follows in this task (page/checks.js answerThenWalk) and hands
+     * over the scroll containers it finds (`adopt`). A check whose answer is new anyway
+     * (something was counted since the last) then reads no element's offsets.
+     */
+    async check(offsetElements = 0, deferOffsets = false) {
       if (!started) start();
       if (observer.takeRecords().length) bump();
       // Nothing counted since the last answer: the elements are those of the last pass, so
       // `small` still says whether this pass reads every offset.
       const known = scannedAt === count;
+      if (deferOffsets && !known && count !== answered) {
+        last = `${unreported(0)}/${scrollX},${scrollY},${innerWidth},${innerHeight}`;
+        small = false; // unknown until a walk hands its containers over
+        adoptable = answered = count;
+        setTimeout(() => { adoptable = -1; }, 0);
+        return `${instance}:${count}`;
+      }
       if (!known && !small && count === answered) {
         await nextFrame();
         if (observer.takeRecords().length) bump();
@@ -187,6 +202,21 @@
       if (scannedAt !== count && !small) scanSoon();
       answered = count;
       return `${instance}:${count}`;
+    },
+    /**
+     * The scroll containers a walk found (every element of the document walked, in the task
+     * of the deferred check and with nothing counted since): they and their offsets become
+     * this state's, as a pass would have found them. Anything else is ignored (the next check
+     * finds them itself).
+     */
+    adopt(containers) {
+      if (observer.takeRecords().length) bump();
+      if (!containers || adoptable !== count) return;
+      scrollers = containers;
+      offsets = offsetsOf(containers);
+      scannedAt = count;
+      small = true;
+      adoptable = -1;
     },
   };
 })();

@@ -54,15 +54,21 @@ export function residentWalk(...args) {
 /**
  * Injected: the tracker's answer and, unless it is `held` (the answer before the last read
  * of the same kind), the frame's walk right after it (`walkArgs`), in one injection
- * (`offsetElements`: as trackerState's):
+ * (`offsetElements`: as trackerState's). A new answer leaves the scroll containers to the
+ * walk, which finds them among the elements it reads anyway:
  * `{answer, read?}` (`read`: domWalk's result), or null without a tracker or a walk here.
  */
 export async function answerThenWalk(held, walkArgs, offsetElements) {
   const tracker = globalThis.__pccChanges;
   const walker = globalThis.__pccWalker;
   if (!tracker || !walker) return null;
-  const answer = await tracker.check(offsetElements);
-  return answer === held ? { answer } : { answer, read: await walker.domWalk(...walkArgs) };
+  // A tracker that predates `adopt` (an older content script) reads its offsets itself.
+  const adopt = tracker.adopt?.bind(tracker);
+  const answer = await tracker.check(offsetElements, !!adopt);
+  if (answer === held) return { answer };
+  // The walk hands the scroll containers it finds to the tracker (it saw them in this task).
+  walkArgs[6] = { ...walkArgs[6], onScrollers: adopt };
+  return { answer, read: await walker.domWalk(...walkArgs) };
 }
 
 /**

@@ -15,7 +15,7 @@
 // parent's tag.
 // Owns: `globalThis.__pccWalker` (the functions below). Must never: close over anything
 // outside its own function (each is also injected alone).
-async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { attrChars, pseudoChars, tagWaitMs, hitTests }) {
+async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { attrChars, pseudoChars, tagWaitMs, hitTests, onScrollers }) {
   // A child frame: its parent's one-time tag crosses processes asynchronously (framePost);
   // wait for it, at most tagWaitMs, instead of the worker sleeping for every page.
   // (frameArm's listener wakes the wait as soon as a tag comes: no polling.)
@@ -137,6 +137,7 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     const wordStart = !prev || /\s$/.test(prev);
     return t.replace(/(^|[^\p{L}\p{N}'’])(\p{L})/gu, (m, a, b, at) => (at === 0 && !a && !wordStart ? m : a + b.toUpperCase()));
   };
+  const overflowing = [];
   while (stack.length && nodes.length < maxNodes) {
     const node = stack.pop(), parent = parents.pop(), inName = inNames.pop();
     const i = nodes.length;
@@ -170,6 +171,8 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     const secret = secretInput(node);
     if (secret) delete attrs.value;
     const cs = getComputedStyle(node);
+    // (Only an element whose overflow is not `visible` can scroll.)
+    if (onScrollers && (cs.overflowX !== 'visible' || cs.overflowY !== 'visible')) overflowing.push(node);
     const r = node.getBoundingClientRect();
     const entry = { parent, tag, rect: [r.x, r.y, r.width, r.height] };
     // No attributes, no `attrs` (most elements); a field always has them: without them the
@@ -269,6 +272,10 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
       if (n && !around.has(n) && !el.contains(n)) e.covered = true;
     }
   }
+  // `onScrollers` (the change tracker's `adopt`, page/checks.js answerThenWalk): the scroll
+  // containers, when this walk saw every element of the document (no cap reached, nothing
+  // behind a modal left out).
+  if (onScrollers && !stack.length && !modal) onScrollers(overflowing.filter((el) => el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth));
   if (keep) {
     coverage(); // refs are only given on kept walks
     const walks = (globalThis.__pccWalks ??= new Map());
