@@ -10,7 +10,8 @@
 // set by script, shadow roots attached after insertion, style rules added through the CSSOM,
 // and the offsets of scroll containers (their scroll events come a frame late).
 //
-// Owns: `globalThis.__pccChanges.check(offsetElements)` → `"<document instance>:<count>"`. Must never:
+// Owns: `globalThis.__pccChanges.check(offsetElements, deferOffsets)` → `"<document instance>:<count>"`,
+// and `adopt(containers)` (the scroll containers the walk after a deferring check found). Must never:
 // touch the page's DOM or its prototypes (the page does not see it), or answer the same
 // string twice when something it watches changed in between.
 (() => {
@@ -62,12 +63,12 @@
   // scroll since the last check is then seen at once, without the idle scan below or a
   // frame's wait.
   let small = false; // the last pass that looked for scroll containers found them all
+  let scrolling = []; // the scroll containers the last pass found
   /**
    * One pass over the elements: what no event reports (form values, shadow roots, style
    * rules) as one string to compare, and, with `offsetElements`, the scroll containers among
    * the first that many elements (`scrolling`; `small` says whether that was all of them).
    */
-  let scrolling = [];
   function unreported(offsetElements) {
     let h = 0x811c9dc5;
     const mix = (s) => {
