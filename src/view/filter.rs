@@ -10,7 +10,7 @@
 use crate::tree::redact::is_sensitive;
 use crate::tree::role;
 use crate::text::fold_whitespace;
-use crate::tree::{Node, Tree};
+use crate::tree::Tree;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
