@@ -154,6 +154,11 @@ export async function sessions(tabId, signal) {
   return [main, ...children];
 }
 
+/** The loaderId of the document a tab's main session shows (`sessions(tabId)[0]`). */
+export async function loaderIdOf(main) {
+  return (await main.send('Page.getFrameTree')).frameTree.frame.loaderId;
+}
+
 export function isAttached(tabId) {
   return tabs.has(tabId);
 }

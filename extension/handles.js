@@ -3,7 +3,7 @@
 // navigation and reload). Also the gate for pages no extension may read.
 import { fail } from './errors.js';
 import { documentId } from './walker.js';
-import { isCrashed } from './debugger.js';
+import { isCrashed, loaderIdOf } from './debugger.js';
 import { openDialog } from './dialogs.js';
 import { limits } from './limits.js';
 
@@ -95,7 +95,7 @@ export async function handleOf(tab, mainSession, domDocumentId, loaderId) {
     // dialog belongs to, whose handle was taken before it opened.
     incarnation = lastIncarnation.get(tab.id);
   } else if (mainSession) {
-    incarnation = loaderId ?? (await mainSession.send('Page.getFrameTree')).frameTree.frame.loaderId;
+    incarnation = loaderId ?? await loaderIdOf(mainSession);
     lastIncarnation.set(tab.id, incarnation);
   } else {
     incarnation = domDocumentId ?? await currentDocumentId(tab.id);

@@ -8,7 +8,7 @@ import { domWalk, documentId, frameArm, framePost } from './walker.js';
 import { residentWalk } from './page/checks.js';
 import { articleWalk } from './page/article.js';
 import { fail } from './errors.js';
-import { sessions, isAttached } from './debugger.js';
+import { sessions, isAttached, loaderIdOf } from './debugger.js';
 import { limits } from './limits.js';
 
 /** Errors that mean the document went away under the read. */
@@ -24,8 +24,7 @@ async function docId(tabId, viaDebugger) {
   if (viaDebugger) {
     try {
       const [main] = await sessions(tabId);
-      const { frameTree } = await main.send('Page.getFrameTree');
-      return frameTree.frame.loaderId;
+      return await loaderIdOf(main);
     } catch {
       return undefined;
     }

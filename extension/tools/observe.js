@@ -7,7 +7,7 @@
 import { isConnected } from '../actions.js';
 import { captureObservation } from '../capture.js';
 import { RawJson, ready, utf8 } from '../core.js';
-import { sessions } from '../debugger.js';
+import { loaderIdOf, sessions } from '../debugger.js';
 import { fail } from '../errors.js';
 import { assertReadable, handleOf, resolveTab, sameDocumentHandle } from '../handles.js';
 import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../reads.js';
@@ -191,7 +191,7 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     const t0 = performance.now();
     // The document's loaderId (for a new read's handle) is asked meanwhile, and waited for
     // only when the frame walked: a held answer needs none.
-    const loader = listed.then(([, s]) => s && s[0].send('Page.getFrameTree').then((r) => r.frameTree.frame.loaderId));
+    const loader = listed.then(([, s]) => s && loaderIdOf(s[0]));
     loader.catch(() => {});
     const [[frames, all], [injected]] = await race(Promise.all([
       listed,
@@ -235,7 +235,7 @@ async function framesRead(tab, frames, params, signal, render) {
     const t0 = performance.now();
     const round = crypto.randomUUID();
     const all = sessions(tab.id).catch(() => null);
-    const loader = all.then((s) => s && s[0].send('Page.getFrameTree').then((r) => r.frameTree.frame.loaderId));
+    const loader = all.then((s) => s && loaderIdOf(s[0]));
     loader.catch(() => {});
     const late = new Promise((res) => setTimeout(() => res(null), limits.frameAnswerMs));
     const walks = await race(Promise.race([late, chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, func: postThenWalk, args: [round, walkArgs(null, limits.walkTextChars, round, freshKeep(), true)] })]));
