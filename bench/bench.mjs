@@ -22,6 +22,12 @@ const generated = { 'scaled-1k.html': scaled(1000), 'scaled-5k.html': scaled(500
 for (const [name, html] of Object.entries(generated)) fs.writeFileSync(path.join(genDir, name), html);
 const CORPUS_PAGES = Number(process.env.CORPUS_PAGES ?? 12);
 
+// The change before a read that must not be a repeat: an attribute of <body> that every walk
+// reads (so the page-side walk cannot find its last result again) and no style rule matches.
+const change = () => document.body.toggleAttribute('title');
+// A change no walk shows: an attribute nothing reads (the page-side walk then finds its last
+// result again, domwalk.js sameWalk).
+const unseen = () => document.body.toggleAttribute('data-bench');
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const server = await startServer(genDir);
 const corpus = fs.existsSync(fullDir) ? pagesOf(fullDir) : [];
@@ -57,19 +63,19 @@ try {
     // peer's own time on one page moved 22–57 ms between runs of the same day).
     const reps = p === medianPage ? 3 * REPS : REPS;
     for (let i = 0; i < reps; i++) {
-      // A first read each time: one attribute changes, so the change tracker cannot give
-      // the last result again (the repeat columns measure that).
-      await page.evaluate(() => document.body.toggleAttribute('data-bench'));
+      // A first read each time: one attribute changes, so neither the change tracker nor the
+      // walk can give the last result again (the repeat columns measure that).
+      await page.evaluate(change);
       let t0 = performance.now();
       snap = await b.call('browser_snapshot', { tabId, timing: true });
       if (snap.error) throw new Error(`${p}: ${snap.error.code} ${snap.error.message}`);
       ours.push({ total: performance.now() - t0, capture: snap.timing.captureMs, wasm: snap.timing.wasmMs });
-      await page.evaluate(() => document.body.toggleAttribute('data-bench'));
+      await page.evaluate(change);
       t0 = performance.now();
       axSnap = await b.call('browser_snapshot', { tabId, source: 'chromium_ax' });
       axSource.push(performance.now() - t0);
       // Each tool reads a page that has just changed (style and layout to redo), as ours did.
-      await page.evaluate(() => document.body.toggleAttribute('data-bench'));
+      await page.evaluate(change);
       t0 = performance.now();
       aria = await page.ariaSnapshot({ mode: 'ai' });
       pw.push(performance.now() - t0);
@@ -104,17 +110,25 @@ try {
     // state was taken before the AX reads).
     const snapChanges = [];
     for (let i = 0; i < reps; i++) {
-      await page.evaluate(() => document.body.toggleAttribute('data-bench'));
+      await page.evaluate(change);
       t0 = performance.now();
       await b.call('browser_snapshot', { tabId });
       snapChanges.push(performance.now() - t0);
     }
     const snapChangeMs = median(snapChanges);
+    // browser_snapshot after a change no walk shows: the frame walks, and the last result answers.
+    const snapUnseen = [];
+    for (let i = 0; i < reps; i++) {
+      await page.evaluate(unseen);
+      t0 = performance.now();
+      await b.call('browser_snapshot', { tabId });
+      snapUnseen.push(performance.now() - t0);
+    }
     const s = snap.snapshot;
     const memoryBytes = await memory();
     rows.push({
       page: label, corpus: real, domNodes, memoryBytes,
-      ours: { repeatMs: median(snapRepeats), changeMs: snapChangeMs, source: snap.snapshot.source, chars: s.charCount, nodes: s.nodeCount, refs: s.refCount, truncated: s.truncated, ms: median(ours.map((o) => o.total)), captureMs: median(ours.map((o) => o.capture)), wasmMs: median(ours.map((o) => o.wasm)), rawObservationBytes: snap.timing.rawBytes },
+      ours: { repeatMs: median(snapRepeats), changeMs: snapChangeMs, unseenMs: median(snapUnseen), source: snap.snapshot.source, chars: s.charCount, nodes: s.nodeCount, refs: s.refCount, truncated: s.truncated, ms: median(ours.map((o) => o.total)), captureMs: median(ours.map((o) => o.capture)), wasmMs: median(ours.map((o) => o.wasm)), rawObservationBytes: snap.timing.rawBytes },
       axSource: { chars: axSnap.snapshot?.charCount, ms: median(axSource) },
       ax: { fullChars: axFull.charCount, diffMode: axDiff.mode, diffChars: axDiff.charCount, repeatMode, repeatMs: median(repeats), changeMs },
       playwright: { chars: aria.length, refs: (aria.match(/\[ref=/g) || []).length, ms: median(pw) },
@@ -141,7 +155,7 @@ try {
   const renewals = () => b.worker.evaluate(() => globalThis.pcc.renewals());
   await b.worker.evaluate(() => { globalThis.pcc.renewIdleMs = 300; });
   for (const [kind, method, params] of [['snapshot', 'browser_snapshot', {}], ['snapshot chromium_ax', 'browser_snapshot', { source: 'chromium_ax' }], ['accessibility', 'browser_accessibility_snapshot', { sessionId: 'bench' }]]) {
-    await held.evaluate(() => document.body.toggleAttribute('data-bench'));
+    await held.evaluate(change);
     const r = await b.call(method, { tabId: heldTab, ...params });
     if (r.error) throw new Error(`peak ${kind}: ${r.error.code}`);
     peakBytes[kind] = await memory();
@@ -219,11 +233,11 @@ function printTable(r) {
   out.splice(1, 0, '|' + w.map((x) => '-'.repeat(x + 2)).join('|') + '|');
   console.log(out.join('\n'));
   // The issue's figures, per page: each ÷ Playwright's AI snapshot of the same page.
-  const ratio = (p) => ({ first: p.ours.ms / p.playwright.ms, axSource: p.axSource.ms / p.playwright.ms, snapshotRepeat: p.ours.repeatMs / p.playwright.ms, snapshotOneChange: p.ours.changeMs / p.playwright.ms, axUnchanged: p.ax.repeatMs / p.playwright.ms, axOneChange: p.ax.changeMs / p.playwright.ms });
-  const rh = ['page', 'first read', 'AX source', 'snapshot repeat', 'snapshot one-change', 'AX unchanged', 'AX one-change', 'memory after (MiB)'];
-  const rl = r.pages.map((p) => { const q = ratio(p); return [p.page + (p.corpus ? ' *' : ''), f(q.first, 2), f(q.axSource, 2), f(q.snapshotRepeat, 2), f(q.snapshotOneChange, 2), f(q.axUnchanged, 2), f(q.axOneChange, 2), f(p.memoryBytes / 1048576, 1)]; });
+  const ratio = (p) => ({ first: p.ours.ms / p.playwright.ms, axSource: p.axSource.ms / p.playwright.ms, snapshotRepeat: p.ours.repeatMs / p.playwright.ms, snapshotOneChange: p.ours.changeMs / p.playwright.ms, snapshotUnseen: p.ours.unseenMs / p.playwright.ms, axUnchanged: p.ax.repeatMs / p.playwright.ms, axOneChange: p.ax.changeMs / p.playwright.ms });
+  const rh = ['page', 'first read', 'AX source', 'snapshot repeat', 'snapshot one-change', 'snapshot unseen change', 'AX unchanged', 'AX one-change', 'memory after (MiB)'];
+  const rl = r.pages.map((p) => { const q = ratio(p); return [p.page + (p.corpus ? ' *' : ''), f(q.first, 2), f(q.axSource, 2), f(q.snapshotRepeat, 2), f(q.snapshotOneChange, 2), f(q.snapshotUnseen, 2), f(q.axUnchanged, 2), f(q.axOneChange, 2), f(p.memoryBytes / 1048576, 1)]; });
   const real = r.pages.filter((p) => p.corpus).map(ratio);
-  const kinds = ['first', 'axSource', 'snapshotRepeat', 'snapshotOneChange', 'axUnchanged', 'axOneChange'];
+  const kinds = ['first', 'axSource', 'snapshotRepeat', 'snapshotOneChange', 'snapshotUnseen', 'axUnchanged', 'axOneChange'];
   if (real.length) rl.push(['median of * (corpus)', ...kinds.map((k) => f(median(real.map((q) => q[k])), 2)), '']);
   const mid = r.pages.find((p) => p.page === r.medianPage);
   if (mid) rl.push([`corpus's median page (${mid.page})`, ...kinds.map((k) => f(ratio(mid)[k], 2)), '']);

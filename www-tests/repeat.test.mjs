@@ -209,6 +209,33 @@ test('browser_snapshot: an unchanged page gives its last result again (refs stil
   await closeTab(b, page, tabId);
 });
 
+test('browser_snapshot after a change no walk shows (a class no rule matches, an attribute no one reads): the frame walks, the last result answers and its refs act; a node replaced by its copy is read anew', async () => {
+  const { page, tabId } = await openTab(b, server, 'basic.html');
+  const snap = () => b.call('browser_snapshot', { tabId, timing: true });
+  const refOf = (r, re) => r.snapshot.state.split('\n').find((l) => re.test(l)).match(/\[ref=(\w+)\]/)[1];
+  let first = await snap();
+  for (let late = 0; late < 3 && first.timing.captureMs > 0; late++) first = await snap();
+  assert.equal(first.timing.captureMs, 0, 'quiet');
+  await page.evaluate(() => { document.body.classList.add('no-rule-matches'); document.body.setAttribute('data-unread', '1'); document.getElementById('q').setAttribute('data-state', 'idle'); });
+  const same = await snap();
+  assert.equal(same.timing.captureMs, 0, 'the walk showed nothing new: the last result, no read');
+  assert.equal(same.snapshot.snapshotId, first.snapshot.snapshotId);
+  assert.ok((await b.call('browser_click', { tabId, snapshotId: same.snapshot.snapshotId, ref: refOf(same, /button "Click me"/) })).ok, 'its refs act');
+  const clicked = await snap();
+  assert.ok(clicked.timing.captureMs > 0 && /Clicked 1 times/.test(clicked.snapshot.state), 'a change the walk shows is read');
+  // The same text over another node: the last refs hold the old one, so this is a new read
+  // (the click focused the button: unfocused first, and read).
+  await page.evaluate(() => document.activeElement.blur());
+  const blurred = await snap();
+  assert.ok(blurred.timing.captureMs > 0);
+  await page.evaluate(() => { const c = document.getElementById('counter'); c.replaceWith(c.cloneNode(true)); });
+  const copied = await snap();
+  assert.ok(copied.timing.captureMs > 0 && copied.snapshot.snapshotId !== blurred.snapshot.snapshotId, 'a copy of a node is not the node the last refs hold');
+  assert.ok((await b.call('browser_click', { tabId, snapshotId: copied.snapshot.snapshotId, ref: refOf(copied, /button "Clicked 1 times"/) })).ok);
+  assert.match((await snap()).snapshot.state, /Clicked 2 times/, 'the new ref acts on the copy');
+  await closeTab(b, page, tabId);
+});
+
 test('browser_snapshot of a one-frame page: the tracker answers and the frame walks in one injection; every change is seen by the next read, a repeat walks nothing; with two frames, the walks and the handshake are one injection', async () => {
   const { page, tabId } = await openTab(b, server, 'changes.html');
   await page.evaluate(() => document.getElementById('xo').remove());

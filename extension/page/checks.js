@@ -56,7 +56,9 @@ export function residentWalk(...args) {
  * of the same kind), the frame's walk right after it (`walkArgs`), in one injection
  * (`offsetElements`: as trackerState's). A new answer leaves the scroll containers to the
  * walk, which finds them among the elements it reads anyway:
- * `{answer, read?}` (`read`: domWalk's result), or null without a tracker or a walk here.
+ * `{answer, read?, same?}` (`read`: domWalk's result; `same: true` instead when the walk
+ * showed exactly what the walk of the read at `held` did: domwalk.js sameWalk), or null
+ * without a tracker or a walk here.
  */
 export async function answerThenWalk(held, walkArgs, offsetElements) {
   const tracker = globalThis.__pccChanges;
@@ -68,7 +70,9 @@ export async function answerThenWalk(held, walkArgs, offsetElements) {
   if (answer === held) return { answer };
   // The walk hands the scroll containers it finds to the tracker (it saw them in this task).
   walkArgs[6] = { ...walkArgs[6], onScrollers: adopt };
-  return { answer, read: await walker.domWalk(...walkArgs) };
+  const read = await walker.domWalk(...walkArgs);
+  // The walk shows what the held read's walk showed: that read answers again.
+  return walker.sameWalk?.(read, answer, held) ? { answer, same: true } : { answer, read };
 }
 
 /**

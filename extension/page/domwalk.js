@@ -296,6 +296,37 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
 }
 
 /**
+ * A repeat of a read (answerThenWalk, after `read`, a kept walk made at the tracker's `answer`;
+ * `held`: the answer before the read that is to be repeated). True when `read` shows exactly
+ * what the frame's last kept walk showed, over the very same elements (a copy of a node is not
+ * the node a ref holds), and that walk stood for `held` too: `read` is then let go (the last
+ * walk and its refs stay kept). Otherwise `read` becomes the last walk. A change that alters
+ * nothing a walk reads (a class no rule of interest matches, an attribute no one reads) then
+ * costs a walk, not a read.
+ */
+function sameWalk(read, answer, held) {
+  const walks = globalThis.__pccWalks;
+  const id = read.walk?.walkId;
+  const els = id && walks?.get(id);
+  if (!els) return false;
+  const { nodes } = read.walk;
+  const head = JSON.stringify([read.url, read.documentId, read.title, read.viewport, read.scopeIndex, read.frameTag, read.walk.title, read.walk.behindModal]);
+  const last = globalThis.__pccLastWalk;
+  const prev = last && walks.get(last.walkId);
+  let same = !!prev && last.head === head && last.nodes === nodes && prev.length === els.length;
+  for (let i = 0; same && i < els.length; i++) same = els[i] === prev[i];
+  // The answers this observation stood for (a few: reads of other kinds walk too).
+  const answers = same ? [...last.answers.filter((a) => a !== answer).slice(-7), answer] : [answer];
+  if (same && answers.includes(held)) {
+    walks.delete(id);
+    last.answers = answers;
+    return true;
+  }
+  globalThis.__pccLastWalk = { walkId: id, head, nodes, answers };
+  return false;
+}
+
+/**
  * Frame verification, step 1 (every frame): listen for the parent's tag. Only a message
  * whose source is this window's parent counts. Returns the number of child frames here.
  */
@@ -370,7 +401,7 @@ function domAct(walkId, index, action, value) {
   return { ok: true };
 }
 
-globalThis.__pccWalker ??= { domWalk, frameArm, framePost, documentId, markWalkFrame, domAct };
+globalThis.__pccWalker ??= { domWalk, sameWalk, frameArm, framePost, documentId, markWalkFrame, domAct };
 // A frame this content script starts in listens for its parent's tags from the start, so that
 // a read can post and walk in one injection (page/checks.js postThenWalk). (Not in the worker.)
 if (typeof document !== 'undefined') frameArm();

@@ -170,7 +170,8 @@ function rendered(obs, captureMs, handle, { params, signal, render, tab, collect
  * frame's tracker answers and, unless it answers what it did before the key's last read,
  * walks right after (no tracker call of its own, no document checks around the read: one
  * injection sees one document, and a navigation committed meanwhile voids the read).
- * `{state}` (the held read may answer), `{state, read}` (readTab's answer), or null when
+ * `{state}` (the held read may answer), `{state, heldAs}` (the walk showed what the held read's
+ * did: that read answers as if its state were `heldAs`), `{state, read}` (readTab's answer), or null when
  * this cannot read the tab (child frames, no tracker or walk in the frame, a pending
  * navigation, any error): the caller then reads the normal way. A tab that had one frame at
  * the key's last read is listed while it walks (a frame added since costs that walk once).
@@ -201,6 +202,9 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     // One frame, and the walk and the listing saw the same document.
     if (frames?.length !== 1 || typeof got?.answer !== 'string' || frames[0].documentId !== injected.documentId) return null;
     const state = oneFrameState(tab, injected.documentId, got.answer);
+    // The walk showed what it showed for the key's last read: that read answers, its state
+    // `heldAs`, and the state now is remembered for the next.
+    if (got.same === true) return { state, heldAs: oneFrameState(tab, injected.documentId, held) };
     if (!got.read) return { state };
     const { page, main } = pageWalk([{ frameId: 0, result: got.read }], null);
     const captureMs = performance.now() - t0;
@@ -275,7 +279,7 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
   }
   const page = one ? null : tracked ? await pageState(tab, limits.frameAnswerMs) : null;
   const state = one?.state ?? page?.state ?? null;
-  const held = heldSince(key, state);
+  const held = heldSince(key, one?.heldAs ?? state);
   if (held) {
     const t0 = performance.now();
     try {
