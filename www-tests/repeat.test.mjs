@@ -4,6 +4,7 @@
 // capture again (never a false `unchanged`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { launch, openTab, closeTab } from './harness.mjs';
 import { startServer } from './server.mjs';
 
@@ -102,6 +103,44 @@ for (const [size, filler] of [['a small page', 0], ['a page of 5,000 elements', 
     quiet = await check(null);
     assert.equal(await check(null), quiet, 'quiet again');
   }
+  await closeTab(b, page, tabId);
+});
+
+test('a data-* attribute no style rule names and no read shows is not a change; one a rule names (a selector, attr(), a shadow root\'s :host), data-testid, or any attribute while a sheet cannot be read, is', async () => {
+  // Every data-* attribute the walk or the core reads counts (changes.js UNREAD spares the rest).
+  const source = (f) => fs.readFileSync(new URL(f, import.meta.url), 'utf8');
+  const unread = new RegExp(source('../extension/page/changes.js').match(/const UNREAD = \/(.+)\/;/)[1]);
+  const readers = [source('../extension/page/domwalk.js').match(/const ATTRS = new Set\(\[([^\]]+)\]/)[1], source('../src/tree/mod.rs'), source('../src/tools/find.rs')];
+  const named = readers.flatMap((t) => t.match(/"data-[\w-]+"|'data-[\w-]+'/g) ?? []).map((q) => q.slice(1, -1));
+  assert.ok(named.includes('data-testid'));
+  for (const name of named) assert.ok(!unread.test(name), `${name} is read, so it counts`);
+  const { page, tabId } = await openTab(b, server, 'data-attributes.html');
+  await page.waitForTimeout(300);
+  /** The read after `change`: whether it captured, then quiet again (late events read once more). */
+  async function captures(change) {
+    await page.evaluate(change);
+    const r = await read(tabId);
+    assert.ok(!r.error, JSON.stringify(r.error));
+    let again = await read(tabId);
+    for (let late = 0; late < 3 && again.timing.captureMs > 0; late++) again = await read(tabId);
+    assert.equal(again.timing.captureMs, 0, 'quiet again');
+    return { captured: r.timing.captureMs > 0, state: r.state ?? '' };
+  }
+  await captures(() => {});
+  assert.deepEqual(await captures(() => { document.getElementById('tracked').dataset.track = '1'; document.body.dataset.seen = 'yes'; }), { captured: false, state: '' }, 'no rule names data-track or data-seen');
+  const opened = await captures(() => { document.getElementById('menu').dataset.open = ''; });
+  assert.ok(opened.captured && /Panel link/.test(opened.state), 'a selector names data-open');
+  const noted = await captures(() => { document.getElementById('note').dataset.note = ' with attr text'; });
+  assert.ok(noted.captured && /with attr text/.test(noted.state), 'attr(data-note) shows it');
+  assert.ok((await captures(() => { document.getElementById('host').dataset.lit = ''; })).captured, 'the shadow root\'s :host rule names data-lit');
+  assert.ok((await captures(() => { document.getElementById('tracked').dataset.testid = 'tracked'; })).captured, 'the core reads data-testid');
+  // A sheet from another origin cannot be read: any data-* attribute may be named there.
+  await page.evaluate((href) => new Promise((resolve) => {
+    const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href, onload: resolve, onerror: resolve });
+    document.head.append(link);
+  }), `${server.crossOrigin}/plain.css`);
+  await captures(() => {});
+  assert.ok((await captures(() => { document.getElementById('tracked').dataset.track = '2'; })).captured, 'a sheet no one can read may name data-track');
   await closeTab(b, page, tabId);
 });
 

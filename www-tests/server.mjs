@@ -30,7 +30,8 @@ export async function startServer(extraDir) {
       res.end(`<!doctype html><title>Not found</title><h1>Not found: ${name.replace(/[<&]/g, '')}</h1>`);
       return;
     }
-    const headers = { 'content-type': file.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream', 'cache-control': 'no-store' };
+    const type = file.endsWith('.html') ? 'text/html; charset=utf-8' : file.endsWith('.css') ? 'text/css' : 'application/octet-stream';
+    const headers = { 'content-type': type, 'cache-control': 'no-store' };
     if (name.startsWith('strict-csp')) headers['content-security-policy'] = "script-src 'self'; object-src 'none'";
     res.writeHead(200, headers);
     fs.createReadStream(file).pipe(res);

@@ -3,7 +3,8 @@
 // happened needs no capture (extension/repeat.js asks every frame: an AX read answers
 // `unchanged`, a snapshot its last result).
 //
-// What it counts: every DOM mutation (the document and each shadow root it has found), and
+// What it counts: every DOM mutation (the document and each shadow root it has found) but a
+// `data-*` attribute no read shows and no style rule names, and
 // the events that change state without one: scroll, resize, focus, input, toggles (details,
 // popovers), loads and errors (images, frames, style sheets), animations and transitions,
 // hover, media, fonts. What no event reports is compared at each check instead: form values
@@ -23,7 +24,12 @@
   const instance = [...crypto.getRandomValues(new Uint8Array(4))].map((b) => b.toString(16).padStart(2, '0')).join('');
   let count = 0;
   const bump = () => { count++; };
-  const observer = new MutationObserver(bump);
+  // A mutation counts unless it provably changes nothing a read shows: a `data-*` attribute
+  // (no read shows one but data-testid: domwalk.js ATTRS, src/tree/mod.rs) that no style
+  // rule of the document or a shadow root names (`styled`).
+  const UNREAD = /^data-(?!testid$)/;
+  const counts = (r) => !(r.type === 'attributes' && UNREAD.test(r.attributeName) && !styled(r.attributeName));
+  const observer = new MutationObserver((records) => { if (records.some(counts)) bump(); });
   const EVENTS = ['scroll', 'scrollend', 'resize', 'focusin', 'focusout', 'input', 'change', 'toggle', 'load', 'error',
     'animationstart', 'animationend', 'animationcancel', 'animationiteration', 'transitionrun', 'transitionend', 'transitioncancel',
     'mouseover', 'mouseout', 'play', 'pause', 'ended', 'loadedmetadata', 'fullscreenchange', 'beforematch', 'visibilitychange', 'pageshow'];
@@ -58,6 +64,36 @@
 
   let last = '';
   let roots = [document]; // the document and the shadow roots the last pass found
+
+  // The text of every style rule of `roots` (lower case), and the rule counts it was read at
+  // (sheets and imported sheets: a sheet added, loaded or edited through the CSSOM changes them).
+  let css = { counts: '', text: '' };
+  /**
+   * Whether a style rule may name attribute `name` (a selector, or `attr()` in a value): any
+   * rule whose text holds the name, and any sheet that cannot be read (cross-origin), say yes.
+   * Serialized rules spell names out (no escapes), so a rule that names it holds it.
+   */
+  function styled(name) {
+    const sheets = [];
+    const gather = (list) => {
+      for (const sheet of list) {
+        sheets.push(sheet);
+        for (const rule of sheet.cssRules) if (rule.styleSheet) gather([rule.styleSheet]);
+      }
+    };
+    try {
+      for (const root of roots) gather([...(root.styleSheets ?? []), ...(root.adoptedStyleSheets ?? [])]);
+    } catch {
+      return true; // a cross-origin sheet: its rules cannot be read
+    }
+    const read = sheets.map((s) => s.cssRules.length).join();
+    if (read !== css.counts) {
+      let text = '';
+      for (const sheet of sheets) for (const rule of sheet.cssRules) if (!rule.styleSheet) text += rule.cssText.toLowerCase();
+      css = { counts: read, text };
+    }
+    return css.text.includes(name);
+  }
   // A page of at most `offsetElements` elements (budget.rs, passed by each check) has its
   // scroll containers found by the pass itself (every element's offsets read): an element's
   // scroll since the last check is then seen at once, without the idle scan below or a
@@ -160,7 +196,7 @@
      */
     async check(offsetElements = 0, deferOffsets = false) {
       if (!started) start();
-      if (observer.takeRecords().length) bump();
+      if (observer.takeRecords().some(counts)) bump();
       // Nothing counted since the last answer: the elements are those of the last pass, so
       // `small` still says whether this pass reads every offset.
       const known = scannedAt === count;
@@ -173,7 +209,7 @@
       }
       if (!known && !small && count === answered) {
         await nextFrame();
-        if (observer.takeRecords().length) bump();
+        if (observer.takeRecords().some(counts)) bump();
       }
       const before = count;
       // With the scroll containers of this state known, only their offsets are read: no
@@ -211,7 +247,7 @@
      * finds them itself).
      */
     adopt(containers) {
-      if (observer.takeRecords().length) bump();
+      if (observer.takeRecords().some(counts)) bump();
       if (!containers || adoptable !== count) return;
       scrollers = containers;
       offsets = offsetsOf(containers);
