@@ -78,7 +78,10 @@
     const gather = (list) => {
       for (const sheet of list) {
         sheets.push(sheet);
-        for (const rule of sheet.cssRules) if (rule.styleSheet) gather([rule.styleSheet]);
+        // (Imports come first: only @layer statements may stand among them.)
+        for (const rule of sheet.cssRules) {
+          if ('styleSheet' in rule) { if (rule.styleSheet) gather([rule.styleSheet]); } else if (!('nameList' in rule)) break;
+        }
       }
     };
     try {
@@ -89,7 +92,7 @@
     const read = sheets.map((s) => s.cssRules.length).join();
     if (read !== css.counts) {
       let text = '';
-      for (const sheet of sheets) for (const rule of sheet.cssRules) if (!rule.styleSheet) text += rule.cssText.toLowerCase();
+      for (const sheet of sheets) for (const rule of sheet.cssRules) if (!('styleSheet' in rule)) text += rule.cssText.toLowerCase();
       css = { counts: read, text };
     }
     return css.text.includes(name);
