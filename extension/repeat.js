@@ -108,6 +108,25 @@ export function heldFrames(key) {
   return states.get(key)?.state.frames.length ?? 0;
 }
 
+/**
+ * The walk id of the key's last read (walked in one injection: the same id in every frame) when
+ * it walked the frames listed now (`frames`, error pages left out), each in the same document:
+ * its frames may then answer that they show what that walk showed (domwalk.js sameWalk). Null
+ * otherwise.
+ */
+export function heldWalk(key, frames) {
+  const h = states.get(key);
+  if (!h?.held.walkId) return null;
+  const walked = h.state.frames.filter((f) => f[2] !== 'error page').map((f) => `${f[0]}:${f[1]}`);
+  const now = frames.map((f) => `${f.frameId}:${f.documentId}`);
+  return walked.length === now.length && walked.every((f, i) => f === now[i]) ? h.held.walkId : null;
+}
+
+/** What the key's last read gave (its every frame showed the same again: heldWalk). */
+export function heldRead(key) {
+  return states.get(key)?.held;
+}
+
 /** What the key's last read gave, if the page is unchanged since the state taken before it. */
 export function heldSince(key, state) {
   const h = state && states.get(key);

@@ -278,6 +278,46 @@ test('browser_snapshot after a change no walk shows (a class no rule matches, an
   await closeTab(b, page, tabId);
 });
 
+test('browser_snapshot of a tab with two frames after changes no walk shows: every frame walks and the last result answers; a change in one frame reads the tab, the other frame\'s walk kept too, and refs in both act', async () => {
+  const { page, tabId } = await openTab(b, server, 'basic.html');
+  await page.evaluate(() => new Promise((resolve) => {
+    const f = Object.assign(document.createElement('iframe'), { srcdoc: '<p id="inner">Inner idle</p><button onclick="this.textContent = \'Inner pressed\'">Inner button</button>', onload: resolve });
+    document.body.append(f);
+  }));
+  await page.waitForTimeout(300);
+  const child = page.frames().find((f) => f !== page.mainFrame());
+  const snap = () => b.call('browser_snapshot', { tabId, timing: true });
+  const refOf = (r, re) => r.snapshot.state.split('\n').find((l) => re.test(l)).match(/\[ref=(\w+)\]/)[1];
+  const quiet = async () => {
+    let r = await snap();
+    for (let late = 0; late < 3 && r.timing.captureMs > 0; late++) r = await snap();
+    assert.equal(r.timing.captureMs, 0, 'quiet');
+    return r;
+  };
+  // Two reads walk both frames in one injection each (the first lists the frames).
+  await snap();
+  const first = await quiet();
+  assert.match(first.snapshot.state, /button "Inner button"/);
+  await page.evaluate(() => document.body.classList.add('no-rule-matches'));
+  await child.evaluate(() => document.body.classList.add('no-rule-here'));
+  const same = await snap();
+  assert.equal(same.timing.captureMs, 0, 'both frames showed what they showed: the last result');
+  assert.equal(same.snapshot.snapshotId, first.snapshot.snapshotId);
+  // Only the child frame shows something new: the main frame's walk, the same, is read with it.
+  await page.evaluate(() => document.body.classList.remove('no-rule-matches'));
+  await child.evaluate(() => { document.getElementById('inner').textContent = 'Inner busy'; });
+  const changed = await snap();
+  assert.ok(changed.timing.captureMs > 0 && changed.snapshot.snapshotId !== first.snapshot.snapshotId);
+  assert.match(changed.snapshot.state, /Inner busy/);
+  assert.match(changed.snapshot.state, /button "Click me"/, 'the main frame is in the read');
+  assert.ok((await b.call('browser_click', { tabId, snapshotId: changed.snapshot.snapshotId, ref: refOf(changed, /button "Click me"/) })).ok, 'a ref of the walk that showed the same acts');
+  assert.ok((await b.call('browser_click', { tabId, snapshotId: changed.snapshot.snapshotId, ref: refOf(changed, /button "Inner button"/) })).ok);
+  const after = await snap();
+  assert.match(after.snapshot.state, /Clicked 1 times/);
+  assert.match(after.snapshot.state, /Inner pressed/);
+  await closeTab(b, page, tabId);
+});
+
 test('browser_snapshot of a one-frame page: the tracker answers and the frame walks in one injection; every change is seen by the next read, a repeat walks nothing; with two frames, the walks and the handshake are one injection', async () => {
   const { page, tabId } = await openTab(b, server, 'changes.html');
   await page.evaluate(() => document.getElementById('xo').remove());

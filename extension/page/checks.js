@@ -57,10 +57,10 @@ export function residentWalk(...args) {
  * (`offsetElements`: as trackerState's). A new answer leaves the scroll containers to the
  * walk, which finds them among the elements it reads anyway:
  * `{answer, read?, same?}` (`read`: domWalk's result; `same: true` instead when the walk
- * showed exactly what the walk of the read at `held` did: domwalk.js sameWalk), or null
+ * showed exactly what walk `heldWalk`, the held read's, did: domwalk.js sameWalk), or null
  * without a tracker or a walk here.
  */
-export async function answerThenWalk(held, walkArgs, offsetElements) {
+export async function answerThenWalk(held, walkArgs, offsetElements, heldWalk) {
   const tracker = globalThis.__pccChanges;
   const walker = globalThis.__pccWalker;
   if (!tracker || !walker) return null;
@@ -72,18 +72,21 @@ export async function answerThenWalk(held, walkArgs, offsetElements) {
   walkArgs[6] = { ...walkArgs[6], onScrollers: adopt };
   const read = await walker.domWalk(...walkArgs);
   // The walk shows what the held read's walk showed: that read answers again.
-  return walker.sameWalk?.(read, answer, held) ? { answer, same: true } : { answer, read };
+  return walker.sameWalk?.(read, heldWalk) ? { answer, same: true } : { answer, read };
 }
 
 /**
  * Injected (every frame of a tab, one injection): walkFrames' three steps at once for frames
  * whose content script listens already (domwalk.js arms each frame it starts in): post this
  * round's tags to the frame's child frames, then walk (`walkArgs`, with the round: a child
- * waits for its parent's tag). 'cold' where the frame keeps no walk or does not listen.
+ * waits for its parent's tag). `{same: true, read}` when the walk showed exactly what walk
+ * `heldWalk` (the held read's) did (domwalk.js sameWalk: it is kept as well, should another
+ * frame have changed). 'cold' where the frame keeps no walk or does not listen.
  */
-export function postThenWalk(round, walkArgs) {
+export async function postThenWalk(round, walkArgs, heldWalk) {
   const walker = globalThis.__pccWalker;
   if (!walker || !globalThis.__pccListening) return 'cold';
   walker.framePost(round);
-  return walker.domWalk(...walkArgs);
+  const read = await walker.domWalk(...walkArgs);
+  return walker.sameWalk?.(read, heldWalk, true) ? { same: true, read } : read;
 }

@@ -296,34 +296,41 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
 }
 
 /**
- * A repeat of a read (answerThenWalk, after `read`, a kept walk made at the tracker's `answer`;
- * `held`: the answer before the read that is to be repeated). True when `read` shows exactly
- * what the frame's last kept walk showed, over the very same elements (a copy of a node is not
- * the node a ref holds), and that walk stood for `held` too: `read` is then let go (the last
- * walk and its refs stay kept). Otherwise `read` becomes the last walk. A change that alters
- * nothing a walk reads (a class no rule of interest matches, an attribute no one reads) then
- * costs a walk, not a read.
+ * A repeat of a read (answerThenWalk, postThenWalk: after `read`, a kept walk). True when
+ * `read` shows exactly what this frame's last kept walk showed, over the very same elements
+ * (a copy of a node is not the node a ref holds), and `heldId`, the walk of the read that
+ * would answer again, is one of the walks that showed it. Then `read` is let go (that walk and
+ * its refs stay kept), or with `keepRead` (a frame among others: another may have changed, and
+ * the tab is read with this walk after all) kept too, behind the held walk. Otherwise `read`
+ * becomes the last walk. A change that alters nothing a walk reads (a class no rule of
+ * interest matches) then costs a walk, not a read.
  */
-function sameWalk(read, answer, held) {
+function sameWalk(read, heldId, keepRead) {
   const walks = globalThis.__pccWalks;
   const id = read.walk?.walkId;
   const els = id && walks?.get(id);
   if (!els) return false;
-  const { nodes } = read.walk;
-  const head = JSON.stringify([read.url, read.documentId, read.title, read.viewport, read.scopeIndex, read.frameTag, read.walk.title, read.walk.behindModal]);
+  // A round's frame tags are new each time (framePost): compared as there or not.
+  const tagged = (t) => (t.includes('"frameTag":"') ? t.replace(/"frameTag":"\w+"/g, '"frameTag":1') : t);
+  const nodes = tagged(read.walk.nodes);
+  const head = JSON.stringify([read.url, read.documentId, read.title, read.viewport, read.scopeIndex, !!read.frameTag, read.walk.title, read.walk.behindModal]);
   const last = globalThis.__pccLastWalk;
-  const prev = last && walks.get(last.walkId);
+  const prev = last?.ids.includes(heldId) && walks.get(heldId);
   let same = !!prev && last.head === head && last.nodes === nodes && prev.length === els.length;
   for (let i = 0; same && i < els.length; i++) same = els[i] === prev[i];
-  // The answers this observation stood for (a few: reads of other kinds walk too).
-  const answers = same ? [...last.answers.filter((a) => a !== answer).slice(-7), answer] : [answer];
-  if (same && answers.includes(held)) {
-    walks.delete(id);
-    last.answers = answers;
-    return true;
+  if (!same) {
+    globalThis.__pccLastWalk = { ids: [id], head, nodes };
+    return false;
   }
-  globalThis.__pccLastWalk = { walkId: id, head, nodes, answers };
-  return false;
+  walks.delete(id);
+  // The held walk is the newest but this one: the walks kept after it push older ones out first.
+  walks.delete(heldId);
+  walks.set(heldId, prev);
+  if (keepRead) {
+    walks.set(id, els);
+    last.ids = [...last.ids.filter((k) => k !== heldId).slice(-2), heldId, id];
+  }
+  return true;
 }
 
 /**

@@ -11,7 +11,7 @@ import { loaderIdOf, sessions } from '../debugger.js';
 import { fail } from '../errors.js';
 import { assertReadable, handleOf, resolveTab, sameDocumentHandle } from '../handles.js';
 import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../reads.js';
-import { heldAnswer, heldFrames, heldSince, oneFrameState, pageState, readKey, remember } from '../repeat.js';
+import { heldAnswer, heldFrames, heldRead, heldSince, heldWalk, oneFrameState, pageState, readKey, remember } from '../repeat.js';
 import { answerThenWalk, postThenWalk } from '../page/checks.js';
 import { walkNode } from '../walknode.js';
 import { applyPasswordMemory } from '../worlds.js';
@@ -170,8 +170,8 @@ function rendered(obs, captureMs, handle, { params, signal, render, tab, collect
  * frame's tracker answers and, unless it answers what it did before the key's last read,
  * walks right after (no tracker call of its own, no document checks around the read: one
  * injection sees one document, and a navigation committed meanwhile voids the read).
- * `{state}` (the held read may answer), `{state, heldAs}` (the walk showed what the held read's
- * did: that read answers as if its state were `heldAs`), `{state, read}` (readTab's answer), or null when
+ * `{state}` (the held read may answer), `{state, same: true}` (the walk showed what the held
+ * read's did: that read answers), `{state, read, walkId}` (readTab's answer), or null when
  * this cannot read the tab (child frames, no tracker or walk in the frame, a pending
  * navigation, any error): the caller then reads the normal way. A tab that had one frame at
  * the key's last read is listed while it walks (a frame added since costs that walk once).
@@ -186,6 +186,9 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     const race = (p) => Promise.race([replaced.promise, p]);
     const listed = Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }), sessions(tab.id).catch(() => null)]);
     const held = heldAnswer(key);
+    // (The walk id names the document too: a frame of another document keeps no such walk.)
+    const sameAs = held === null ? null : heldRead(key)?.walkId ?? null;
+    const keep = freshKeep();
     // Without the key's last read of one frame to go by, the frames are listed before anything
     // walks: a tab with child frames is read the normal way.
     if (held === null && (await race(listed))[0]?.length !== 1) return null;
@@ -196,20 +199,20 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     loader.catch(() => {});
     const [[frames, all], [injected]] = await race(Promise.all([
       listed,
-      chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [held, walkArgs(null, limits.walkTextChars, null, freshKeep(), true), limits.trackerOffsetElements] }),
+      chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [held, walkArgs(null, limits.walkTextChars, null, keep, true), limits.trackerOffsetElements, sameAs] }),
     ]));
     const got = injected?.result;
     // One frame, and the walk and the listing saw the same document.
     if (frames?.length !== 1 || typeof got?.answer !== 'string' || frames[0].documentId !== injected.documentId) return null;
     const state = oneFrameState(tab, injected.documentId, got.answer);
-    // The walk showed what it showed for the key's last read: that read answers, its state
-    // `heldAs`, and the state now is remembered for the next.
-    if (got.same === true) return { state, heldAs: oneFrameState(tab, injected.documentId, held) };
+    // The walk showed what it showed for the key's last read: that read answers (and the
+    // state now is remembered with it).
+    if (got.same === true) return { state, same: true };
     if (!got.read) return { state };
     const { page, main } = pageWalk([{ frameId: 0, result: got.read }], null);
     const captureMs = performance.now() - t0;
     const loaderId = await race(loader);
-    read = { state, obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, all?.[0], main.documentId, loaderId ?? undefined) };
+    read = { state, obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, all?.[0], main.documentId, loaderId ?? undefined), walkId: keep.id };
   } catch (e) {
     if (signal?.aborted) throw e;
     return null;
@@ -217,18 +220,20 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     replaced.stop();
   }
   // The render's own errors are the call's (the normal way would meet them again).
-  return { state: read.state, read: rendered(read.obs, read.captureMs, read.handle, { params, signal, render, tab, collector, budget }) };
+  return { state: read.state, walkId: read.walkId, read: rendered(read.obs, read.captureMs, read.handle, { params, signal, render, tab, collector, budget }) };
 }
 
 /**
  * `browser_snapshot` from the walk, unscoped, of a tab with child frames whose trackers all
  * answered (`frames`: that listing, without error pages), in one injection: every frame posts this round's tags to
  * its children and walks (page/checks.js postThenWalk; a child waits for its tag), so the
- * parent-frame relations are verified as walkFrames verifies them. readTab's answer, or null
- * (the caller reads the normal way) unless exactly the listed frames walked, each in the
- * document it was listed with, with no navigation committed meanwhile.
+ * parent-frame relations are verified as walkFrames verifies them. `{same: true}` when every
+ * frame showed exactly what walk `sameAs` (the held read's, of these frames) showed: that read
+ * answers; else `{read, walkId}` (readTab's answer), or null (the caller reads the normal way) unless
+ * exactly the listed frames walked, each in the document it was listed with, with no
+ * navigation committed meanwhile.
  */
-async function framesRead(tab, frames, params, signal, render) {
+async function framesRead(tab, frames, params, signal, render, sameAs) {
   // (A main frame no script runs in, Chrome's error page, is read the normal way: from AX.)
   if (tab.pendingUrl || !frames.some((f) => f.frameId === 0)) return null;
   const { collector } = await ready;
@@ -238,24 +243,27 @@ async function framesRead(tab, frames, params, signal, render) {
     const race = (p) => Promise.race([replaced.promise, p]);
     const t0 = performance.now();
     const round = crypto.randomUUID();
+    const keep = freshKeep();
     const all = sessions(tab.id).catch(() => null);
     const loader = all.then((s) => s && loaderIdOf(s[0]));
     loader.catch(() => {});
     const late = new Promise((res) => setTimeout(() => res(null), limits.frameAnswerMs));
-    const walks = await race(Promise.race([late, chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, func: postThenWalk, args: [round, walkArgs(null, limits.walkTextChars, round, freshKeep(), true)] })]));
+    const got = await race(Promise.race([late, chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, func: postThenWalk, args: [round, walkArgs(null, limits.walkTextChars, round, keep, true), sameAs] })]));
     const listed = new Map(frames.map((f) => [f.frameId, f.documentId]));
-    if (walks?.length !== frames.length || walks.some((w) => listed.get(w.frameId) !== w.documentId || typeof w.result?.walk !== 'object')) return null;
+    if (got?.length !== frames.length || got.some((w) => listed.get(w.frameId) !== w.documentId || typeof (w.result?.read ?? w.result)?.walk !== 'object')) return null;
+    if (sameAs !== null && got.every((w) => w.result.same === true)) return { same: true };
+    const walks = got.map((w) => (w.result.same === true ? { ...w, result: w.result.read } : w));
     const { page, main } = pageWalk(walks, null);
     const captureMs = performance.now() - t0;
     const [sessionsNow, loaderId] = await race(Promise.all([all, loader]));
-    read = { obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, sessionsNow?.[0], main.documentId, loaderId ?? undefined) };
+    read = { obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, sessionsNow?.[0], main.documentId, loaderId ?? undefined), walkId: keep.id };
   } catch (e) {
     if (signal?.aborted) throw e;
     return null;
   } finally {
     replaced.stop();
   }
-  return rendered(read.obs, read.captureMs, read.handle, { params, signal, render, tab, collector, budget: budgetOf(params) });
+  return { walkId: read.walkId, read: rendered(read.obs, read.captureMs, read.handle, { params, signal, render, tab, collector, budget: budgetOf(params) }) };
 }
 
 /**
@@ -274,29 +282,37 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
   const one = oneInjection && heldFrames(key) <= 1 ? await oneInjectionRead(tab, key, params, signal, render) : null;
   if (one?.read) {
     const { handle, ...read } = one.read;
-    remember(key, one.state, { kept: keep(read.result), handle });
+    remember(key, one.state, { kept: keep(read.result), handle, walkId: one.walkId });
     return read;
   }
   const page = one ? null : tracked ? await pageState(tab, limits.frameAnswerMs) : null;
   const state = one?.state ?? page?.state ?? null;
-  const held = heldSince(key, one?.heldAs ?? state);
-  if (held) {
+  /** The held read's answer again (remembered with the state now), or null when it cannot be. */
+  const again = (held) => {
     const t0 = performance.now();
     try {
       // The state names every frame's document: the held read's document, so its handle.
       const handle = sameDocumentHandle(tab, held.handle);
       signal?.throwIfAborted(); // abandoned: no revision is committed
       const result = reuse(held.kept, handle, collector);
-      remember(key, state, { kept: keep(result), handle });
+      remember(key, state, { kept: keep(result), handle, walkId: held.walkId });
       return { result, tab: tabInfo(tab, handle), timing: params.timing ? { captureMs: 0, wasmMs: performance.now() - t0, rawBytes: 0 } : undefined };
     } catch (e) {
       if (signal?.aborted) throw e;
+      return null;
     }
-  }
+  };
+  // Unchanged, or the one frame walked and showed what the held read's walk did.
+  const held = one?.same ? heldRead(key) : heldSince(key, state);
+  const answer = held && again(held);
+  if (answer) return answer;
   // A tab with child frames, every one of them reached by the tracker's injection: walked in
-  // one injection too, or else the normal way.
-  const walked = page?.reached && oneInjection ? await framesRead(tab, page.frames, params, signal, render) : null;
-  const { handle, ...read } = walked ?? await readTab(params, signal, render, tab, preferDom);
-  remember(key, state, { kept: keep(read.result), handle });
+  // one injection too (every frame showing what the held read's walk did: that read answers),
+  // or else the normal way.
+  const walked = page?.reached && oneInjection ? await framesRead(tab, page.frames, params, signal, render, heldWalk(key, page.frames)) : null;
+  const sameAgain = walked?.same && heldRead(key) && again(heldRead(key));
+  if (sameAgain) return sameAgain;
+  const { handle, ...read } = walked?.read ?? await readTab(params, signal, render, tab, preferDom);
+  remember(key, state, { kept: keep(read.result), handle, walkId: walked?.walkId });
   return read;
 }
