@@ -103,32 +103,29 @@ try {
       repeats.push(performance.now() - t0);
     }
     await page.evaluate(() => { const btn = document.createElement('button'); btn.textContent = 'Added by bench'; (document.querySelector('main') || document.body).appendChild(btn); });
-    let t0 = performance.now();
+    const t0 = performance.now();
     const axDiff = await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'bench' });
     const changeMs = performance.now() - t0;
-    // browser_snapshot after one more change, the median of `reps` (the first one's tracker
-    // state was taken before the AX reads).
-    const snapChanges = [];
-    for (let i = 0; i < reps; i++) {
-      await page.evaluate(change);
-      t0 = performance.now();
-      await b.call('browser_snapshot', { tabId });
-      snapChanges.push(performance.now() - t0);
-    }
-    const snapChangeMs = median(snapChanges);
-    // browser_snapshot after a change no walk shows: the frame walks, and the last result answers.
-    const snapUnseen = [];
-    for (let i = 0; i < reps; i++) {
-      await page.evaluate(unseen);
-      t0 = performance.now();
-      await b.call('browser_snapshot', { tabId });
-      snapUnseen.push(performance.now() - t0);
-    }
+    /** The median time of `reps` browser_snapshot calls, each after `what` changed the page. */
+    const afterEach = async (what) => {
+      const ms = [];
+      for (let i = 0; i < reps; i++) {
+        await page.evaluate(what);
+        const t = performance.now();
+        await b.call('browser_snapshot', { tabId });
+        ms.push(performance.now() - t);
+      }
+      return median(ms);
+    };
+    // browser_snapshot after one more change (the first one's tracker state was taken before
+    // the AX reads), and after a change no walk shows (the frame walks, the last result answers).
+    const snapChangeMs = await afterEach(change);
+    const snapUnseenMs = await afterEach(unseen);
     const s = snap.snapshot;
     const memoryBytes = await memory();
     rows.push({
       page: label, corpus: real, domNodes, memoryBytes,
-      ours: { repeatMs: median(snapRepeats), changeMs: snapChangeMs, unseenMs: median(snapUnseen), source: snap.snapshot.source, chars: s.charCount, nodes: s.nodeCount, refs: s.refCount, truncated: s.truncated, ms: median(ours.map((o) => o.total)), captureMs: median(ours.map((o) => o.capture)), wasmMs: median(ours.map((o) => o.wasm)), rawObservationBytes: snap.timing.rawBytes },
+      ours: { repeatMs: median(snapRepeats), changeMs: snapChangeMs, unseenMs: snapUnseenMs, source: snap.snapshot.source, chars: s.charCount, nodes: s.nodeCount, refs: s.refCount, truncated: s.truncated, ms: median(ours.map((o) => o.total)), captureMs: median(ours.map((o) => o.capture)), wasmMs: median(ours.map((o) => o.wasm)), rawObservationBytes: snap.timing.rawBytes },
       axSource: { chars: axSnap.snapshot?.charCount, ms: median(axSource) },
       ax: { fullChars: axFull.charCount, diffMode: axDiff.mode, diffChars: axDiff.charCount, repeatMode, repeatMs: median(repeats), changeMs },
       playwright: { chars: aria.length, refs: (aria.match(/\[ref=/g) || []).length, ms: median(pw) },
