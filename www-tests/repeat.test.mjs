@@ -106,7 +106,7 @@ for (const [size, filler] of [['a small page', 0], ['a page of 5,000 elements', 
   await closeTab(b, page, tabId);
 });
 
-test('a data-* attribute no style rule names and no read shows is not a change; one a rule names (a selector, attr(), a shadow root\'s :host, an imported sheet), data-testid, or any attribute while a sheet cannot be read, is', async () => {
+test('a data-* attribute no style rule names and no read shows is not a change; one a rule names (a selector, attr(), a shadow root\'s :host, an imported sheet, a sheet replaced), data-testid, or any attribute while a sheet cannot be read, is', async () => {
   // Every data-* attribute the walk or the core reads counts (changes.js UNREAD spares the rest).
   const source = (f) => fs.readFileSync(new URL(f, import.meta.url), 'utf8');
   const unread = new RegExp(source('../extension/page/changes.js').match(/const UNREAD = \/(.+)\/;/)[1]);
@@ -137,6 +137,9 @@ test('a data-* attribute no style rule names and no read shows is not a change; 
   assert.ok(imported.captured, 'an imported sheet names data-imported');
   assert.doesNotMatch((await b.call('browser_accessibility_snapshot', { tabId, sessionId: 'whole', disableDiffing: true })).state, /Note/, 'and hides the note');
   assert.ok((await captures(() => { document.getElementById('tracked').dataset.testid = 'tracked'; })).captured, 'the core reads data-testid');
+  // A sheet whose text is replaced by as many rules, one of them naming data-track now.
+  assert.ok((await captures(() => { document.getElementById('swapped').textContent = '#tracked[data-track="9"] { display: none }'; })).captured);
+  assert.ok((await captures(() => { document.getElementById('tracked').dataset.track = '9'; })).captured, 'the new rule names data-track');
   // A sheet from another origin cannot be read: any data-* attribute may be named there.
   await page.evaluate((href) => new Promise((resolve) => {
     const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href, onload: resolve, onerror: resolve });

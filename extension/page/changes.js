@@ -65,9 +65,14 @@
   let last = '';
   let roots = [document]; // the document and the shadow roots the last pass found
 
-  // The text of every style rule of `roots` (lower case), and the rule counts it was read at
-  // (sheets and imported sheets: a sheet added, loaded or edited through the CSSOM changes them).
-  let css = { counts: '', text: '' };
+  // The text of every style rule of `roots` (lower case), and what it was read from: each
+  // sheet (imported ones too), its rule count and its first and last rule, by identity (a
+  // sheet added, replaced, loaded or edited through the CSSOM changes them; a rule swapped in
+  // place between the two is missed, as the rule counts `unreported` compares miss it).
+  let css = { from: '', text: '' };
+  const ids = new WeakMap();
+  let nextId = 0;
+  const idOf = (o) => (o ? (ids.get(o) ?? (ids.set(o, ++nextId), nextId)) : 0);
   /**
    * Whether a style rule may name attribute `name` (a selector, or `attr()` in a value): any
    * rule whose text holds the name, and any sheet that cannot be read (cross-origin), say yes.
@@ -89,11 +94,11 @@
     } catch {
       return true; // a cross-origin sheet: its rules cannot be read
     }
-    const read = sheets.map((s) => s.cssRules.length).join();
-    if (read !== css.counts) {
+    const from = sheets.map((s) => { const r = s.cssRules; return `${idOf(s)}:${r.length}:${idOf(r[0])}:${idOf(r[r.length - 1])}`; }).join();
+    if (from !== css.from) {
       let text = '';
       for (const sheet of sheets) for (const rule of sheet.cssRules) if (!('styleSheet' in rule)) text += rule.cssText.toLowerCase();
-      css = { counts: read, text };
+      css = { from, text };
     }
     return css.text.includes(name);
   }
