@@ -26,10 +26,17 @@
   const bump = () => { count++; };
   // A mutation counts unless it provably changes nothing a read shows: a `data-*` attribute
   // (no read shows one but data-testid: domwalk.js ATTRS, src/tree/mod.rs) that no style
-  // rule of the document or a shadow root names (`styled`).
+  // rule of the document or a shadow root names (`ruleText`, read once per batch).
   const UNREAD = /^data-(?!testid$)/;
-  const counts = (r) => !(r.type === 'attributes' && UNREAD.test(r.attributeName) && !styled(r.attributeName));
-  const observer = new MutationObserver((records) => { if (records.some(counts)) bump(); });
+  const counted = (records) => {
+    let text;
+    return records.some((r) => {
+      if (r.type !== 'attributes' || !UNREAD.test(r.attributeName)) return true;
+      if (text === undefined) text = ruleText();
+      return text === null || text.includes(r.attributeName);
+    });
+  };
+  const observer = new MutationObserver((records) => { if (counted(records)) bump(); });
   const EVENTS = ['scroll', 'scrollend', 'resize', 'focusin', 'focusout', 'input', 'change', 'toggle', 'load', 'error',
     'animationstart', 'animationend', 'animationcancel', 'animationiteration', 'transitionrun', 'transitionend', 'transitioncancel',
     'mouseover', 'mouseout', 'play', 'pause', 'ended', 'loadedmetadata', 'fullscreenchange', 'beforematch', 'visibilitychange', 'pageshow'];
@@ -74,11 +81,11 @@
   let nextId = 0;
   const idOf = (o) => (o ? (ids.get(o) ?? (ids.set(o, ++nextId), nextId)) : 0);
   /**
-   * Whether a style rule may name attribute `name` (a selector, or `attr()` in a value): any
-   * rule whose text holds the name, and any sheet that cannot be read (cross-origin), say yes.
-   * Serialized rules spell names out (no escapes), so a rule that names it holds it.
+   * The text of every style rule, in which a rule that names an attribute (a selector, or
+   * `attr()` in a value) holds its name: serialized rules spell names out (no escapes). Null
+   * when a sheet cannot be read (cross-origin): any attribute may be named there.
    */
-  function styled(name) {
+  function ruleText() {
     const sheets = [];
     const gather = (list) => {
       for (const sheet of list) {
@@ -92,7 +99,7 @@
     try {
       for (const root of roots) gather([...(root.styleSheets ?? []), ...(root.adoptedStyleSheets ?? [])]);
     } catch {
-      return true; // a cross-origin sheet: its rules cannot be read
+      return null; // a cross-origin sheet: its rules cannot be read
     }
     const from = sheets.map((s) => { const r = s.cssRules; return `${idOf(s)}:${r.length}:${idOf(r[0])}:${idOf(r[r.length - 1])}`; }).join();
     if (from !== css.from) {
@@ -100,7 +107,7 @@
       for (const sheet of sheets) for (const rule of sheet.cssRules) if (!('styleSheet' in rule)) text += rule.cssText.toLowerCase();
       css = { from, text };
     }
-    return css.text.includes(name);
+    return css.text;
   }
   // A page of at most `offsetElements` elements (budget.rs, passed by each check) has its
   // scroll containers found by the pass itself (every element's offsets read): an element's
@@ -204,7 +211,7 @@
      */
     async check(offsetElements = 0, deferOffsets = false) {
       if (!started) start();
-      if (observer.takeRecords().some(counts)) bump();
+      if (counted(observer.takeRecords())) bump();
       // Nothing counted since the last answer: the elements are those of the last pass, so
       // `small` still says whether this pass reads every offset.
       const known = scannedAt === count;
@@ -217,7 +224,7 @@
       }
       if (!known && !small && count === answered) {
         await nextFrame();
-        if (observer.takeRecords().some(counts)) bump();
+        if (counted(observer.takeRecords())) bump();
       }
       const before = count;
       // With the scroll containers of this state known, only their offsets are read: no
@@ -255,7 +262,7 @@
      * finds them itself).
      */
     adopt(containers) {
-      if (observer.takeRecords().some(counts)) bump();
+      if (counted(observer.takeRecords())) bump();
       if (!containers || adoptable !== count) return;
       scrollers = containers;
       offsets = offsetsOf(containers);
