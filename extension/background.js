@@ -6,6 +6,7 @@
 // Entry point for tests and the Bridge: `globalThis.pcc.call(method, params)` resolves to
 // the tool's result, or to `{error: {code, message, hint}}`.
 import { memoryBytes } from './wasm/pcc.js';
+import { lateFrames } from './inject.js';
 import { ready, whileRunning } from './core.js';
 import { resolveTab } from './handles.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
@@ -145,5 +146,5 @@ async function call(method, params = {}) {
   return out;
 }
 
-globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
+globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), lateFrames, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
 startBridge(call);

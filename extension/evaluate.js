@@ -7,13 +7,14 @@ import { projectEvaluate } from './wasm/pcc.js';
 import { ready } from './core.js';
 import { fail } from './errors.js';
 import { serializeInPage, formFieldFacts } from './page/evaluate.js';
+import { inject } from './inject.js';
 import { limits } from './limits.js';
 
 /** The form fields of every frame of the tab, or `null` when no frame could be read. */
 export async function formFields(tabId, limits) {
   let results;
   try {
-    results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: formFieldFacts, args: [limits.evalFormFields, limits.evalSecretChars, limits.evalLabelChars] });
+    results = await inject(tabId, 'all', formFieldFacts, [limits.evalFormFields, limits.evalSecretChars, limits.evalLabelChars]);
   } catch {
     return null;
   }

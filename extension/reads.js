@@ -9,6 +9,7 @@ import { residentWalk } from './page/checks.js';
 import { articleWalk } from './page/article.js';
 import { fail } from './errors.js';
 import { sessions, isAttached, loaderIdOf } from './debugger.js';
+import { answerOf, inject, LATE } from './inject.js';
 import { limits } from './limits.js';
 
 /** Errors that mean the document went away under the read. */
@@ -121,20 +122,20 @@ function walkError(r, selector) {
 }
 
 /**
- * Runs `func` in frame 0 (errors propagate) and in each of `children` (child frame ids), each
- * raced against the core's `frameAnswerMs`: a frame that never answers (a `javascript:` URL
- * frame, a failed ad frame) is left out instead of holding the read. A frame whose answer is
- * 'cold' (`residentWalk` found no walk there) runs `cold` instead.
+ * Runs `func` in frame 0 (errors propagate) and in each of `children` (child frame ids), at
+ * once (inject.js), each raced against the core's `frameAnswerMs`: a frame that still does not
+ * answer is left out instead of holding the read. A frame whose answer is 'cold'
+ * (`residentWalk` found no walk there) runs `cold` instead.
  */
 async function inFrames(tabId, children, func, args, cold = null) {
   const run = async (frameId) => {
-    const r = await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func, args });
-    return cold && r[0]?.result === 'cold' ? chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func: cold, args }) : r;
+    const r = await inject(tabId, [frameId], func, args);
+    return cold && r[0]?.result === 'cold' ? inject(tabId, [frameId], cold, args) : r;
   };
-  const child = (frameId) => Promise.race([
-    run(frameId).then((r) => (r[0] ? { ...r[0], frameId } : null), () => null),
-    new Promise((res) => setTimeout(() => res(null), limits.frameAnswerMs)),
-  ]);
+  const child = async (frameId) => {
+    const r = await answerOf(run(frameId).then((r) => (r[0] ? { ...r[0], frameId } : null), () => null));
+    return r === LATE ? null : r;
+  };
   const [first, ...rest] = await Promise.all([run(0), ...children.map(child)]);
   return [...first.map((r) => ({ ...r, frameId: 0 })), ...rest.filter(Boolean)];
 }

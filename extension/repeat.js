@@ -10,6 +10,7 @@
 // hold a state for a read the caller cannot use any more (the callers check the document,
 // the revision or the ref registry before using what is held).
 import { trackerState } from './page/checks.js';
+import { answerOf, inject, LATE } from './inject.js';
 import { limits } from './limits.js';
 
 const states = new Map(); // read key → {state, held}
@@ -33,52 +34,51 @@ const errorPages = new Set();
 
 /** One frame's tracker answer: its string, `error page` (Chrome's static error document, e.g.
  * an ad frame offline: nothing there changes but its document), or null. */
-async function frameState(tabId, frame, answerMs) {
+async function frameState(tabId, frame) {
   const doc = `${tabId}:${frame.frameId}:${frame.documentId}`;
   if (silent.has(doc)) return null;
   if (errorPages.has(doc)) return 'error page';
-  const asked = chrome.scripting.executeScript({ target: { tabId, frameIds: [frame.frameId] }, func: trackerState, args: [limits.trackerOffsetElements] }).then(
+  const answer = await answerOf(inject(tabId, [frame.frameId], trackerState, [limits.trackerOffsetElements]).then(
     (r) => (typeof r[0]?.result === 'string' ? r[0].result : null),
     (e) => (/showing error page/.test(e?.message) ? 'error page' : null),
-  );
-  const late = Symbol('late');
-  const answer = await Promise.race([asked, new Promise((res) => setTimeout(() => res(late), answerMs))]);
-  const kept = answer === late ? silent : answer === 'error page' ? errorPages : null;
+  ));
+  const kept = answer === LATE ? silent : answer === 'error page' ? errorPages : null;
   if (kept) {
     if (kept.size >= limits.silentFramesKept) kept.clear();
     kept.add(doc);
   }
-  return answer === late ? null : answer;
+  return answer === LATE ? null : answer;
 }
 
 /**
  * Every frame's tracker answer in one injection (`allFrames`), by frame and document id, or
  * null when the call fails or is late (a frame that never answers holds it: the frames are
- * then asked one by one, and the silent one is remembered).
+ * then asked one by one, and the silent one is remembered). Frames the browser does not list
+ * (a `javascript:` URL frame's first document, a frame whose navigation is pending) answer
+ * too, and are not asked for.
  */
-async function allAnswers(tabId, answerMs) {
-  const asked = chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: trackerState, args: [limits.trackerOffsetElements] }).catch(() => null);
-  const answers = await Promise.race([asked, new Promise((res) => setTimeout(() => res(null), answerMs))]);
-  return answers && new Map(answers.map((r) => [`${r.frameId}:${r.documentId}`, typeof r.result === 'string' ? r.result : null]));
+async function allAnswers(tabId) {
+  const answers = await answerOf(inject(tabId, 'all', trackerState, [limits.trackerOffsetElements]).catch(() => null));
+  return answers && answers !== LATE ? new Map(answers.map((r) => [`${r.frameId}:${r.documentId}`, typeof r.result === 'string' ? r.result : null])) : null;
 }
 
 /**
  * The page state of a tab now, or null when it cannot be proved: one tracker answer per
  * frame the browser lists, with its document id. All frames are asked in one injection; a
  * frame it did not reach (an error page, a frame that came meanwhile) or a tab with a frame
- * known to stay silent is asked on its own, each within `answerMs`. `{state, frames,
+ * known to stay silent is asked on its own, each within the core's frameAnswerMs. `{state, frames,
  * reached}`: `frames` as listed but error pages (nothing there to walk), `reached` when every
  * one of them answered in that injection.
  */
-export async function pageState(tab, answerMs) {
+export async function pageState(tab) {
   // Listed and asked at once, unless a frame of this tab is known to stay silent.
   const hasSilent = [...silent].some((d) => d.startsWith(`${tab.id}:`));
-  const [frames, together] = await Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null), hasSilent ? null : allAnswers(tab.id, answerMs)]);
+  const [frames, together] = await Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null), hasSilent ? null : allAnswers(tab.id)]);
   if (!frames?.length) return null;
   frames.sort((a, b) => a.frameId - b.frameId);
   // A frame without a string answer there is asked on its own: that ask also tells an error
   // page (nothing changes there but its document) from a frame with no tracker.
-  const answers = await Promise.all(frames.map((f) => together?.get(`${f.frameId}:${f.documentId}`) ?? frameState(tab.id, f, answerMs)));
+  const answers = await Promise.all(frames.map((f) => together?.get(`${f.frameId}:${f.documentId}`) ?? frameState(tab.id, f)));
   if (answers.some((a) => a === null)) return null;
   // Walkable in one injection: every frame but error pages answered in that injection.
   const reached = frames.every((f, i) => answers[i] === 'error page' || typeof together?.get(`${f.frameId}:${f.documentId}`) === 'string');

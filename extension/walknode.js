@@ -9,6 +9,7 @@
 // from text or position, or act.
 import { enableRuntime, ownWorlds } from './debugger.js';
 import { markWalkFrame } from './walker.js';
+import { inject } from './inject.js';
 
 const GROUP = 'pcc-walk-ref';
 
@@ -24,7 +25,7 @@ export async function walkNode(tabId, all, { walkId, walkIndex, frameId }) {
   const mark = crypto.randomUUID(); // the worker is a secure context
   let held;
   try {
-    [{ result: held }] = await chrome.scripting.executeScript({ target: { tabId, frameIds: [Number(frameId) || 0] }, func: markWalkFrame, args: [mark, walkId, walkIndex] });
+    [{ result: held }] = await inject(tabId, [Number(frameId) || 0], markWalkFrame, [mark, walkId, walkIndex]);
   } catch {
     return null;
   }

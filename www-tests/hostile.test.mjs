@@ -154,6 +154,32 @@ test('frames that never answer a script (javascript: URL, blank, unreachable ad 
   await closeTab(b, page, tabId);
 });
 
+test('frames whose document never finishes loading are never waited for, and an unchanged page is still answered from the trackers', async () => {
+  // javascript: URL frames, a document opened and never closed, a frame whose server never
+  // answers, a lazy frame off screen, a data: URL and a sandboxed frame (cnn's and
+  // breitbart's ad slots): each read used to wait the frame-answer limit on them.
+  // (Its load event never comes: one frame's server never answers.)
+  const [page, opened] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url: server.url('silent-frames.html') })]);
+  const tabId = opened.tab.id;
+  await page.waitForFunction(() => document.querySelectorAll('iframe').length === 8 && document.querySelector('button'));
+  const lateBefore = await b.worker.evaluate(() => globalThis.pcc.lateFrames());
+  const reads = [['browser_snapshot', {}], ['browser_snapshot', { source: 'dom' }], ['browser_accessibility_snapshot', { sessionId: 'silent' }], ['browser_dom_cua', {}], ['browser_extract', {}], ['browser_find', { text: 'After the frames' }], ['browser_evaluate', { expression: 'document.title' }]];
+  const answers = {};
+  for (let round = 0; round < 2; round++) {
+    for (const [method, params] of reads) {
+      const r = await b.call(method, { tabId, ...params });
+      assert.ok(!r.error, `${method}: ${JSON.stringify(r.error)}`);
+      answers[`${method}${params.source ? ':' + params.source : ''}#${round}`] = r;
+    }
+  }
+  assert.equal(await b.worker.evaluate(() => globalThis.pcc.lateFrames()), lateBefore, 'a read waited out the frame-answer limit');
+  assert.match(answers['browser_snapshot#0'].snapshot.state, /Frames no script answers in[\s\S]*data frame[\s\S]*sandboxed[\s\S]*Child button/);
+  // Every frame with a document has a tracker (data: and sandboxed frames too): the repeats are proved unchanged.
+  assert.equal(answers['browser_accessibility_snapshot#1'].mode, 'unchanged', JSON.stringify(answers['browser_accessibility_snapshot#1']).slice(0, 300));
+  assert.equal(answers['browser_snapshot#1'].snapshot.snapshotId, answers['browser_snapshot#0'].snapshot.snapshotId);
+  await closeTab(b, page, tabId);
+});
+
 test('a call past its deadline is abandoned: it sends no further command and commits no revision', async () => {
   const { page, tabId } = await openTab(b, server, 'basic.html');
   await page.evaluate(() => {

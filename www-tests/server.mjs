@@ -10,6 +10,7 @@ export const pagesDir = path.join(here, 'pages');
 
 /** Serves `pages/`, and `extraDir` (generated benchmark pages) under `/gen/`. */
 export async function startServer(extraDir) {
+  const hung = new Set();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     let name = decodeURIComponent(url.pathname).replace(/^\/+/, '') || 'basic.html';
@@ -21,6 +22,11 @@ export async function startServer(extraDir) {
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
         res.end(JSON.stringify({ body: 'response-BODY-SECRET', i: url.searchParams.get('i') }));
       }, ms);
+      return;
+    }
+    if (name === 'hang') {
+      // A response that never comes (an ad server that holds the connection): closed with the server.
+      hung.add(res);
       return;
     }
     const root = extraDir && name.startsWith('gen/') ? extraDir : pagesDir;
@@ -42,6 +48,9 @@ export async function startServer(extraDir) {
     origin: `http://127.0.0.1:${port}`,
     crossOrigin: `http://localhost:${port}`,
     url: (p) => `http://127.0.0.1:${port}/${p}`,
-    close: () => new Promise((r) => server.close(r)),
+    close: () => new Promise((r) => {
+      for (const res of hung) res.destroy();
+      server.close(r);
+    }),
   };
 }

@@ -8,6 +8,7 @@ import { ready, utf8 } from '../core.js';
 import { sessions } from '../debugger.js';
 import { answered, openDialog } from '../dialogs.js';
 import { domAct } from '../walker.js';
+import { inject } from '../inject.js';
 import { fail, toWire } from '../errors.js';
 import { assertReadable, handleOf, resolveTab } from '../handles.js';
 import { assertMayAct } from '../ownership.js';
@@ -156,7 +157,7 @@ async function browserAction(action, params, signal) {
 async function domRefAct(tab, handle, all, target, action, params) {
   const frameIds = [Number(target.frameId) || 0];
   const started = Date.now();
-  const [res] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds }, func: domAct, args: [target.walkId ?? null, target.walkIndex, action, params.text ?? params.value ?? params.key ?? ''] });
+  const [res] = await inject(tab.id, frameIds, domAct, [target.walkId ?? null, target.walkIndex, action, params.text ?? params.value ?? params.key ?? '']);
   if (res?.result?.stale) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
   if (res?.result?.noOption) fail('INVALID_REQUEST', 'no such option', 'use an option value or label shown in the snapshot');
   return outcome(tab, handle, all?.[0], started, { ok: true, action, ref: params.ref });

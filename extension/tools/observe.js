@@ -13,6 +13,7 @@ import { assertReadable, handleOf, resolveTab, sameDocumentHandle } from '../han
 import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../reads.js';
 import { heldAnswer, heldFrames, heldRead, heldSince, heldWalk, oneFrameState, pageState, readKey, remember } from '../repeat.js';
 import { answerThenWalk, postThenWalk } from '../page/checks.js';
+import { answerOf, inject, LATE } from '../inject.js';
 import { walkNode } from '../walknode.js';
 import { applyPasswordMemory } from '../worlds.js';
 import { optionalInt, tabInfo } from './common.js';
@@ -247,10 +248,13 @@ async function framesRead(tab, frames, params, signal, render, sameAs) {
     const all = sessions(tab.id).catch(() => null);
     const loader = all.then((s) => s && loaderIdOf(s[0]));
     loader.catch(() => {});
-    const late = new Promise((res) => setTimeout(() => res(null), limits.frameAnswerMs));
-    const got = await race(Promise.race([late, chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, func: postThenWalk, args: [round, walkArgs(null, limits.walkTextChars, round, keep, true), sameAs] })]));
+    const answered = await race(answerOf(inject(tab.id, 'all', postThenWalk, [round, walkArgs(null, limits.walkTextChars, round, keep, true), sameAs])));
+    if (answered === LATE) return null;
+    // Frames the browser does not list (a `javascript:` URL frame's first document, a frame
+    // whose navigation is pending) answer too: left out, as the normal way leaves them.
     const listed = new Map(frames.map((f) => [f.frameId, f.documentId]));
-    if (got?.length !== frames.length || got.some((w) => listed.get(w.frameId) !== w.documentId || typeof (w.result?.read ?? w.result)?.walk !== 'object')) return null;
+    const got = answered.filter((w) => listed.has(w.frameId));
+    if (got.length !== frames.length || got.some((w) => listed.get(w.frameId) !== w.documentId || typeof (w.result?.read ?? w.result)?.walk !== 'object')) return null;
     if (sameAs !== null && got.every((w) => w.result.same === true)) return { same: true };
     const walks = got.map((w) => (w.result.same === true ? { ...w, result: w.result.read } : w));
     const { page, main } = pageWalk(walks, null);
@@ -285,7 +289,7 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
     remember(key, one.state, { kept: keep(read.result), handle, walkId: one.walkId });
     return read;
   }
-  const page = one ? null : tracked ? await pageState(tab, limits.frameAnswerMs) : null;
+  const page = one ? null : tracked ? await pageState(tab) : null;
   const state = one?.state ?? page?.state ?? null;
   /** The held read's answer again (remembered with the state now), or null when it cannot be. */
   const again = (held) => {
