@@ -47,7 +47,7 @@ const PAGES = [
 ].sort((a, b) => (a.corpus === b.corpus ? 0 : a.corpus ? -1 : 1));
 PAGES.push(...PAGES.splice(PAGES.findIndex((p) => p.label === 'scaled-50k'), 1));
 // Offline: a real page's ads, fonts and trackers fail at once (local servers answer).
-const b = await launch({ offline: true });
+const b = await launch({ offline: true, policy: { readUserTabs: 'all' } }); // it reads the pages it opens itself
 /** The worker's wasm linear memory now (it only grows within one instance). */
 const memory = () => b.worker.evaluate(() => globalThis.pcc.memoryBytes());
 const rows = [];

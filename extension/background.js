@@ -8,7 +8,7 @@
 import { memoryBytes } from './wasm/pcc.js';
 import { lateFrames } from './inject.js';
 import { ready, whileRunning } from './core.js';
-import { resolveTab } from './handles.js';
+import { assertReadable, resolveTab } from './handles.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { status, doctor, recordEvent } from './status.js';
 import { startBridge, configureBridge, bridgeState } from './bridge.js';
@@ -28,13 +28,22 @@ import { tabTools } from './tools/tabs.js';
 import { scriptTools } from './tools/script.js';
 import { transferTools } from './tools/transfer.js';
 import { limits } from './limits.js';
+import * as consentTabs from './consent.js';
+import { assertMayRead, grantTab, listed, revokeTab, setPolicy, startConsent } from './consent.js';
+import { ownedTabs, ownerOf } from './ownership.js';
 
 // A closed or replaced tab: every module that keeps per-tab state forgets it, here in one
 // place (the core's refs and revisions of the tab too).
-const TAB_STATE = [debuggerTabs, dialogTabs, handleTabs, journalTabs, ownershipTabs, repeatTabs];
+const TAB_STATE = [consentTabs, debuggerTabs, dialogTabs, handleTabs, journalTabs, ownershipTabs, repeatTabs];
 chrome.tabs.onRemoved.addListener(async (tabId) => {
   for (const m of TAB_STATE) m.forgetTab(tabId);
   (await ready).collector.clearTab(tabId);
+});
+// A tab a page opened: the agent's when an agent tab's page opened it (in its opener's group).
+chrome.webNavigation.onCreatedNavigationTarget.addListener(async ({ sourceTabId, tabId }) => {
+  if (!(await ownershipTabs.openedBy(sourceTabId, tabId))) return;
+  const [from, tab] = await Promise.all([chrome.tabs.get(sourceTabId).catch(() => null), chrome.tabs.get(tabId).catch(() => null)]);
+  if (from?.groupId >= 0 && tab?.windowId === from.windowId) await chrome.tabs.group({ tabIds: [tabId], groupId: from.groupId }).catch(() => {});
 });
 chrome.tabs.onReplaced.addListener(async (added, removed) => {
   handleTabs.replacedTab(added, removed);
@@ -51,9 +60,39 @@ const TOOLS = {
   ...tabTools,
   ...scriptTools,
   ...transferTools,
-  browser_status: (p) => status(p, (t) => tabInfo(t)),
-  browser_doctor: (p) => doctor(p, (t) => tabInfo(t)),
+  browser_status: (p) => status(p, describeTab),
+  browser_doctor: (p) => doctor(p, describeTab),
 };
+
+/** A tab as a result describes it: its site alone when the agent may not read it (consent.js). */
+async function describeTab(tab) {
+  const owner = await ownerOf(tab.id);
+  return tabInfo(listed(tab, owner) ?? { id: tab.id, windowId: tab.windowId, pccGranted: false });
+}
+
+// The agent's own tabs (ownership.js) are the ones the origin policy's request rules cover.
+const consentLoaded = startConsent(async () => (await ownedTabs()).filter((t) => t.owner === 'agent').map((t) => t.tabId));
+
+/**
+ * Tools that take a tabId but neither read nor act on that tab's page: they describe it (its
+ * site alone when it is not readable) or give it back. Every other tool that takes a tabId
+ * (or addresses the active tab without one) reads or acts on that tab: the tab must be the
+ * agent's, claimed, or one the person let it read (consent.js).
+ */
+const TAB_FREE = new Set(['browser_selected_tab', 'browser_tab_close', 'browser_release_tab', 'browser_status', 'browser_doctor']);
+
+/** The consent check of a call on a tab (BROWSER_TAB_NOT_GRANTED). A tab that cannot be
+ * found is left to the tool: it says what is wrong. */
+async function consentOf(method, params, known) {
+  if (TAB_FREE.has(method) || !known.get(method)?.has('tabId')) return;
+  const tab = await resolveTab(params.tabId).catch(() => null);
+  try {
+    assertReadable(tab);
+  } catch {
+    return; // no tab, or one no extension may read (a browser page): the tool says so
+  }
+  assertMayRead(tab, await ownerOf(tab.id));
+}
 
 /**
  * The catalogue (the one source of tool names and parameters; a test checks TOOLS against
@@ -134,6 +173,8 @@ async function call(method, params = {}) {
     for (const k of Object.keys(params)) {
       if (!known.get(method)?.has(k)) fail('INVALID_REQUEST', `${method} has no parameter ${k.slice(0, limits.methodNameChars)}`, `its parameters: ${[...(known.get(method) ?? [])].join(', ')}`);
     }
+    await consentLoaded;
+    await consentOf(method, params, known);
     limit = deadline(method, params, sideEffects, limits);
     const start = () => whileRunning(TOOLS[method](params, limit.signal));
     out = await (DIALOG_FREE.has(method) ? Promise.race([start(), limit.promise]) : guardDialog(method, params, start, limit, sideEffects));
@@ -146,5 +187,5 @@ async function call(method, params = {}) {
   return out;
 }
 
-globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), lateFrames, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
+globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), lateFrames, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
 startBridge(call);

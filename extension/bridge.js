@@ -12,6 +12,7 @@
 // keeper document (keeper.js) starts it again within a second (the alarm is the fallback),
 // and a message every 20 s keeps an open link (and the worker) alive.
 // Port and token live in chrome.storage.local (`bridgePort`, default 17373; `bridgeToken`).
+import { setBridgePolicy } from './consent.js';
 import { browserId, runtimeId } from './handles.js';
 import { limits, limitsLoaded } from './limits.js';
 
@@ -86,6 +87,8 @@ async function connect() {
       authenticated = true;
     } else if (msg.type === 'welcome' && authenticated) {
       backoff = limits.bridgeBackoffMinMs;
+      // The Bridge's configuration for unattended use (`pcc bridge --read-user-tabs …`).
+      await setBridgePolicy(msg.policy ?? null);
       Object.assign(state, { connected: true, problem: undefined, connectionId: msg.connectionId, connectionGeneration: msg.connectionGeneration });
     } else if (msg.type === 'call' && handler && state.connected && socket === ws) {
       const result = await handler(msg.method, msg.params ?? {});
@@ -96,6 +99,7 @@ async function connect() {
     clearInterval(keepalive);
     if (socket !== ws) return; // replaced by configureBridge
     socket = null;
+    void setBridgePolicy(null);
     Object.assign(state, { connected: false, connectionId: undefined, connectionGeneration: undefined });
     scheduleRetry();
   };

@@ -1,8 +1,11 @@
 // Tab ownership (SPEC §5): tabs the agent opened are its own; a user's tab must be claimed
 // explicitly before any side effect, and side effects on a claimed tab carry its handle.
-// Reads (snapshot, accessibility, tabs, screenshot, wait) work on any readable tab.
+// Reads work on the agent's and claimed tabs and on the person's tabs consent.js lets it
+// read; a tab an agent tab's page opens is the agent's too (`openedBy`).
 // Kept in chrome.storage.session so an evicted worker remembers what it owns.
+import { agentTabsChanged } from './consent.js';
 import { fail } from './errors.js';
+import { limits } from './limits.js';
 
 const KEY = 'pcc.ownership';
 let owned; // Map tabId → 'agent' | 'claimed'
@@ -22,11 +25,13 @@ async function save() {
 export async function markOwned(tabId, how) {
   (await load()).set(tabId, how);
   await save();
+  agentTabsChanged();
 }
 
 export async function release(tabId) {
   (await load()).delete(tabId);
   await save();
+  agentTabsChanged();
 }
 
 export async function ownerOf(tabId) {
@@ -35,8 +40,8 @@ export async function ownerOf(tabId) {
 
 /**
  * What the agent said about its tabs: `as` (`handoff`: handed to the user, e.g. a login;
- * `deliverable`: a page it delivers) and the agent `session` that opened it. Cleanup keeps
- * marked tabs.
+ * `deliverable`: a page it delivers), the agent `session` that opened it, and the agent tab
+ * whose page opened it (`opener`). Cleanup keeps marked tabs.
  */
 const MARKS_KEY = 'pcc.tabMarks';
 let marks; // Map tabId → {as?, session?}
@@ -73,7 +78,31 @@ export function forgetTab(tabId) {
 
 /** A replaced tab keeps its ownership: the handle's fence tells the agent it changed. */
 export function replacedTab(added, removed) {
-  void load().then(async (m) => { if (m.has(removed)) { m.set(added, m.get(removed)); m.delete(removed); await save(); } });
+  void load().then(async (m) => { if (m.has(removed)) { m.set(added, m.get(removed)); m.delete(removed); await save(); agentTabsChanged(); } });
+}
+
+/** Tabs pages of agent tabs opened lately: `{from, tabId, at}` (the newest last), for the
+ * action that opened them (`openedSince`). */
+const opened = [];
+
+/**
+ * A tab a page opened (`target=_blank`, `window.open`: webNavigation's
+ * onCreatedNavigationTarget). Opened by an agent tab, it is the agent's too: same session,
+ * its opener remembered (browser_tabs shows it), and the action that opened it says so.
+ */
+export async function openedBy(from, tabId) {
+  if ((await ownerOf(from)) !== 'agent') return false;
+  opened.push({ from, tabId, at: Date.now() });
+  if (opened.length > limits.openedTabsKept) opened.shift();
+  const session = (await loadMarks()).get(from)?.session;
+  await markOwned(tabId, 'agent');
+  await markTab(tabId, { opener: from, ...(session ? { session } : {}) });
+  return true;
+}
+
+/** The tabs that tab `from`'s pages opened since `since` (Date.now() ms). */
+export function openedSince(from, since) {
+  return opened.filter((o) => o.from === from && o.at >= since).map((o) => o.tabId);
 }
 
 /** Side effects need an agent tab, or a claimed tab and a handle with its current fence. */

@@ -4,6 +4,7 @@
 import { ready } from './core.js';
 import { sessions, isAttached } from './debugger.js';
 import { browserId, runtimeId, assertReadable, resolveTab } from './handles.js';
+import { mayRead } from './consent.js';
 import { ownerOf } from './ownership.js';
 import { isJournaled } from './journal.js';
 import { documentId } from './walker.js';
@@ -37,7 +38,7 @@ export async function status(params, describe) {
   };
   if (tab) {
     out.target = {
-      tab: describe(tab),
+      tab: await describe(tab),
       loading: tab.status === 'loading' || !!tab.pendingUrl,
       debuggerAttached: isAttached(tab.id),
       journaled: isJournaled(tab.id),
@@ -69,6 +70,8 @@ export async function doctor(params, describe) {
       readable = false;
       problem(e.code, e.message, e.hint);
     }
+    // A tab the person did not grant is not touched (no debugger, no injection): said below.
+    if (!mayRead(tab, await ownerOf(tab.id))) readable = false;
     if (readable) {
       try {
         const all = await sessions(tab.id);
@@ -88,10 +91,11 @@ export async function doctor(params, describe) {
     if (tab.status === 'loading' || tab.pendingUrl) problem('BROWSER_PAGE_CHANGING', `tab ${tab.id} is loading`);
     const owner = await ownerOf(tab.id);
     details.owner = owner || 'user';
-    if (!owner) problem('BROWSER_TAB_NOT_OWNED', `tab ${tab.id} is the user's: reads work, side effects need a claim`);
+    if (!owner && !mayRead(tab, owner)) problem('BROWSER_TAB_NOT_GRANTED', `tab ${tab.id} is the person's and not granted: reads need their grant, side effects a claim after it`);
+    else if (!owner) problem('BROWSER_TAB_NOT_OWNED', `tab ${tab.id} is the user's: reads work, side effects need a claim`);
   }
   const out = { ok: problems.length === 0, problems };
-  if (tab) out.target = describe(tab);
+  if (tab) out.target = await describe(tab);
   if (params.details === true) out.details = details;
   return out;
 }

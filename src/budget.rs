@@ -230,6 +230,10 @@ pub const GROUP_TITLE_CHARS: usize = 40;
 pub const READ_KEYS_KEPT: usize = 2 * REVISIONS_TOTAL;
 /// Documents whose frame once failed to answer the change tracker (not asked again).
 pub const SILENT_FRAMES_KEPT: usize = 256;
+/// Tabs that agent tabs' pages opened lately, remembered for the action that opened them.
+pub const OPENED_TABS_KEPT: usize = 32;
+/// A refusal's reason in an error message (an origin policy's, with the origin it names).
+pub const REFUSAL_CHARS: usize = 300;
 /// One CDP command through `chrome.debugger`.
 pub const COMMAND_TIMEOUT_MS: usize = 20_000;
 /// Remembered password fields resolved to backend node ids for one AX read.
@@ -256,7 +260,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 59] = [
+pub const SOURCE_LIMITS: [(&str, usize); 61] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -302,6 +306,8 @@ pub const SOURCE_LIMITS: [(&str, usize); 59] = [
     ("groupTitleChars", GROUP_TITLE_CHARS),
     ("readKeysKept", READ_KEYS_KEPT),
     ("silentFramesKept", SILENT_FRAMES_KEPT),
+    ("openedTabsKept", OPENED_TABS_KEPT),
+    ("refusalChars", REFUSAL_CHARS),
     ("commandTimeoutMs", COMMAND_TIMEOUT_MS),
     ("passwordNodesResolved", PASSWORD_NODES_RESOLVED),
     ("incarnationChars", INCARNATION_CHARS),

@@ -62,6 +62,9 @@ fn tab_and_evaluate_results_match_their_types() {
     let tabs = pcc::tools::tabs::project_tabs(r#"[{"id":1,"windowId":2,"title":"T","url":"https://a.test/","active":true,"index":0,"groupId":-1}]"#).expect("tabs");
     holds("TabList", &json(&tabs));
     holds("TabDescriptor", &json(&tabs.tabs[0]));
+    let more = pcc::tools::tabs::project_tabs(r#"[{"id":1,"windowId":2,"url":"https://a.test/x","pccOwner":"agent","pccOpener":4},{"id":2,"windowId":2,"url":"https://b.test/y","pccGranted":false}]"#).expect("tabs");
+    holds("TabDescriptor", &json(&more.tabs[0]));
+    holds("TabDescriptor", &json(&more.tabs[1]));
     let ev = pcc::tools::evaluate::project_redacted(r#"{"type":"string","value":"x","truncated":false}"#, "[]").expect("evaluate");
     holds("Evaluated", &json(&ev));
 }

@@ -27,7 +27,7 @@ for (const f of files) {
   fs.writeFileSync(path.join(pages, f), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${f}</title></head><body>${fs.readFileSync(path.join(dir, f), 'utf8')}</body></html>`);
 }
 const server = await startServer(pages);
-const b = await launch({ offline: true });
+const b = await launch({ offline: true, policy: { readUserTabs: 'all' } }); // it reads the pages it opens itself
 const fold = (s) => (s ?? '').replace(/\s+/g, ' ').trim();
 /** The role and name on the first line of a state. */
 const lineOf = (state) => {

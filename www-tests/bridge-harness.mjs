@@ -34,8 +34,9 @@ export async function until(what, fn, ms = 20000) {
   }
 }
 
-/** Starts a Bridge; `b` (from harness.launch) is connected to it when given. */
-export async function startBridge(b) {
+/** Starts a Bridge (`args`: more `pcc bridge` flags); `b` (from harness.launch) is connected
+ * to it when given. */
+export async function startBridge(b, { args = [] } = {}) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-home-'));
   const port = await freePort();
   const env = { ...process.env, PCC_HOME: home, PCC_PORT: String(port) };
@@ -63,7 +64,7 @@ export async function startBridge(b) {
 
   let proc;
   const start = async () => {
-    proc = spawn(pccBin, ['bridge'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    proc = spawn(pccBin, ['bridge', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     proc.stderr.on('data', () => {});
     await until('the Bridge to listen', async () => fs.existsSync(path.join(home, 'token')) && (await health()));
   };

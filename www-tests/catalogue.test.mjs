@@ -23,7 +23,7 @@ test('the router serves exactly the catalogue, and refuses a parameter it does n
 
 test('error hints come from the one table, extension/errors.json (the Bridge reads it too)', async () => {
   const table = JSON.parse(fs.readFileSync(new URL('../extension/errors.json', import.meta.url), 'utf8'));
-  const r = await b.call('browser_click', { ref: 'e1' });
+  const r = await b.call('browser_tab_open', { url: 'not a URL' });
   assert.equal(r.error?.code, 'INVALID_REQUEST', JSON.stringify(r));
   assert.equal(r.error.hint, table.INVALID_REQUEST);
 });

@@ -20,6 +20,8 @@ try {
   await page.goto(url, { waitUntil: 'load', timeout: 30000 });
   await page.waitForTimeout(200);
   const tabId = await b.tabIdOf(page);
+  // The page is the person's tab: they let the agent read it (the toolbar popup's button).
+  await b.grant(tabId);
   const r = await b.call('browser_snapshot', { tabId, timing: true });
   if (r.error) { console.error(`${r.error.code}: ${r.error.message}\nhint: ${r.error.hint}`); process.exitCode = 1; }
   else {

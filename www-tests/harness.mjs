@@ -20,15 +20,23 @@ export async function openTab(b, server, path) {
   return { page, tabId: r.tab.id, handle: r.tab.handle };
 }
 
-/** Opens `path` the way a user would (not owned by the agent). */
-export async function openUserTab(b, server, path) {
+/** Opens `path` the way a user would (not owned by the agent) and, unless `grant: false`,
+ * lets the agent read it as the person does from the toolbar popup (consent.js). */
+export async function openUserTab(b, server, path, { grant = true } = {}) {
   const page = await b.context.newPage();
   await page.goto(server.url(path), { waitUntil: 'load' });
-  return { page, tabId: await b.tabIdOf(page) };
+  const tabId = await b.tabIdOf(page);
+  if (grant) await b.grant(tabId);
+  return { page, tabId };
 }
 
-/** `offline`: every request but to the local test servers fails at once (real pages' ads, fonts, trackers). */
-export async function launch({ offline = false, args = [] } = {}) {
+/**
+ * `offline`: every request but to the local test servers fails at once (real pages' ads,
+ * fonts, trackers). `policy`: consent and origin policy fields set as the person would in the
+ * options page (consent.js), e.g. `{readUserTabs: 'all'}` for a harness that reads the pages
+ * it opens itself.
+ */
+export async function launch({ offline = false, args = [], policy = null } = {}) {
   if (!fs.existsSync(path.join(extensionDir, 'wasm', 'pcc_bg.wasm'))) throw new Error('run ./build.sh build first');
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-profile-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -54,11 +62,14 @@ export async function launch({ offline = false, args = [] } = {}) {
     const t = tabs.find((t) => t.url === url) || tabs.find((t) => t.active);
     return t.id;
   }, page.url());
+  if (policy) await worker.evaluate((p) => globalThis.pcc.consent.setPolicy(p), policy);
+  /** The person lets the agent read tab `tabId` (the popup's "Let the agent read this tab"). */
+  const grant = (tabId) => worker.evaluate(async (tabId) => globalThis.pcc.consent.grantTab(tabId, (await chrome.tabs.get(tabId)).url), tabId);
   const close = async () => {
     await context.close();
     fs.rmSync(userDataDir, { recursive: true, force: true });
   };
-  return { context, worker, call, tabIdOf, close };
+  return { context, worker, call, tabIdOf, grant, close };
 }
 
 /** Closes an agent tab through the extension and waits until Playwright saw it go. */

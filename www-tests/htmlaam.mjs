@@ -19,7 +19,7 @@ if (!dir || !fs.existsSync(dir)) {
 }
 const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort();
 const server = await startServer(dir);
-const b = await launch({ offline: true });
+const b = await launch({ offline: true, policy: { readUserTabs: 'all' } }); // it reads the pages it opens itself
 // ARIA 1.3's `image` is `img` in the state (as in Playwright's snapshots).
 const SAME = { img: 'image' };
 const NONE = new Set(['', 'none', 'generic', 'presentation']);

@@ -11,8 +11,12 @@ export const pagesDir = path.join(here, 'pages');
 /** Serves `pages/`, and `extraDir` (generated benchmark pages) under `/gen/`. */
 export async function startServer(extraDir) {
   const hung = new Set();
+  // Every request's Host and path, newest last (the consent tests count what reached an origin).
+  const seen = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
+    seen.push({ host: req.headers.host ?? '', path: req.url });
+    if (seen.length > 10000) seen.shift();
     let name = decodeURIComponent(url.pathname).replace(/^\/+/, '') || 'basic.html';
     if (name === 'echo') {
       // A tiny JSON endpoint for network tests (a body the journal must never keep).
@@ -48,6 +52,9 @@ export async function startServer(extraDir) {
     origin: `http://127.0.0.1:${port}`,
     crossOrigin: `http://localhost:${port}`,
     url: (p) => `http://127.0.0.1:${port}/${p}`,
+    crossUrl: (p) => `http://localhost:${port}/${p}`,
+    /** The requests that reached the server through host `host` (e.g. `localhost`). */
+    requestsTo: (host) => seen.filter((r) => r.host.split(':')[0] === host),
     close: () => new Promise((r) => {
       for (const res of hung) res.destroy();
       server.close(r);

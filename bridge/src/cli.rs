@@ -86,6 +86,48 @@ struct Journal {
     max_entries: Option<u64>,
 }
 
+/// The consent and origin policy the Bridge hands the extension for unattended use: each flag
+/// given overrides the person's own setting (extension/consent.js) while this Bridge is linked.
+#[derive(clap::Args, Debug, Default)]
+struct PolicyArgs {
+    /// Which of the person's tabs the agent may read besides its own: none, granted (the tabs and
+    /// sites the person granted; the extension's default) or all.
+    #[arg(long, value_parser = ["none", "granted", "all"])]
+    read_user_tabs: Option<String>,
+    /// Sites whose tabs the agent may read (repeatable), e.g. https://docs.example.com.
+    #[arg(long = "grant-site")]
+    grant_sites: Vec<String>,
+    /// Origins the agent's tabs may open and request (repeatable; none given: any), e.g.
+    /// example.com (and its subdomains) or https://app.example.com:8443.
+    #[arg(long = "allow-origin")]
+    allowed_origins: Vec<String>,
+    /// Origins the agent's tabs may never open or request (repeatable).
+    #[arg(long = "block-origin")]
+    blocked_origins: Vec<String>,
+    /// Let the agent open file: URLs (off unless given).
+    #[arg(long)]
+    allow_local: bool,
+}
+
+impl PolicyArgs {
+    /// The policy fields given, as the extension's welcome carries them; None when none is.
+    fn to_json(&self) -> Option<serde_json::Value> {
+        let mut p = serde_json::Map::new();
+        if let Some(r) = &self.read_user_tabs {
+            p.insert("readUserTabs".into(), r.clone().into());
+        }
+        for (key, list) in [("sites", &self.grant_sites), ("allowedOrigins", &self.allowed_origins), ("blockedOrigins", &self.blocked_origins)] {
+            if !list.is_empty() {
+                p.insert(key.into(), list.clone().into());
+            }
+        }
+        if self.allow_local {
+            p.insert("allowLocal".into(), true.into());
+        }
+        (!p.is_empty()).then_some(serde_json::Value::Object(p))
+    }
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Run the Bridge in the foreground (127.0.0.1 only).
@@ -93,6 +135,8 @@ enum Cmd {
         /// Accept only this extension id (default: any chrome-extension:// origin).
         #[arg(long)]
         extension_id: Option<String>,
+        #[command(flatten)]
+        policy: PolicyArgs,
     },
     /// Run the MCP server on stdio (talks to the Bridge).
     Mcp,
@@ -361,8 +405,8 @@ pub fn run() -> i32 {
     let port = config::port(cli.port);
     let opts = TextOptions { pretty: cli.pretty, fence: !cli.no_fence };
     let (method, params) = match cli.cmd {
-        Cmd::Bridge { extension_id } => {
-            return serve(server::serve(port, extension_id), |e| format!("BRIDGE_UNAVAILABLE: {e} (hint: is another Bridge on port {port}? pass --port)"));
+        Cmd::Bridge { extension_id, policy } => {
+            return serve(server::serve(port, extension_id, policy.to_json()), |e| format!("BRIDGE_UNAVAILABLE: {e} (hint: is another Bridge on port {port}? pass --port)"));
         }
         Cmd::Mcp => return serve(mcp::serve(port), |e| format!("MCP_FAILED: {e}")),
         Cmd::Health => return health(port, cli.pretty),

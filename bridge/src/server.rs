@@ -53,6 +53,9 @@ pub struct Bridge {
     port: u16,
     /// When set, only this extension id may connect.
     extension_id: Option<String>,
+    /// The consent and origin policy fields this Bridge was started with (`pcc bridge
+    /// --read-user-tabs …`), handed to the extension in its welcome.
+    policy: Option<Value>,
     link: Mutex<Option<Arc<Link>>>,
     next_call: AtomicU64,
     /// budget.rs's CALL_DEADLINE_MS, or `PCC_CALL_DEADLINE_MS` (tests shorten it).
@@ -61,12 +64,12 @@ pub struct Bridge {
 
 type Shared = Arc<Bridge>;
 
-pub async fn serve(port: u16, extension_id: Option<String>) -> std::io::Result<()> {
+pub async fn serve(port: u16, extension_id: Option<String>, policy: Option<Value>) -> std::io::Result<()> {
     let token = config::token()?;
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     let port = listener.local_addr()?.port();
     let call_deadline_ms = std::env::var("PCC_CALL_DEADLINE_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(budget::CALL_DEADLINE_MS as u64);
-    let bridge = Arc::new(Bridge { token, port, extension_id, link: Mutex::new(None), next_call: AtomicU64::new(1), call_deadline_ms });
+    let bridge = Arc::new(Bridge { token, port, extension_id, policy, link: Mutex::new(None), next_call: AtomicU64::new(1), call_deadline_ms });
     let app = Router::new()
         .route("/health", get(health))
         .route("/call", post(call))
@@ -355,7 +358,10 @@ async fn run_link(b: Shared, mut socket: WebSocket) {
         outbox,
         pending: Arc::new(Mutex::new(HashMap::new())),
     });
-    let welcome = json!({"type": "welcome", "connectionId": link.connection_id, "connectionGeneration": link.generation});
+    let mut welcome = json!({"type": "welcome", "connectionId": link.connection_id, "connectionGeneration": link.generation});
+    if let Some(policy) = &b.policy {
+        welcome["policy"] = policy.clone();
+    }
     if socket.send(Message::Text(welcome.to_string().into())).await.is_err() {
         return;
     }

@@ -11,7 +11,7 @@ import { domAct } from '../walker.js';
 import { inject } from '../inject.js';
 import { fail, toWire } from '../errors.js';
 import { assertReadable, handleOf, resolveTab } from '../handles.js';
-import { assertMayAct } from '../ownership.js';
+import { assertMayAct, openedSince } from '../ownership.js';
 import { settle } from '../settle.js';
 import { walkNode } from '../walknode.js';
 import { tabInfo } from './common.js';
@@ -175,6 +175,9 @@ async function outcome(tab, handle, mainSession, started, out) {
   const after = await handleOf(now, mainSession).catch(() => sessions(tab.id).then((a) => handleOf(now, a[0]))).catch(() => null);
   if (after && after.incarnation !== handle.incarnation) out.navigated = true;
   out.tab = tabInfo(now, after || handle);
+  // A tab the page opened (a target=_blank link, window.open): the agent's, and said here.
+  const opened = openedSince(tab.id, started);
+  if (opened.length) out.opened = (await Promise.all(opened.map((id) => chrome.tabs.get(id).catch(() => null)))).filter(Boolean).map((t) => tabInfo(t));
   return out;
 }
 

@@ -1,9 +1,10 @@
 // browser_navigate (a URL, or back / forward / reload) and browser_wait_for (load states,
 // text, selectors, elements, URLs, network idle).
-// Owns: waits bounded by budget.rs's timeouts. Must never: navigate to a scheme outside
-// http(s) and file.
+// Owns: waits bounded by budget.rs's timeouts. Must never: navigate where the origin
+// policy does not allow (consent.js: http(s) only, file: when allowLocal).
 import { readFact } from '../actions.js';
 import { sessions } from '../debugger.js';
+import { assertOrigin } from '../consent.js';
 import { fail } from '../errors.js';
 import { assertReadable, handleOf, resolveTab } from '../handles.js';
 import { journal, requestsSince } from '../journal.js';
@@ -14,7 +15,6 @@ import { refNode } from './observe.js';
 import { resolveTarget, targetOf } from './target.js';
 import { limits } from '../limits.js';
 
-export const NAVIGABLE = ['http:', 'https:', 'file:'];
 
 /**
  * History moves of `browser_navigate {action}`. Back and forward go to the neighbouring
@@ -46,7 +46,7 @@ async function browserNavigate(params) {
     } catch {
       fail('INVALID_REQUEST', 'url must be an absolute URL', 'pass e.g. https://example.com/, or action: back, forward or reload');
     }
-    if (!NAVIGABLE.includes(url.protocol) && url.href !== 'about:blank') fail('INVALID_REQUEST', `cannot navigate to a ${url.protocol} URL`, 'use an http(s) or file URL');
+    assertOrigin(url.href);
   }
   const timeout = timeoutOf(params);
   const tab = await tabToAct(params, { readable: true });

@@ -8,18 +8,26 @@ import { fail } from '../errors.js';
 import { groupOf, joinGroup } from '../groups.js';
 import { assertReadable, handleOf, resolveTab, tabFence } from '../handles.js';
 import { journal } from '../journal.js';
+import { assertOrigin, listed } from '../consent.js';
 import { markOwned, markTab, ownedTabs, ownerOf, release } from '../ownership.js';
 import { projectTabs } from '../wasm/pcc.js';
 import { tabInfo, tabToAct, timeoutOf } from './common.js';
-import { NAVIGABLE, waitLoaded } from './navigate.js';
+import { waitLoaded } from './navigate.js';
 
 /**
  * Every tab, each with its owner (`pccOwner`: agent or claimed; the core says `user`
  * otherwise); a claimed tab's row carries the handle its side effects need (its fence).
  */
 async function browserTabs() {
-  const owners = new Map((await ownedTabs()).map((t) => [t.tabId, t.owner]));
-  const tabs = (await chrome.tabs.query({})).map((t) => (owners.has(t.id) ? { ...t, pccOwner: owners.get(t.id) } : t));
+  const owned = new Map((await ownedTabs()).map((t) => [t.tabId, t]));
+  // The person's tabs the agent may not read show their site alone, or nothing (consent.js).
+  const tabs = (await chrome.tabs.query({}))
+    .map((t) => listed(t, owned.get(t.id)?.owner))
+    .filter(Boolean)
+    .map((t) => {
+      const o = owned.get(t.id);
+      return o ? { ...t, pccOwner: o.owner, ...(o.opener !== undefined ? { pccOpener: o.opener } : {}) } : t;
+    });
   const list = projectTabs(JSON.stringify(tabs));
   for (const row of list.tabs) if (row.owner === 'claimed') row.handle = { tabFence: tabFence(row.id) };
   return list;
@@ -36,6 +44,8 @@ async function browserSelectTab(params) {
 
 async function browserSelectedTab(params) {
   const tab = await resolveTab(params.tabId);
+  const shown = listed(tab, await ownerOf(tab.id));
+  if (shown !== tab) return { tab: tabInfo(shown ?? { id: tab.id, windowId: tab.windowId, pccGranted: false }) };
   let handle;
   try {
     assertReadable(tab);
@@ -54,7 +64,7 @@ async function browserTabOpen(params) {
     } catch {
       fail('INVALID_REQUEST', 'url must be an absolute URL');
     }
-    if (!NAVIGABLE.includes(new URL(url).protocol) && url !== 'about:blank') fail('INVALID_REQUEST', 'cannot open that URL', 'use an http(s) or file URL');
+    assertOrigin(url);
   }
   // Open blank, start console/network collection, then load: the journal sees the page's
   // first request and first log line.

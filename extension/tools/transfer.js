@@ -7,6 +7,7 @@ import { ready } from '../core.js';
 import { sessions } from '../debugger.js';
 import { HINTS, fail } from '../errors.js';
 import { formFields, scrubText } from '../evaluate.js';
+import { assertOrigin } from '../consent.js';
 import { assertReadable, handleOf, resolveTab } from '../handles.js';
 import { projectTab, screenshotText } from '../wasm/pcc.js';
 import { tabInfo, timeoutOf } from './common.js';
@@ -36,6 +37,7 @@ async function browserDownload(params, signal) {
     fail('INVALID_REQUEST', 'url must be an absolute URL');
   }
   if (!['http:', 'https:'].includes(url.protocol)) fail('INVALID_REQUEST', 'only http(s) URLs are downloaded');
+  assertOrigin(url.href);
   const name = params.filename;
   if (name !== undefined && (typeof name !== 'string' || !name || name.startsWith('/') || /^[a-z]:/i.test(name) || name.split(/[\\/]/).some((p) => p === '..' || p === '.' || !p))) {
     fail('INVALID_REQUEST', 'filename is a relative path under the download directory (no "..", no absolute path)');

@@ -61,7 +61,7 @@ const CONNECTION: Fields = &[
 ];
 const HANDLE: Fields = &[("tabId", Scalar), ("browserId", Scalar), ("windowId", Scalar), ("tabFence", Scalar), ("incarnation", Scalar)];
 /// The compact tab identity of a page result.
-const TAB: Fields = &[("tab", Object(&[&[("id", Scalar), ("title", Text(NODE_TEXT_CHARS)), ("url", Url), ("handle", Object(&[HANDLE]))]]))];
+const TAB: Fields = &[("tab", Object(&[&[("id", Scalar), ("title", Text(NODE_TEXT_CHARS)), ("url", Url), ("granted", Scalar), ("handle", Object(&[HANDLE]))]]))];
 /// One row of `browser_tabs`.
 const TAB_ROW: Fields = &[
     ("id", Scalar),
@@ -73,6 +73,8 @@ const TAB_ROW: Fields = &[
     ("owner", Scalar),
     ("lifecycle", Scalar),
     ("groupId", Scalar),
+    ("opener", Scalar),
+    ("granted", Scalar),
     ("handle", Object(&[HANDLE])),
 ];
 /// A revision: the `snapshot` of browser_snapshot, the top level of the AX result.

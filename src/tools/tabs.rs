@@ -30,6 +30,13 @@ pub struct TabDescriptor {
     pub lifecycle: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group_id: Option<i64>,
+    /// `browser_tabs` rows: the agent tab whose page opened this one (`pccOpener`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opener: Option<i64>,
+    /// `false` on a person's tab the agent may not read (`pccGranted: false`, which the
+    /// extension's consent.js adds): its site alone is shown, never its title or path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub granted: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -66,19 +73,31 @@ pub fn model_title(title: &str) -> String {
     capped(&crate::tree::redact::url(title), NODE_TEXT_CHARS)
 }
 
-/// A `chrome.tabs.Tab` (read field by field: unknown and mistyped fields are ignored).
+/// The site of a URL: scheme, host and port, without path, query or fragment.
+fn site_of(url: &str) -> &str {
+    let start = url.find("://").map_or(0, |i| i + 3);
+    let end = url[start..].find(['/', '?', '#']).map_or(url.len(), |i| start + i);
+    &url[..end]
+}
+
+/// A `chrome.tabs.Tab` (read field by field: unknown and mistyped fields are ignored). A tab
+/// marked `pccGranted: false` shows its site alone, whatever else the object holds.
 fn describe(t: &Value) -> Option<TabDescriptor> {
     let text = |k: &str| t.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
+    let ungranted = t.get("pccGranted") == Some(&Value::Bool(false));
+    let url = text("url").or(text("pendingUrl")).unwrap_or("");
     Some(TabDescriptor {
         id: t.get("id")?.as_i64()?,
-        title: model_title(text("title").unwrap_or("")),
-        url: model_url(text("url").or(text("pendingUrl")).unwrap_or("")),
+        title: if ungranted { String::new() } else { model_title(text("title").unwrap_or("")) },
+        url: model_url(if ungranted { site_of(url) } else { url }),
         active: t.get("active").and_then(Value::as_bool).unwrap_or(false),
         window_id: t.get("windowId").and_then(Value::as_i64).unwrap_or(-1),
         index: None,
         owner: None,
         lifecycle: None,
         group_id: None,
+        opener: None,
+        granted: ungranted.then_some(false),
     })
 }
 
@@ -105,6 +124,7 @@ fn describe_row(t: &Value) -> Option<TabDescriptor> {
         }
     };
     d.group_id = t.get("groupId").and_then(Value::as_i64).filter(|g| *g >= 0);
+    d.opener = t.get("pccOpener").and_then(Value::as_i64);
     Some(d)
 }
 
@@ -191,6 +211,20 @@ mod tests {
             serde_json::json!({"id": 1, "title": "", "url": "u", "windowId": 3, "index": 0, "owner": "user", "lifecycle": "loading", "groupId": 42}));
         check_row(r#"{"id":1,"url":"u","windowId":3,"index":0,"status":"complete","frozen":false}"#,
             serde_json::json!({"id": 1, "title": "", "url": "u", "windowId": 3, "index": 0, "owner": "user"}));
+    }
+
+    #[test]
+    fn a_tab_the_agent_may_not_read_shows_its_site_alone() {
+        check_row(r#"{"id":1,"title":"Inbox (3) - me@mail.test","url":"https://mail.test:8443/u/0/#inbox?q=salary","windowId":3,"index":0,"pccGranted":false}"#,
+            serde_json::json!({"id": 1, "title": "", "url": "https://mail.test:8443", "windowId": 3, "index": 0, "owner": "user", "granted": false}));
+        let t = project_tab(r#"{"id":2,"title":"Bank","pendingUrl":"https://bank.test?acct=1","windowId":3,"pccGranted":false}"#).unwrap();
+        assert_eq!(serde_json::to_value(&t).unwrap(), serde_json::json!({"id": 2, "title": "", "url": "https://bank.test", "windowId": 3, "granted": false}));
+    }
+
+    #[test]
+    fn a_row_names_the_agent_tab_that_opened_it() {
+        check_row(r#"{"id":7,"url":"https://a.test/pay","windowId":3,"index":1,"pccOwner":"agent","pccOpener":5}"#,
+            serde_json::json!({"id": 7, "title": "", "url": "https://a.test/pay", "windowId": 3, "index": 1, "owner": "agent", "opener": 5}));
     }
 
     #[test]
