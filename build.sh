@@ -79,7 +79,7 @@ bindgen() {
 # the stable compiler by RUSTC_BOOTSTRAP for these two builds only): a panic is a bug whose
 # one-line report (src/wasm.rs) names no file and line, which the native tests and the fuzz
 # suite report in full anyway. The module then holds no path of this machine (its cargo
-# home): the same bytes wherever it is built, so the size check holds on any CI path.
+# home): the same bytes wherever it is built.
 WASM_RUSTFLAGS="-Zlocation-detail=none"
 
 # Mozilla Readability (npm, pinned in www-tests/package-lock.json) ships inside the
@@ -132,14 +132,11 @@ build() {
   log "pkg/web, pkg/node: $(stat -c %s pkg/web/pcc_bg.wasm) bytes"
 }
 
-# The release module must stay within 300 KB (issue #3's bound): a test, not a hope.
-check_wasm_size() {
-  local size; size=$(stat -c %s extension/wasm/pcc_bg.wasm)
-  if [ "$size" -gt 300000 ]; then
-    log "FAIL: extension/wasm/pcc_bg.wasm is $size bytes, over the 300,000-byte budget"
-    return 1
-  fi
-  log "wasm size check: $size ≤ 300,000 bytes"
+# The release module's size is reported, not bounded (issue #36: what a user feels is the
+# worker's cold start, its memory and the time of each read, which the bench measures).
+report_wasm_size() {
+  local wasm=extension/wasm/pcc_bg.wasm
+  log "release wasm: $(stat -c %s "$wasm") bytes ($(gzip -9c "$wasm" | wc -c) gzipped)"
 }
 
 # A second build with nothing changed must compile nothing (the extension and host builds
@@ -193,7 +190,7 @@ shift || true
 case "$cmd" in
   setup) setup ;;
   build) setup; build ;;
-  test) setup; build; check_wasm_size; check_no_rebuild; test_native; test_wasm; build_bridge; test_e2e ;;
+  test) setup; build; report_wasm_size; check_no_rebuild; test_native; test_wasm; build_bridge; test_e2e ;;
   test-native) test_native ;;
   test-wasm) setup; test_wasm ;;
   test-e2e) setup; build; build_bridge; test_e2e ;;

@@ -11,8 +11,8 @@
 //   `[scheme://]host[:port]`; a host names itself and its subdomains (`*.host` says the same).
 //   They hold for browser_navigate, browser_tab_open and browser_download, and, through
 //   declarativeNetRequest session rules scoped to the agent's own tabs, for every request
-//   those tabs make (there a pattern's host counts, not its scheme or port). `file:` and
-//   every scheme but http(s) are refused unless `allowLocal`.
+//   those tabs make (there a pattern's host counts, not its scheme or port). `file:` is
+//   refused unless `allowLocal`; no other scheme but http(s) is ever opened.
 //
 // The person's choices live in chrome.storage (`pcc.policy` in local storage; tab grants in
 // session storage: tab ids die with the browser). The Bridge's configuration (`pcc bridge
@@ -97,18 +97,24 @@ export function originRefusal(href) {
   }
   if (url.href === 'about:blank') return null;
   const p = policy();
-  if (!['http:', 'https:'].includes(url.protocol)) {
-    if (!p.allowLocal) return `${url.protocol} URLs are off (the policy's allowLocal)`;
-    return url.protocol === 'file:' ? null : `${url.protocol} URLs cannot be opened`;
-  }
+  if (url.protocol === 'file:') return p.allowLocal ? null : 'file: URLs are off (the policy\'s allowLocal)';
   const blocked = firstMatch(url, p.blockedOrigins);
   if (blocked) return `${url.origin} is blocked by the origin policy (blockedOrigins: ${blocked})`;
   if (p.allowedOrigins.length && !firstMatch(url, p.allowedOrigins)) return `${url.origin} is not among the origin policy's allowedOrigins`;
   return null;
 }
 
-/** Refuses (BROWSER_ORIGIN_BLOCKED) a navigation, new tab or download the policy does not allow. */
+/** Refuses a navigation, new tab or download the policy does not allow
+ * (BROWSER_ORIGIN_BLOCKED), or to a scheme no tab opens (INVALID_REQUEST: javascript:,
+ * chrome:, data:…). */
 export function assertOrigin(href) {
+  let scheme = null;
+  try {
+    scheme = new URL(href).protocol;
+  } catch {
+    fail('INVALID_REQUEST', 'the URL must be absolute', 'pass e.g. https://example.com/');
+  }
+  if (!['http:', 'https:', 'file:'].includes(scheme) && href !== 'about:blank') fail('INVALID_REQUEST', `cannot open a ${scheme} URL`, 'use an http(s) URL');
   const why = originRefusal(href);
   if (why) fail('BROWSER_ORIGIN_BLOCKED', `not opened: ${why}`.slice(0, limits.refusalChars));
 }
@@ -206,8 +212,8 @@ export function forgetTab(tabId) {
 
 // ---- the agent tabs' requests (declarativeNetRequest session rules) ----
 
-const RULE_BLOCKED = 1;
-const RULE_UNLISTED = 2;
+/** The session rules' ids (declarativeNetRequest's own numbering: not limits). */
+const RULE = { blocked: 1, unlisted: 2 };
 
 /**
  * The session rules for the agent's own tabs now: one blocking their requests to the blocked
@@ -222,12 +228,12 @@ async function applyRules() {
   const addRules = [];
   const resourceTypes = ['main_frame', 'sub_frame', 'stylesheet', 'script', 'image', 'font', 'object', 'xmlhttprequest', 'ping', 'csp_report', 'media', 'websocket', 'webtransport', 'webbundle', 'other'];
   if (tabIds.length && p.blockedOrigins.length) {
-    addRules.push({ id: RULE_BLOCKED, priority: 2, action: { type: 'block' }, condition: { tabIds, requestDomains: hosts(p.blockedOrigins), resourceTypes } });
+    addRules.push({ id: RULE.blocked, priority: 2, action: { type: 'block' }, condition: { tabIds, requestDomains: hosts(p.blockedOrigins), resourceTypes } });
   }
   if (tabIds.length && p.allowedOrigins.length) {
-    addRules.push({ id: RULE_UNLISTED, priority: 1, action: { type: 'block' }, condition: { tabIds, excludedRequestDomains: hosts(p.allowedOrigins), resourceTypes } });
+    addRules.push({ id: RULE.unlisted, priority: 1, action: { type: 'block' }, condition: { tabIds, excludedRequestDomains: hosts(p.allowedOrigins), resourceTypes } });
   }
-  await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: [RULE_BLOCKED, RULE_UNLISTED], addRules }).catch(() => {});
+  await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: [RULE.blocked, RULE.unlisted], addRules }).catch(() => {});
 }
 
 /** The agent's own tabs changed (ownership.js): the request rules follow them. */

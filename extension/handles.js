@@ -6,6 +6,7 @@ import { documentId } from './walker.js';
 import { isCrashed, loaderIdOf } from './debugger.js';
 import { openDialog } from './dialogs.js';
 import { limits } from './limits.js';
+import { currentTab } from './ownership.js';
 
 async function currentDocumentId(tabId) {
   try {
@@ -61,7 +62,10 @@ export async function resolveTab(tabId) {
       fail('BROWSER_TARGET_MISMATCH', `no tab ${tabId}`, 'list tabs with browser_tabs and use a current tab id');
     }
   }
-  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  // No tabId: the agent's current tab (the last it opened, selected or claimed) while it is
+  // open; else the active tab of the last focused window.
+  const current = await currentTab();
+  const tab = (current !== undefined && await chrome.tabs.get(current).catch(() => null)) || (await chrome.tabs.query({ active: true, lastFocusedWindow: true }))[0];
   if (!tab) fail('BROWSER_TARGET_MISMATCH', 'no active tab', 'open a tab or pass tabId');
   return tab;
 }

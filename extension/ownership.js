@@ -118,3 +118,47 @@ export async function assertMayAct(tab, params, currentHandle) {
     }
   }
 }
+
+/**
+ * The agent's current tab: the last one it opened, selected or claimed (`setCurrent`). A call
+ * without tabId addresses it while it is open (handles.js resolveTab); the agent's tabs may
+ * live in a window of their own that the person never focuses.
+ */
+const CURRENT_KEY = 'pcc.currentTab';
+export async function setCurrent(tabId) {
+  await chrome.storage.session.set({ [CURRENT_KEY]: tabId });
+}
+export async function currentTab() {
+  const { [CURRENT_KEY]: id } = await chrome.storage.session.get(CURRENT_KEY);
+  return Number.isInteger(id) && (await ownerOf(id)) ? id : undefined;
+}
+
+/**
+ * The window the agent's new tabs open in while the person uses a window of theirs: one of
+ * its own, made unfocused, so the person keeps their tab and focus and the agent's tab is
+ * the active, painting tab of its window (a background tab paints no frame: a screenshot
+ * waited ~1 s for one and every action ~1 s more). Its id; `null` when a window is in use
+ * and the agent has none yet (the caller makes one); `undefined` when no window is in use
+ * (the tab then opens in the last focused window, as before).
+ */
+const WINDOW_KEY = 'pcc.agentWindow';
+export async function agentWindow() {
+  const inUse = await chrome.windows.getLastFocused({ windowTypes: ['normal'] }).then((w) => w.focused, () => false);
+  if (!inUse) return undefined;
+  const { [WINDOW_KEY]: id } = await chrome.storage.session.get(WINDOW_KEY);
+  const open = Number.isInteger(id) && (await chrome.windows.get(id).catch(() => null));
+  return open && open.type === 'normal' ? open.id : null;
+}
+export async function setAgentWindow(windowId) {
+  await chrome.storage.session.set({ [WINDOW_KEY]: windowId });
+}
+
+/** The person's window: the last focused normal window that is not the agent's own (a
+ * window the agent's tab focused since counts as the agent's). */
+export async function personWindow() {
+  const { [WINDOW_KEY]: agents } = await chrome.storage.session.get(WINDOW_KEY);
+  const last = await chrome.windows.getLastFocused({ windowTypes: ['normal'] }).catch(() => null);
+  if (last && last.id !== agents) return last.id;
+  const other = (await chrome.windows.getAll({ windowTypes: ['normal'] })).find((w) => w.id !== agents);
+  return other?.id ?? last?.id;
+}

@@ -312,7 +312,7 @@ fn value_of(v: &JsValue, what: &'static str) -> Result<serde_json::Value, JsValu
 }
 
 // JS-host exports (`--features host`, the `pkg/` build): the extension's module does not
-// project, so it does not carry them (its 300 KB budget).
+// project, so it does not carry them.
 
 /// The model projection of a raw `method` result: the compact result the Bridge sends for
 /// `responseMode: "compact"` (idempotent). Throws `INVALID_REQUEST` for a method without one.

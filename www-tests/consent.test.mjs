@@ -153,9 +153,11 @@ test('a hostile page steering an obedient model: no read of the ungranted tab, n
 
 test('the origin policy: file: and other local schemes off by default, blocked origins refused with the policy named, allowed ones only', async () => {
   await setPolicy(DEFAULTS);
-  for (const url of ['file:///etc/hostname', 'chrome://settings/', 'javascript:alert(1)']) {
-    const r = await b.call('browser_tab_open', { url });
-    assert.equal(r.error?.code, 'BROWSER_ORIGIN_BLOCKED', `${url}: ${JSON.stringify(r).slice(0, 200)}`);
+  const local = await b.call('browser_tab_open', { url: 'file:///etc/hostname' });
+  assert.equal(local.error?.code, 'BROWSER_ORIGIN_BLOCKED', JSON.stringify(local).slice(0, 200));
+  assert.match(local.error.message, /allowLocal/);
+  for (const url of ['chrome://settings/', 'javascript:alert(1)', 'data:text/html,<p>x']) {
+    assert.equal((await b.call('browser_tab_open', { url })).error?.code, 'INVALID_REQUEST', url);
   }
   await setPolicy({ blockedOrigins: ['localhost'] });
   const blocked = await b.call('browser_tab_open', { url: server.crossUrl('basic.html') });
@@ -171,8 +173,8 @@ test('the origin policy: file: and other local schemes off by default, blocked o
   assert.equal((await b.call('browser_navigate', { tabId, url: server.url('basic.html').replace(/:\d+\//, ':1/') })).error?.code, 'BROWSER_ORIGIN_BLOCKED');
   // allowLocal opens file: URLs.
   await setPolicy({ allowedOrigins: [], allowLocal: true });
-  const local = await b.call('browser_navigate', { tabId, url: 'file:///etc/hostname' });
-  assert.ok(!local.error, JSON.stringify(local.error));
+  const opened = await b.call('browser_navigate', { tabId, url: 'file:///etc/hostname' });
+  assert.ok(!opened.error, JSON.stringify(opened.error));
   await setPolicy(DEFAULTS);
   await closeTab(b, page, tabId);
 });
@@ -213,5 +215,34 @@ test("the Bridge's configuration sets the policy for unattended use while it is 
   }
   // Back on a Bridge without a policy: the person's defaults hold again.
   assert.equal((await br.call('browser_snapshot', { tabId })).json.error?.code, 'BROWSER_TAB_NOT_GRANTED');
+  await page.close();
+});
+
+test("while the person uses a window, the agent's new tab opens in a window of its own and never takes their tab or focus; active: true does", async () => {
+  const { page, tabId: theirs } = await openMail(true);
+  await page.bringToFront();
+  const focused = () => b.worker.evaluate(async () => {
+    const w = await chrome.windows.getLastFocused({ windowTypes: ['normal'] });
+    const [t] = await chrome.tabs.query({ active: true, windowId: w.id });
+    return { windowId: w.id, focused: w.focused, tabId: t.id };
+  });
+  const before = await focused();
+  assert.deepEqual([before.focused, before.tabId], [true, theirs], 'the person is in their window');
+  const [agentPage, opened] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url: server.url('basic.html') })]);
+  assert.ok(!opened.error, JSON.stringify(opened.error));
+  assert.deepEqual(await focused(), before, "the person's window, tab and focus stay");
+  const agentTab = await b.worker.evaluate((id) => chrome.tabs.get(id), opened.tab.id);
+  assert.notEqual(agentTab.windowId, before.windowId, 'a window of its own');
+  assert.equal(agentTab.active, true, 'the active, painting tab of that window');
+  // A second tab joins the same agent window; calls without tabId address the agent's tab.
+  const [agentPage2, second] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url: server.url('article.html') })]);
+  assert.equal(second.tab.windowId ?? (await b.worker.evaluate((id) => chrome.tabs.get(id), second.tab.id)).windowId, agentTab.windowId);
+  const read = await b.call('browser_snapshot', {});
+  assert.equal(read.tab?.id, second.tab.id, JSON.stringify(read).slice(0, 200));
+  // active: true opens in the person's window and takes focus, as asked.
+  const [agentPage3, asked] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url: server.url('basic.html'), active: true })]);
+  const placed = await b.worker.evaluate((id) => chrome.tabs.get(id), asked.tab.id);
+  assert.deepEqual([placed.windowId, placed.active], [before.windowId, true]);
+  for (const [p, t] of [[agentPage, opened], [agentPage2, second], [agentPage3, asked]]) await closeTab(b, p, t.tab.id);
   await page.close();
 });

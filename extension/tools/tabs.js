@@ -9,7 +9,7 @@ import { groupOf, joinGroup } from '../groups.js';
 import { assertReadable, handleOf, resolveTab, tabFence } from '../handles.js';
 import { journal } from '../journal.js';
 import { assertOrigin, listed } from '../consent.js';
-import { markOwned, markTab, ownedTabs, ownerOf, release } from '../ownership.js';
+import { agentWindow, personWindow, markOwned, markTab, ownedTabs, ownerOf, release, setAgentWindow, setCurrent } from '../ownership.js';
 import { projectTabs } from '../wasm/pcc.js';
 import { tabInfo, tabToAct, timeoutOf } from './common.js';
 import { waitLoaded } from './navigate.js';
@@ -38,6 +38,7 @@ async function browserSelectTab(params) {
   if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'select_tab needs tabId');
   const tab = await tabToAct(params);
   const now = await chrome.tabs.update(tab.id, { active: true });
+  await setCurrent(tab.id);
   await chrome.windows.update(now.windowId, { focused: true }).catch(() => {});
   return { ok: true, tab: tabInfo(now) };
 }
@@ -70,8 +71,10 @@ async function browserTabOpen(params) {
   // first request and first log line.
   if (params.sessionId !== undefined && (typeof params.sessionId !== 'string' || !params.sessionId)) fail('INVALID_REQUEST', 'sessionId must be a non-empty string');
   const group = groupOf(params);
-  const tab = await chrome.tabs.create({ url: 'about:blank', active: params.active !== false });
+  if (params.active !== undefined && typeof params.active !== 'boolean') fail('INVALID_REQUEST', 'active is true or false');
+  const tab = await newAgentTab(params.active);
   await markOwned(tab.id, 'agent');
+  await setCurrent(tab.id);
   if (params.sessionId) await markTab(tab.id, { session: params.sessionId });
   await joinGroup(tab, group);
   if (url !== 'about:blank') {
@@ -79,6 +82,25 @@ async function browserTabOpen(params) {
     await chrome.tabs.update(tab.id, { url });
   }
   return waitLoaded(tab, timeoutOf(params));
+}
+
+/**
+ * A blank tab for the agent. `active` given: in the person's last focused window, focused
+ * (true) or in the background (false). Not given: while the person uses a window, in the
+ * agent's own window (ownership.js agentWindow), active there, never taking their focus;
+ * otherwise active in the last focused window.
+ */
+async function newAgentTab(active) {
+  if (active !== undefined) {
+    const windowId = await personWindow();
+    return chrome.tabs.create({ url: 'about:blank', active, ...(windowId !== undefined ? { windowId } : {}) });
+  }
+  const windowId = await agentWindow();
+  if (windowId === undefined) return chrome.tabs.create({ url: 'about:blank', active: true });
+  if (windowId !== null) return chrome.tabs.create({ url: 'about:blank', windowId, active: true });
+  const made = await chrome.windows.create({ url: 'about:blank', focused: false, type: 'normal' });
+  await setAgentWindow(made.id);
+  return made.tabs?.[0] ?? (await chrome.tabs.query({ windowId: made.id }))[0];
 }
 
 async function browserTabClose(params) {
@@ -126,6 +148,7 @@ async function browserClaimTab(params) {
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
   if ((await ownerOf(tab.id)) !== 'agent') await markOwned(tab.id, 'claimed');
+  await setCurrent(tab.id);
   const all = await sessions(tab.id).catch(() => null);
   return { ok: true, tab: tabInfo(tab, await handleOf(tab, all?.[0])) };
 }
