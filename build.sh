@@ -167,8 +167,8 @@ test_wasm() {
 # The peers the bench drives side by side (not needed by the tests): @playwright/mcp, on
 # Debian's Chromium (never a browser download).
 bench_peers() {
-  if [ ! -d bench/node_modules/@playwright/mcp ]; then
-    log "npm ci in bench/ (@playwright/mcp)"
+  if [ ! -d bench/node_modules/@playwright/mcp ] || [ ! -d bench/node_modules/gpt-tokenizer ]; then
+    log "npm ci in bench/ (@playwright/mcp; gpt-tokenizer for the definitions' cl100k tokens)"
     (cd bench && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
   fi
 }
@@ -200,6 +200,8 @@ case "$cmd" in
   capture-rules) setup; build; node www-tests/capture-rules.mjs ;;
   bench) setup; build; build_bridge; bench_peers
     node bench/bench.mjs "$@"
+    log "tool definitions (tools/list) per profile vs @playwright/mcp → bench/definitions.json"
+    node bench/definitions.mjs
     log "scripted tasks over MCP: pcc mcp vs @playwright/mcp → bench/tasks.json"
     node bench/tasks.mjs
     log "AX repeat reads on every corpus page → bench/revisions.json"

@@ -471,7 +471,7 @@ export async function clickAt(all, x, y, params) {
   const m = await top.send('Page.getLayoutMetrics');
   const vp = m.cssLayoutViewport || m.layoutViewport;
   if (!(x >= 0 && y >= 0 && x < vp.clientWidth && y < vp.clientHeight)) {
-    fail('INVALID_REQUEST', `(${x}, ${y}) is outside the viewport (${vp.clientWidth}×${vp.clientHeight})`, 'use coordinates from a fresh browser_dom_cua');
+    fail('INVALID_REQUEST', `(${x}, ${y}) is outside the viewport (${vp.clientWidth}×${vp.clientHeight})`, 'use coordinates inside the viewport, from a fresh browser_screenshot');
   }
   const { result } = await top.send('Runtime.evaluate', { returnByValue: true, expression: `(() => {
     let e = document.elementFromPoint(${x}, ${y});

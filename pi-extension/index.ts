@@ -1,8 +1,10 @@
 // The pi extension of pi-control-chrome (pi coding agent, npm @mariozechner/pi-coding-agent
-// 0.73.x): one pi tool per catalogue tool (extension/catalogue.json: same names, descriptions
-// and JSON Schemas), each a call through `pcc call` to the local Bridge, so the model reads
-// exactly the text `pcc` and the MCP server show (compact results, page text fenced as
-// untrusted content). Plus `/chrome status|tabs|doctor` for the person at the keyboard.
+// 0.73.x): one pi tool per tool of the catalogue's profile in use (extension/catalogue.json:
+// same names, descriptions and JSON Schemas; `core` unless $PCC_TOOLS says `all` or lists
+// tools), each a call through `pcc call` to the local Bridge, so the model reads exactly the
+// text `pcc` and the MCP server show (compact results, page text fenced as untrusted
+// content). The parameters every tool shares are described once, in a guideline of pi's
+// system prompt. Plus `/chrome status|tabs|doctor` for the person at the keyboard.
 //
 // Owns: mapping pi tool calls to Bridge calls and their outcome to pi results.
 // Must never: put Base64, state text or secrets into `details` (ids and counts only), retry a
@@ -16,6 +18,27 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const catalogue = JSON.parse(readFileSync(join(root, "extension", "catalogue.json"), "utf8"));
+
+interface CatalogueTool {
+  name: string;
+  description: string;
+  params: Record<string, string | Record<string, unknown>>;
+  required?: string[];
+  annotations: { readOnly: boolean };
+}
+
+/** The tools of a profile, as `pcc mcp --tools` reads it: core (the default), all, or a
+ * comma-separated list of tool names (`browser_` may be left off); catalogue order. */
+export function profileTools(spec: string): CatalogueTool[] {
+  const s = spec.trim() || "core";
+  if (s === "all") return catalogue.tools;
+  const names: string[] = catalogue.profiles[s] ?? s.split(",").map((n) => n.trim()).filter(Boolean).map((n) => (n.startsWith("browser_") ? n : `browser_${n}`));
+  for (const n of names) if (!catalogue.tools.some((t: CatalogueTool) => t.name === n)) throw new Error(`PCC_TOOLS: no tool ${n} (a profile is all, ${Object.keys(catalogue.profiles).join(", ")}, or a list of tool names)`);
+  return catalogue.tools.filter((t: CatalogueTool) => names.includes(t.name));
+}
+
+/** The parameters every tool shares, described once (as the MCP server's instructions do). */
+const SHARED = `Parameters every tool shares: ${catalogue.describedOnce.map((k: string) => `${k}: ${catalogue.shared[k].description}`).join("; ")}.`;
 
 /** The `pcc` binary: $PCC_BIN, else this checkout's build, else `pcc` on the PATH. */
 function pccBin(): string {
@@ -69,13 +92,20 @@ export default function (pi: ExtensionAPI) {
     if (sessionId) await pcc(["call", "browser_dispose_session", JSON.stringify({ sessionId })]);
   });
 
-  for (const t of catalogue.tools) {
+  const tools = profileTools(process.env.PCC_TOOLS ?? "core");
+  for (const [i, t] of tools.entries()) {
     const properties: Record<string, unknown> = {};
-    for (const [name, schema] of Object.entries(t.params)) properties[name] = typeof schema === "string" ? catalogue.shared[schema] : schema;
+    for (const [name, schema] of Object.entries(t.params)) {
+      if (typeof schema !== "string") properties[name] = schema;
+      else if (catalogue.describedOnce.includes(schema)) properties[name] = { type: catalogue.shared[schema].type };
+      else properties[name] = catalogue.shared[schema];
+    }
     pi.registerTool({
       name: t.name,
       label: t.name.replace(/^browser_/, "browser ").replace(/_/g, " "),
-      description: t.annotations.readOnly ? t.description : `${t.description} Has side effects; never retried automatically.`,
+      description: t.description,
+      // The shared parameters, once: a guideline of pi's system prompt while the tools are on.
+      ...(i === 0 ? { promptGuidelines: [`Browser tools: ${SHARED} Side effects are never retried automatically; the person's tabs are read only as they grant.`] } : {}),
       parameters: { type: "object", properties, required: t.required, additionalProperties: false } as never,
       async execute(_id: string, params: Record<string, unknown>, signal: AbortSignal | undefined, _onUpdate: unknown, ctx: { sessionManager: { getSessionId(): string } }) {
         const args = { ...params };

@@ -57,11 +57,30 @@ test("pi's loader loads the package without errors: the tools are the catalogue'
   const { extensions, errors } = l.getExtensions();
   assert.deepEqual(errors, []);
   const names = extensions.flatMap((e) => [...e.tools.keys()]).sort();
-  assert.deepEqual(names, catalogue.tools.map((t) => t.name).sort());
+  assert.deepEqual(names, [...catalogue.profiles.core].sort(), 'the default profile');
   assert.ok(extensions.some((e) => e.commands.has('chrome')));
   assert.deepEqual(l.getSkills().skills.map((s) => s.name), ['pi-control-chrome']);
   const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).pi;
   assert.deepEqual(manifest, { extensions: ['./pi-extension/index.ts'], skills: ['./skills'] });
+});
+
+test('pi sends the default profile\'s definitions, the shared parameters once in its system prompt; PCC_TOOLS=all enables the rest', async () => {
+  let seen;
+  await run('List my tabs.', [(ctx) => { seen = ctx; return fauxAssistantMessage(fauxText('Done.')); }]);
+  const sent = seen.tools.map((t) => t.name).filter((n) => n.startsWith('browser_')).sort();
+  assert.deepEqual(sent, [...catalogue.profiles.core].sort());
+  assert.match(seen.systemPrompt, /Parameters every tool shares: tabId: /);
+  const click = seen.tools.find((t) => t.name === 'browser_click');
+  assert.deepEqual(click.parameters.properties.tabId, { type: 'integer' }, 'described once, not per tool');
+  const chars = JSON.stringify(seen.tools.filter((t) => t.name.startsWith('browser_'))).length;
+  console.log(`pi: ${sent.length} browser tools, ${chars} characters of definitions`);
+  process.env.PCC_TOOLS = 'all';
+  try {
+    const { extensions } = (await loader()).getExtensions();
+    assert.deepEqual(extensions.flatMap((e) => [...e.tools.keys()]).sort(), catalogue.tools.map((t) => t.name).sort());
+  } finally {
+    delete process.env.PCC_TOOLS;
+  }
 });
 
 test('a scripted model opens a page, reads it, clicks the ref it parsed, and sees the change; a stale ref is an error result', async () => {

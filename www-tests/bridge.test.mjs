@@ -199,9 +199,29 @@ test('security: no token, a wrong token, a foreign Origin, a non-loopback Host, 
   assert.equal((await health()).connected, true);
 });
 
+test('MCP: the default profile is the catalogue\'s core; --tools and PCC_TOOLS choose another; a bad one is a usage error', async () => {
+  const catalogue = await b.worker.evaluate(() => globalThis.pcc.catalogue());
+  const listed = async (args, env = {}) => {
+    const c = mcpClient(pccBin, ['mcp', ...args], { env: { ...br.env, ...env } });
+    try {
+      await c.rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
+      c.notify('notifications/initialized');
+      return (await c.rpc('tools/list', {})).result.tools.map((t) => t.name);
+    } finally {
+      c.close();
+    }
+  };
+  assert.deepEqual((await listed([])).sort(), [...catalogue.profiles.core].sort());
+  assert.deepEqual(await listed(['--tools', 'console,browser_network']), ['browser_console', 'browser_network']);
+  assert.equal((await listed([], { PCC_TOOLS: 'all' })).length, catalogue.tools.length);
+  const bad = await br.cli('mcp', '--tools', 'nope');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /no tool browser_nope/);
+});
+
 test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screenshot as an image', async () => {
   const tabId = (await callBridge('browser_tab_open', { url: server.url('basic.html') })).json.tab.id;
-  const mcp = mcpClient(pccBin, ['mcp'], { env: br.env });
+  const mcp = mcpClient(pccBin, ['mcp', '--tools', 'all'], { env: br.env });
   const { rpc } = mcp;
   try {
     const init = await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
@@ -214,17 +234,27 @@ test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screensho
     assert.ok(snapTool.inputSchema.properties.selector);
     const click = list.find((t) => t.name === 'browser_click').inputSchema.properties;
     assert.ok(click.ref && click.snapshotId && click.x && click.y, JSON.stringify(click));
-    // One catalogue: the MCP list is exactly the extension's tool set.
+    // One catalogue: `--tools all` lists exactly the extension's tool set (the router serves
+    // every tool whatever a host's profile).
     const served = await b.worker.evaluate(() => globalThis.pcc.tools);
     assert.deepEqual(list.map((t) => t.name).sort(), [...served].sort());
     // Schemas and annotations are the catalogue's (a host may auto-approve on them).
     const catalogue = await b.worker.evaluate(() => globalThis.pcc.catalogue());
+    // Annotations as MCP reads them: a hint left out has MCP's default (not read-only,
+    // destructive, not idempotent); destructive and idempotent say nothing on a read.
+    const hints = (m) => {
+      const readOnly = m.annotations?.readOnlyHint ?? false;
+      return readOnly ? [true] : [false, m.annotations?.destructiveHint ?? true, m.annotations?.idempotentHint ?? false];
+    };
     for (const t of catalogue.tools) {
       const m = list.find((x) => x.name === t.name);
       assert.deepEqual(Object.keys(m.inputSchema.properties).sort(), Object.keys(t.params).sort(), t.name);
-      assert.deepEqual([m.annotations.readOnlyHint, m.annotations.destructiveHint, m.annotations.idempotentHint], [t.annotations.readOnly, t.annotations.destructive, t.annotations.idempotent], t.name);
+      const a = t.annotations;
+      assert.deepEqual(hints(m), a.readOnly ? [true] : [false, a.destructive, a.idempotent], t.name);
     }
-    for (const n of ['browser_tab_close', 'browser_navigate', 'browser_evaluate', 'browser_click']) assert.equal(list.find((x) => x.name === n).annotations.destructiveHint, true, n);
+    for (const n of ['browser_tab_close', 'browser_navigate', 'browser_evaluate', 'browser_click']) assert.deepEqual(hints(list.find((x) => x.name === n)).slice(0, 2), [false, true], n);
+    // The shared parameters are described once, in the instructions.
+    assert.match(init.result.instructions, /Parameters every tool shares: tabId: /);
     assert.equal(list.find((x) => x.name === 'browser_select_option').inputSchema.properties.values.type, 'array');
     const call = async (name, args) => (await rpc('tools/call', { name, arguments: args })).result;
 

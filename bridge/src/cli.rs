@@ -139,7 +139,12 @@ enum Cmd {
         policy: PolicyArgs,
     },
     /// Run the MCP server on stdio (talks to the Bridge).
-    Mcp,
+    Mcp {
+        /// The tools it offers: core (the everyday loop, the default), all, or a comma-separated
+        /// list of tool names (default: $PCC_TOOLS, else core).
+        #[arg(long)]
+        tools: Option<String>,
+    },
     /// Print the token to paste into the extension's options (pairs it with this Bridge).
     Pair,
     /// Bridge health and capabilities.
@@ -408,7 +413,14 @@ pub fn run() -> i32 {
         Cmd::Bridge { extension_id, policy } => {
             return serve(server::serve(port, extension_id, policy.to_json()), |e| format!("BRIDGE_UNAVAILABLE: {e} (hint: is another Bridge on port {port}? pass --port)"));
         }
-        Cmd::Mcp => return serve(mcp::serve(port), |e| format!("MCP_FAILED: {e}")),
+        Cmd::Mcp { tools } => {
+            let profile = tools.or_else(|| std::env::var("PCC_TOOLS").ok().filter(|s| !s.trim().is_empty())).unwrap_or_else(|| "core".into());
+            if let Err(e) = crate::tools::profile(&profile) {
+                eprintln!("INVALID_REQUEST: --tools: {e}");
+                return EXIT_USAGE;
+            }
+            return serve(mcp::serve(port, &profile), |e| format!("MCP_FAILED: {e}"));
+        }
         Cmd::Health => return health(port, cli.pretty),
         Cmd::Pair => return pair(),
         cmd => match tool_call(cmd) {
@@ -560,7 +572,7 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
         Cmd::Network(j) => ("browser_network", p.journal(j)),
         Cmd::Status { tab } => ("browser_status", p.tab(&tab)),
         Cmd::Doctor { tab } => ("browser_doctor", p.tab(&tab)),
-        Cmd::Bridge { .. } | Cmd::Mcp | Cmd::Health | Cmd::Pair => return Err("not a tool command".into()),
+        Cmd::Bridge { .. } | Cmd::Mcp { .. } | Cmd::Health | Cmd::Pair => return Err("not a tool command".into()),
     };
     Ok((method.to_string(), (params.0, None)))
 }

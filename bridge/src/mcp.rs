@@ -19,27 +19,47 @@ use rmcp::{ErrorData as McpError, RoleServer, ServiceExt};
 use serde_json::Value;
 use std::sync::Arc;
 
-const INSTRUCTIONS: &str = "Browser tools of pi-control-chrome. Read a page with browser_snapshot (or browser_accessibility_snapshot for diffs), then act with the refs it shows plus its snapshotId. Open your own tabs with browser_tab_open; a user's tab needs browser_claim_tab before actions.";
+const INSTRUCTIONS: &str = "Browser tools of pi-control-chrome. Read a page with browser_snapshot (or browser_accessibility_snapshot for diffs), then act with the refs it shows plus its snapshotId. Open your own tabs with browser_tab_open; the person's tabs are read only as they grant, and acted on after browser_claim_tab. A call with side effects is never retried automatically.";
 
 #[derive(Clone)]
 struct Browser {
     client: Arc<Client>,
+    /// The profile's tools (`pcc mcp --tools`): what `tools/list` offers. Any catalogue tool
+    /// may still be called.
+    tools: Arc<Vec<&'static tools::Tool>>,
 }
 
-pub async fn serve(port: u16) -> Result<(), String> {
-    let server = Browser { client: Arc::new(Client::new(port)) };
+/// `profile`: `core` (default), `all`, or a list of tool names (tools::profile).
+pub async fn serve(port: u16, profile: &str) -> Result<(), String> {
+    let server = Browser { client: Arc::new(Client::new(port)), tools: Arc::new(tools::profile(profile)?) };
     let running = server.serve(rmcp::transport::stdio()).await.map_err(|e| e.to_string())?;
     running.waiting().await.map_err(|e| e.to_string())?;
     Ok(())
 }
 
-fn tool_list() -> Vec<Tool> {
-    tools::tools()
-        .iter()
+/// The MCP definitions of `list`. Annotations say only what differs from MCP's defaults
+/// (not read-only, destructive, not idempotent, open world): `readOnlyHint: true` on a read,
+/// `destructiveHint: false` and `idempotentHint: true` where they hold on a side effect.
+pub fn tool_list(list: &[&'static tools::Tool]) -> Vec<Tool> {
+    list.iter()
         .map(|t| {
-            let description = if t.read_only { t.description.clone() } else { format!("{} Has side effects; never retried automatically.", t.description) };
-            Tool::new(t.name.clone(), description, tools::input_schema(t))
-                .with_annotations(ToolAnnotations::new().read_only(t.read_only).destructive(t.destructive).idempotent(t.idempotent).open_world(true))
+            let tool = Tool::new(t.name.clone(), t.description.clone(), tools::input_schema(t));
+            let mut a = ToolAnnotations::new();
+            let mut any = false;
+            if t.read_only {
+                a = a.read_only(true);
+                any = true;
+            } else {
+                if !t.destructive {
+                    a = a.destructive(false);
+                    any = true;
+                }
+                if t.idempotent {
+                    a = a.idempotent(true);
+                    any = true;
+                }
+            }
+            if any { tool.with_annotations(a) } else { tool }
         })
         .collect()
 }
@@ -48,11 +68,11 @@ impl ServerHandler for Browser {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("pi-control-chrome", env!("CARGO_PKG_VERSION")))
-            .with_instructions(format!("{INSTRUCTIONS} {FENCE_NOTE}"))
+            .with_instructions(format!("{INSTRUCTIONS} {} {FENCE_NOTE}", tools::shared_text()))
     }
 
     async fn list_tools(&self, _request: Option<PaginatedRequestParams>, _context: RequestContext<RoleServer>) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(tool_list()))
+        Ok(ListToolsResult::with_all_items(tool_list(&self.tools)))
     }
 
     async fn call_tool(&self, request: CallToolRequestParams, _context: RequestContext<RoleServer>) -> Result<CallToolResponse, McpError> {
@@ -80,5 +100,82 @@ impl ServerHandler for Browser {
         }
         let failed = result.get("error").is_some_and(|e| !matches!(e, Value::Null));
         Ok(if failed { CallToolResult::error(content) } else { CallToolResult::success(content) }.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The characters of `tools/list`'s tool array for a profile, as a client receives it.
+    fn listed_chars(profile: &str) -> usize {
+        serde_json::to_string(&tool_list(&tools::profile(profile).unwrap())).unwrap().len()
+    }
+
+    #[test]
+    fn the_default_profile_costs_half_of_playwright_mcps_definitions_and_all_of_them_stay_under_24k() {
+        // @playwright/mcp 0.0.86's default tools/list: 21,199 characters (bench/definitions.mjs
+        // measures both side by side in every bench run).
+        let (core, all) = (listed_chars("core"), listed_chars("all"));
+        assert!(core <= 10_600, "core profile: {core} characters");
+        assert!(all <= 24_000, "all tools: {all} characters");
+    }
+
+    #[test]
+    fn annotations_say_only_what_differs_from_mcps_defaults() {
+        let list = tool_list(&tools::profile("all").unwrap());
+        let json = serde_json::to_value(&list).unwrap();
+        for t in json.as_array().unwrap() {
+            let a = &t["annotations"];
+            assert!(a.get("openWorldHint").is_none(), "{t}");
+            if a["readOnlyHint"] == true {
+                assert!(a.get("destructiveHint").is_none() && a.get("idempotentHint").is_none(), "{t}");
+            }
+            assert_ne!(a["destructiveHint"], true, "{t}");
+            assert_ne!(a["idempotentHint"], false, "{t}");
+        }
+        let click = json.as_array().unwrap().iter().find(|t| t["name"] == "browser_click").unwrap();
+        assert!(click.get("annotations").is_none(), "a click is MCP's default: {click}");
+    }
+
+    /// Every tool name an error's fix names (errors.json's hints, and the extension's own
+    /// hints in its sources) is in the default profile: no dead ends.
+    #[test]
+    fn no_hint_names_a_tool_outside_the_default_profile() {
+        let core: Vec<&str> = tools::profile("core").unwrap().iter().map(|t| t.name.as_str()).collect();
+        let mut texts: Vec<(String, String)> = serde_json::from_str::<serde_json::Map<String, Value>>(crate::wire::ERRORS_JSON)
+            .unwrap()
+            .into_iter()
+            .map(|(k, v)| (format!("errors.json {k}"), v.as_str().unwrap_or("").to_string()))
+            .collect();
+        // The glue's own fail(code, message, hint) calls: their hint strings.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../extension");
+        let mut files = vec![dir.clone(), dir.join("tools")];
+        let mut sources = Vec::new();
+        while let Some(d) = files.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.extension().is_some_and(|x| x == "js") {
+                    sources.push(p);
+                }
+            }
+        }
+        for p in sources {
+            let text = std::fs::read_to_string(&p).unwrap();
+            for line in text.lines().filter(|l| l.contains("fail('")) {
+                texts.push((format!("{}: {}", p.display(), line.trim()), line.to_string()));
+            }
+        }
+        let mut problems = Vec::new();
+        for (where_, text) in &texts {
+            for part in text.split("browser_").skip(1) {
+                let name: String = part.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+                let name = format!("browser_{}", name.trim_end_matches('_'));
+                if tools::find(&name).is_some() && !core.contains(&name.as_str()) {
+                    problems.push(format!("{where_} names {name}"));
+                }
+            }
+        }
+        assert!(problems.is_empty(), "hints naming tools outside the default profile:\n{}", problems.join("\n"));
     }
 }

@@ -1,18 +1,23 @@
 //! The tool catalogue, read from `extension/catalogue.json` (the one source: the extension's
 //! router imports the same file): each browser tool's name, description, parameters (as JSON
-//! Schema), annotations and whether it has a compact projection.
+//! Schema), annotations and whether it has a compact projection; the profiles (`core`, the
+//! everyday loop a host offers by default; `all`); the shared parameters described once.
 //!
-//! Owns: reading the catalogue and the schemas hosts see. Must never: describe a tool or a
-//! parameter the catalogue does not hold.
+//! Owns: reading the catalogue, the profiles and the definitions hosts see. Must never:
+//! describe a tool or a parameter the catalogue does not hold, or list a profile's tool twice.
 
 use serde_json::{json, Map, Value};
 use std::sync::LazyLock;
 
+#[derive(Debug)]
 pub struct Tool {
     pub name: String,
     pub description: String,
     /// Parameter names in catalogue order, with their JSON Schemas.
     pub params: Vec<(String, Value)>,
+    /// The parameters whose meaning is described once for every tool (the catalogue's
+    /// `describedOnce`: the MCP instructions, pi's guidelines): bare in this tool's schema.
+    pub once: Vec<String>,
     pub required: Vec<String>,
     pub read_only: bool,
     pub destructive: bool,
@@ -37,6 +42,7 @@ fn parse(text: &str) -> Result<Vec<Tool>, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let shared = v["shared"].as_object().ok_or("no shared parameters")?;
     let strs = |v: &Value| -> Vec<String> { v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect() };
+    let described_once = strs(&v["describedOnce"]);
     v["tools"]
         .as_array()
         .ok_or("no tools")?
@@ -44,9 +50,15 @@ fn parse(text: &str) -> Result<Vec<Tool>, String> {
         .map(|t| {
             let name = t["name"].as_str().ok_or("a tool without a name")?.to_string();
             let mut params = Vec::new();
+            let mut once = Vec::new();
             for (p, s) in t["params"].as_object().ok_or(format!("{name}: no params"))? {
                 let schema = match s {
-                    Value::String(key) => shared.get(key).cloned().ok_or(format!("{name}.{p}: no shared {key}"))?,
+                    Value::String(key) => {
+                        if described_once.contains(key) {
+                            once.push(p.clone());
+                        }
+                        shared.get(key).cloned().ok_or(format!("{name}.{p}: no shared {key}"))?
+                    }
                     s => s.clone(),
                 };
                 params.push((p.clone(), schema));
@@ -60,23 +72,74 @@ fn parse(text: &str) -> Result<Vec<Tool>, String> {
                 idempotent: flag("idempotent")?,
                 compact: t["compact"].as_bool().unwrap_or(false),
                 params,
+                once,
                 name,
             })
         })
         .collect()
 }
 
-/// The JSON Schema of a tool's parameters (unknown parameters are refused by the extension).
+/// The JSON Schema of a tool's parameters as a host shows it: a parameter described once
+/// (`shared_text`) carries its type alone. (Unknown parameters are refused by the
+/// extension's router, so the schema does not spend `additionalProperties` on it.)
 pub fn input_schema(t: &Tool) -> Map<String, Value> {
-    let props: Map<String, Value> = t.params.iter().map(|(n, s)| (n.clone(), s.clone())).collect();
+    let props: Map<String, Value> = t
+        .params
+        .iter()
+        .map(|(n, s)| {
+            let mut s = s.clone();
+            if t.once.contains(n) {
+                if let Some(o) = s.as_object_mut() {
+                    o.remove("description");
+                }
+            }
+            (n.clone(), s)
+        })
+        .collect();
     let mut schema = Map::new();
     schema.insert("type".into(), "object".into());
     schema.insert("properties".into(), Value::Object(props));
     if !t.required.is_empty() {
         schema.insert("required".into(), json!(t.required));
     }
-    schema.insert("additionalProperties".into(), false.into());
     schema
+}
+
+/// The parameters described once, as one sentence a host puts before the tools (MCP's
+/// instructions, pi's guidelines): `tabId`: …; `ref`: ….
+pub fn shared_text() -> String {
+    let v: Value = serde_json::from_str(CATALOGUE_JSON).unwrap_or_default();
+    let names: Vec<&str> = v["describedOnce"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let parts: Vec<String> = names.iter().filter_map(|k| v["shared"][*k]["description"].as_str().map(|d| format!("{k}: {d}"))).collect();
+    format!("Parameters every tool shares: {}.", parts.join("; "))
+}
+
+/// The tools of a profile: `core` (the everyday loop; the default), `all`, or a comma-separated
+/// list of tool names (`browser_` may be left off). An unknown name is an error.
+pub fn profile(spec: &str) -> Result<Vec<&'static Tool>, String> {
+    let v: Value = serde_json::from_str(CATALOGUE_JSON).map_err(|e| e.to_string())?;
+    let spec = spec.trim();
+    if spec == "all" {
+        return Ok(tools().iter().collect());
+    }
+    let names: Vec<String> = match v["profiles"][spec].as_array() {
+        Some(list) => list.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+        None => spec.split(',').map(str::trim).filter(|s| !s.is_empty()).map(|s| if s.starts_with("browser_") { s.to_string() } else { format!("browser_{s}") }).collect(),
+    };
+    let known: Vec<&str> = v["profiles"].as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+    let mut out: Vec<&'static Tool> = Vec::new();
+    for n in &names {
+        let t = find(n).ok_or_else(|| format!("no tool {n} (a profile is all, {}, or a list of tool names)", known.join(", ")))?;
+        if !out.iter().any(|o| o.name == t.name) {
+            out.push(t);
+        }
+    }
+    if out.is_empty() {
+        return Err("the profile names no tool".into());
+    }
+    // Catalogue order, whatever order the list gave.
+    out.sort_by_key(|t| tools().iter().position(|o| o.name == t.name));
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -91,8 +154,12 @@ mod tests {
             for r in &t.required {
                 assert!(t.params.iter().any(|(n, _)| n == r), "{}: {r}", t.name);
             }
+            // Every parameter is described: in its schema, or once for all tools (shared_text).
             for (p, s) in &t.params {
                 assert!(s["type"].is_string() && s["description"].as_str().is_some_and(|d| !d.is_empty()), "{}.{p}", t.name);
+            }
+            for p in &t.once {
+                assert!(shared_text().contains(&format!("{p}: ")), "{}.{p} is described nowhere", t.name);
             }
             // A parameter that is required never claims to default.
             for r in &t.required {
@@ -101,6 +168,28 @@ mod tests {
             }
             assert!(!(t.read_only && t.destructive), "{}", t.name);
         }
+    }
+
+    #[test]
+    fn profiles_are_catalogue_tools_in_catalogue_order() {
+        let core = profile("core").unwrap();
+        assert!(core.len() >= 15 && core.len() < tools().len(), "{}", core.len());
+        assert_eq!(profile("all").unwrap().len(), tools().len());
+        let picked: Vec<&str> = profile("click, browser_snapshot,click").unwrap().iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(picked, ["browser_snapshot", "browser_click"]);
+        assert!(profile("snapshot,nope").unwrap_err().contains("no tool browser_nope"));
+        assert!(profile(" , ").is_err());
+    }
+
+    #[test]
+    fn a_described_once_parameter_is_bare_in_the_schema_and_named_in_the_shared_text() {
+        let click = find("browser_click").unwrap();
+        let schema = Value::Object(input_schema(click));
+        assert_eq!(schema["properties"]["tabId"], json!({"type": "integer"}));
+        assert!(schema["properties"]["button"]["description"].is_string());
+        assert!(schema.get("additionalProperties").is_none());
+        let text = shared_text();
+        assert!(text.starts_with("Parameters every tool shares: tabId: "), "{text}");
     }
 
     #[test]

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // node scripts/browser.mjs METHOD ['{json params}'] [--raw]
+// node scripts/browser.mjs --tools [core|all|name,name…]
 // One browser tool call through the local pi-control-chrome Bridge. Prints what `pcc call`
 // prints (the compact result, page text fenced as untrusted content; --raw: the Bridge's
 // raw JSON) and exits like pcc: 0 ok, 1 tool error, 2 usage, 3 Bridge unreachable.
+// `--tools` lists a profile's tools (default core, the everyday loop; all: every tool) with
+// their parameters, from the catalogue; every tool can be called either way.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +17,19 @@ const bin = process.env.PCC_BIN
   || 'pcc';
 
 const args = process.argv.slice(2);
+if (args[0] === '--tools') {
+  const catalogue = JSON.parse(readFileSync(path.join(root, 'extension', 'catalogue.json'), 'utf8'));
+  const spec = args[1] || process.env.PCC_TOOLS || 'core';
+  const names = spec === 'all' ? catalogue.tools.map((t) => t.name) : catalogue.profiles[spec] ?? spec.split(',').map((n) => (n.trim().startsWith('browser_') ? n.trim() : `browser_${n.trim()}`));
+  const shown = catalogue.tools.filter((t) => names.includes(t.name));
+  if (!shown.length) {
+    console.error(`INVALID_REQUEST: no tools in ${spec} (a profile is all, ${Object.keys(catalogue.profiles).join(', ')}, or a list of tool names)`);
+    process.exit(2);
+  }
+  for (const t of shown) console.log(`${t.name}(${Object.keys(t.params).join(', ')}): ${t.description}`);
+  console.log(`Parameters every tool shares: ${catalogue.describedOnce.map((k) => `${k}: ${catalogue.shared[k].description}`).join('; ')}.`);
+  process.exit(0);
+}
 const raw = args.includes('--raw');
 const [method, params = '{}'] = args.filter((a) => a !== '--raw');
 if (!method || !/^browser_\w+$/.test(method)) {
