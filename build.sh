@@ -4,6 +4,8 @@
 #   ./build.sh setup          install toolchains and packages (Debian, rustup, cargo, npm)
 #   ./build.sh build          wasm (release, wasm-opt) → extension/wasm/
 #   ./build.sh test           native tests, wasm boundary tests in headless Chrome, e2e suite
+#   ./build.sh pi             the pi package's tests alone (pi-tests/, the real pi agent)
+#   ./build.sh dsh            the DSH plugin's tests alone (dsh-tests/, a real DeepSeek Harness host)
 #   ./build.sh demo [URL|FILE] snapshot a page through the real extension in headless Chromium
 #   ./build.sh bench          ours vs Playwright's AI snapshot → bench/results.json, bench/report.html
 #   ./build.sh corpus [DIR]   fidelity checks on every real page of ../shared/corpus/readability/
@@ -56,6 +58,10 @@ setup() {
   if [ ! -d pi-tests/node_modules/@mariozechner/pi-coding-agent ]; then
     log "npm ci in pi-tests/ (the pi coding agent 0.73, pinned: the pi package is tested in it)"
     (cd pi-tests && npm ci --no-audit --no-fund)
+  fi
+  if [ ! -x dsh-tests/node_modules/.bin/node ] || [ ! -d dsh-tests/node_modules/@deepseek-ai/dsh-agent-loop ]; then
+    log "npm ci in dsh-tests/ (the DeepSeek Harness 0.1.0-rc.8 runtimes, pinned, and Node 22 from npm: the DSH plugin is tested in them)"
+    (cd dsh-tests && npm ci --no-audit --no-fund)
   fi
 }
 
@@ -181,8 +187,18 @@ build_bridge() {
 test_e2e() {
   log "www-tests: the extension (and the Bridge, CLI, MCP) end to end in headless Chromium"
   (cd www-tests && node --test --test-concurrency=1 --test-timeout=240000 --test-reporter=spec ./*.test.mjs)
+  test_pi
+  test_dsh
+}
+
+test_pi() {
   log "pi-tests: the pi package in the real pi coding agent (faux model) against the Bridge and extension"
   (cd pi-tests && node --test --test-concurrency=1 --test-timeout=240000 --test-reporter=spec ./*.test.mjs)
+}
+
+test_dsh() {
+  log "dsh-tests: the DSH plugin in a real in-process DeepSeek Harness (scripted model, Node 22 from npm) against the Bridge and extension"
+  (cd dsh-tests && node_modules/.bin/node --test --test-concurrency=1 --test-timeout=240000 --test-reporter=spec ./*.test.mjs)
 }
 
 cmd=${1:-help}
@@ -194,6 +210,8 @@ case "$cmd" in
   test-native) test_native ;;
   test-wasm) setup; test_wasm ;;
   test-e2e) setup; build; build_bridge; test_e2e ;;
+  pi) setup; build; build_bridge; test_pi ;;
+  dsh) setup; build; build_bridge; test_dsh ;;
   bridge) build_bridge; exec target/debug/pcc bridge "$@" ;;
   demo) setup; build; node www-tests/demo.mjs "$@" ;;
   capture) setup; build; node www-tests/capture-fixtures.mjs "$@"; node www-tests/capture-rules.mjs ;;
@@ -212,5 +230,5 @@ case "$cmd" in
   htmlaam) setup; build; node www-tests/htmlaam.mjs "$@" ;;
   extract-score) setup; build; node www-tests/extract-score.mjs "$@" ;;
   fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz --test fuzz_tools -- --nocapture ;;
-  *) sed -n '2,16p' "$0"; exit 2 ;;
+  *) sed -n '2,18p' "$0"; exit 2 ;;
 esac

@@ -1,0 +1,170 @@
+// The DSH browser tools of pi-control-chrome: a cordis function plugin for the DeepSeek
+// Harness (npm @deepseek-ai/*, 0.1.0-rc.8). One DSH tool per tool of the catalogue's profile in
+// use (extension/catalogue.json: names, descriptions, JSON Schemas; `core` unless the plugin's
+// `tools` setting or $PCC_TOOLS says `all` or lists tools), each a `pcc call` to the local
+// Bridge, so the model reads exactly the text `pcc`, MCP and pi show (compact results, page
+// text fenced as untrusted content). The DSH agent session is the browser session. A
+// screenshot is stored through DSH's attachment service and reaches the model as an image
+// attachment. `/chrome status|tabs|doctor` answers the person, never the model.
+//
+// It imports nothing from DSH (raw `ctx.tools.register` with plain JSON Schema), so it loads
+// by absolute path into any DSH install.
+// Owns: mapping DSH tool calls to Bridge calls and their outcome to DSH results. Must never:
+// put Base64, page text beyond the compact text or a secret into `value`, `meta` or the
+// rendered content (it is durable), retry a call, or return a tool error as a success (it is
+// thrown: only a thrown error's message reaches the model, so the code is in it).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const catalogue = JSON.parse(readFileSync(join(root, 'extension', 'catalogue.json'), 'utf8'));
+
+export const name = 'tool-control-chrome';
+export const inject = ['tools', 'commands'];
+
+/** The `pcc` binary: the `pcc` setting, $PCC_BIN, this checkout's build, or `pcc` on the PATH. */
+function pccBin(config) {
+  if (config?.pcc) return config.pcc;
+  if (process.env.PCC_BIN) return process.env.PCC_BIN;
+  for (const profile of ['release', 'debug']) {
+    const p = join(root, 'target', profile, 'pcc');
+    if (existsSync(p)) return p;
+  }
+  return 'pcc';
+}
+
+/** `pcc ARGS`: `{code, stdout, stderr}` (code 3: pcc could not run or reach the Bridge). */
+function pcc(bin, args, signal) {
+  return new Promise((resolve) => {
+    execFile(bin, args, { signal, maxBuffer: 8 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 3) : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) || (err && typeof err.code !== 'number' ? `BRIDGE_UNREACHABLE: cannot run ${bin}: ${err.message}` : '') });
+    });
+  });
+}
+
+const START_HINT = 'start the Bridge with `pcc bridge` (or ./build.sh bridge in the checkout), load extension/ unpacked in Chrome, and paste the token from `pcc pair` into its options';
+
+/** The tools of a profile, as `pcc mcp --tools` reads it: core (the default), all, or a
+ * comma-separated list of tool names (`browser_` may be left off); catalogue order. */
+export function profileTools(spec) {
+  const s = String(spec || 'core').trim();
+  if (s === 'all') return catalogue.tools;
+  const names = catalogue.profiles[s] ?? s.split(',').map((n) => n.trim()).filter(Boolean).map((n) => (n.startsWith('browser_') ? n : `browser_${n}`));
+  for (const n of names) if (!catalogue.tools.some((t) => t.name === n)) throw new Error(`tool-control-chrome: no tool ${n} (a profile is all, ${Object.keys(catalogue.profiles).join(', ')}, or a list of tool names)`);
+  return catalogue.tools.filter((t) => names.includes(t.name));
+}
+
+/** The parameters every tool shares, described once (as the MCP server's instructions do). */
+const SHARED = `Parameters every browser tool shares: ${catalogue.describedOnce.map((k) => `${k}: ${catalogue.shared[k].description}`).join('; ')}.`;
+
+/** A tool's parameters as plain JSON Schema: shared ones described once (bare here). */
+function schemaOf(t) {
+  const properties = {};
+  for (const [p, s] of Object.entries(t.params)) {
+    if (typeof s !== 'string') properties[p] = s;
+    else if (catalogue.describedOnce.includes(s)) properties[p] = { type: catalogue.shared[s].type };
+    else properties[p] = catalogue.shared[s];
+  }
+  return { type: 'object', properties, ...(t.required?.length ? { required: t.required } : {}), additionalProperties: false };
+}
+
+/** Small ids of a result for `meta` (never page text, Base64 or secrets). */
+function metaOf(method, text) {
+  const head = text.split('\n').find((l) => l.startsWith('{')) ?? '';
+  const meta = { method };
+  for (const key of ['snapshotId', 'mode']) {
+    const m = head.match(new RegExp(`"${key}":"([^"]{1,80})"`));
+    if (m) meta[key] = m[1];
+  }
+  const tab = head.match(/"tab":\{"id":(\d+)/) ?? head.match(/"tabId":(\d+)/);
+  if (tab) meta.tabId = Number(tab[1]);
+  return meta;
+}
+
+/**
+ * A screenshot's PNG given to the model: through the attachment store (read per call: it may
+ * load after this plugin), else saved as a file the text names. Never Base64.
+ */
+async function attach(ctx, png, text) {
+  const store = ctx.get?.('attachments');
+  let why = 'this DSH host has no attachment store';
+  if (store?.saveImage) {
+    try {
+      const attachment = await store.saveImage({ data: new Uint8Array(png), mediaType: 'image/png', name: 'screenshot.png' });
+      return { text, attachment };
+    } catch (e) {
+      why = `the attachment store refused it (${String(e?.code ?? e?.message ?? e).slice(0, 80)}; at most 2,000 px a side: take the viewport, or an element by ref)`;
+    }
+  }
+  const dir = join(process.env.DSH_HOME || join(homedir(), '.dsh'), 'pcc-screenshots');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `screenshot-${Date.now()}.png`);
+  writeFileSync(file, png);
+  return { text: `${text} Not shown: ${why}; saved to ${file}.` };
+}
+
+export function apply(ctx, config = {}) {
+  const bin = pccBin(config);
+  const tools = profileTools(config.tools ?? process.env.PCC_TOOLS ?? 'core');
+  for (const [i, t] of tools.entries()) {
+    const takesSession = Object.hasOwn(t.params, 'sessionId');
+    ctx.tools.register({
+      name: t.name,
+      // The shared parameters once, with the first tool.
+      description: i === 0 ? `${t.description} ${SHARED}` : t.description,
+      parameters: schemaOf(t),
+      output: {
+        schema: {},
+        render: (_args, value) => [{ type: 'text', text: value.text }, ...(value.attachment ? [{ type: 'image', attachment: value.attachment }] : [])],
+        presentationMeta: (_args, value) => value.meta,
+      },
+      async execute(args, exec) {
+        const params = { ...args };
+        // The DSH agent session is the browser session: its revisions, the tabs it opens (and
+        // so its cleanup) are kept per session.
+        const session = exec?.agent?.session?.id;
+        if (takesSession && params.sessionId === undefined && session) params.sessionId = String(session);
+        const dir = t.name === 'browser_screenshot' ? mkdtempSync(join(tmpdir(), 'pcc-shot-')) : null;
+        const png = dir ? join(dir, 'shot.png') : null;
+        try {
+          const ran = await pcc(bin, ['call', t.name, JSON.stringify(params), ...(png ? ['--image', png] : [])], exec?.signal);
+          if (ran.code !== 0) {
+            const line = ran.stderr.trim().split('\n').pop() || `pcc exited with ${ran.code}`;
+            throw new Error(ran.code === 3 ? `${line} To connect: ${START_HINT}.` : line);
+          }
+          const text = ran.stdout.replace(/\n$/, '');
+          const meta = metaOf(t.name, text);
+          if (png && existsSync(png)) return { ...(await attach(ctx, readFileSync(png), text)), meta };
+          return { text, meta };
+        } finally {
+          if (dir) rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    });
+  }
+
+  // The agent's revisions are of no use to anyone after it.
+  ctx.on?.('agent/disposed', (event) => {
+    const agent = event?.agent ?? event;
+    const id = agent?.session?.id ?? agent?.id;
+    if (id) void pcc(bin, ['call', 'browser_dispose_session', JSON.stringify({ sessionId: String(id) })]);
+  });
+
+  ctx.commands.register({
+    name: 'chrome',
+    description: 'pi-control-chrome: status, tabs or doctor (for you, not the model)',
+    input: { hint: 'status|tabs|doctor' },
+    recordInput: false,
+    async handler(inv) {
+      const what = String(inv?.rawInput ?? '').trim() || 'status';
+      const method = { status: 'browser_status', tabs: 'browser_tabs', doctor: 'browser_doctor' }[what];
+      if (!method) return { kind: 'error', text: 'usage: /chrome status|tabs|doctor' };
+      const ran = await pcc(bin, ['--pretty', '--no-fence', 'call', method, '{}'], inv?.signal);
+      return ran.code === 0 ? { kind: 'success', text: ran.stdout.trim() } : { kind: 'error', text: `${ran.stderr.trim()}${ran.code === 3 ? `\n${START_HINT}` : ''}` };
+    },
+  });
+}
