@@ -16,11 +16,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const catalogue = JSON.parse(readFileSync(join(root, 'extension', 'catalogue.json'), 'utf8'));
+import { join } from 'node:path';
+import { profileTools, root, schemaOf, SHARED } from '../hosts/catalogue.mjs';
 
 export const name = 'tool-control-chrome';
 export const inject = ['tools', 'commands'];
@@ -47,30 +44,6 @@ function pcc(bin, args, signal) {
 }
 
 const START_HINT = 'start the Bridge with `pcc bridge` (or ./build.sh bridge in the checkout), load extension/ unpacked in Chrome, and paste the token from `pcc pair` into its options';
-
-/** The tools of a profile, as `pcc mcp --tools` reads it: core (the default), all, or a
- * comma-separated list of tool names (`browser_` may be left off); catalogue order. */
-export function profileTools(spec) {
-  const s = String(spec || 'core').trim();
-  if (s === 'all') return catalogue.tools;
-  const names = catalogue.profiles[s] ?? s.split(',').map((n) => n.trim()).filter(Boolean).map((n) => (n.startsWith('browser_') ? n : `browser_${n}`));
-  for (const n of names) if (!catalogue.tools.some((t) => t.name === n)) throw new Error(`tool-control-chrome: no tool ${n} (a profile is all, ${Object.keys(catalogue.profiles).join(', ')}, or a list of tool names)`);
-  return catalogue.tools.filter((t) => names.includes(t.name));
-}
-
-/** The parameters every tool shares, described once (as the MCP server's instructions do). */
-const SHARED = `Parameters every browser tool shares: ${catalogue.describedOnce.map((k) => `${k}: ${catalogue.shared[k].description}`).join('; ')}.`;
-
-/** A tool's parameters as plain JSON Schema: shared ones described once (bare here). */
-function schemaOf(t) {
-  const properties = {};
-  for (const [p, s] of Object.entries(t.params)) {
-    if (typeof s !== 'string') properties[p] = s;
-    else if (catalogue.describedOnce.includes(s)) properties[p] = { type: catalogue.shared[s].type };
-    else properties[p] = catalogue.shared[s];
-  }
-  return { type: 'object', properties, ...(t.required?.length ? { required: t.required } : {}), additionalProperties: false };
-}
 
 /** Small ids of a result for `meta` (never page text, Base64 or secrets). */
 function metaOf(method, text) {

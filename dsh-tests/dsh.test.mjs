@@ -56,7 +56,7 @@ test('the tools are the catalogue\'s default profile with its schemas, /chrome i
   const snapshot = sent.find((t) => t.name === 'browser_snapshot');
   assert.deepEqual(Object.keys(snapshot.parameters.properties).sort(), Object.keys(catalogue.tools.find((t) => t.name === 'browser_snapshot').params).sort());
   assert.deepEqual(snapshot.parameters.properties.tabId, { type: 'integer' }, 'shared parameters are described once');
-  assert.equal(sent.filter((t) => t.description.includes('Parameters every browser tool shares: tabId: ')).length, 1);
+  assert.equal(sent.filter((t) => t.description.includes('Parameters every tool shares: tabId: ')).length, 1);
   assert.ok(host.ctx.commands.list(agent).some((d) => d.name === 'chrome'));
   // Every tool of the catalogue, with the setting.
   const all = await startHost({ tools: 'all' });

@@ -13,33 +13,9 @@ import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const catalogue = JSON.parse(readFileSync(join(root, "extension", "catalogue.json"), "utf8"));
-
-interface CatalogueTool {
-  name: string;
-  description: string;
-  params: Record<string, string | Record<string, unknown>>;
-  required?: string[];
-  annotations: { readOnly: boolean };
-}
-
-/** The tools of a profile, as `pcc mcp --tools` reads it: core (the default), all, or a
- * comma-separated list of tool names (`browser_` may be left off); catalogue order. */
-export function profileTools(spec: string): CatalogueTool[] {
-  const s = spec.trim() || "core";
-  if (s === "all") return catalogue.tools;
-  const names: string[] = catalogue.profiles[s] ?? s.split(",").map((n) => n.trim()).filter(Boolean).map((n) => (n.startsWith("browser_") ? n : `browser_${n}`));
-  for (const n of names) if (!catalogue.tools.some((t: CatalogueTool) => t.name === n)) throw new Error(`PCC_TOOLS: no tool ${n} (a profile is all, ${Object.keys(catalogue.profiles).join(", ")}, or a list of tool names)`);
-  return catalogue.tools.filter((t: CatalogueTool) => names.includes(t.name));
-}
-
-/** The parameters every tool shares, described once (as the MCP server's instructions do). */
-const SHARED = `Parameters every tool shares: ${catalogue.describedOnce.map((k: string) => `${k}: ${catalogue.shared[k].description}`).join("; ")}.`;
-
+import { join } from "node:path";
+// The profile, the schemas and the shared parameters' text, as every JavaScript host derives them.
+import { profileTools, root, schemaOf, SHARED } from "../hosts/catalogue.mjs";
 /** The `pcc` binary: $PCC_BIN, else this checkout's build, else `pcc` on the PATH. */
 function pccBin(): string {
   if (process.env.PCC_BIN) return process.env.PCC_BIN;
@@ -94,19 +70,13 @@ export default function (pi: ExtensionAPI) {
 
   const tools = profileTools(process.env.PCC_TOOLS ?? "core");
   for (const [i, t] of tools.entries()) {
-    const properties: Record<string, unknown> = {};
-    for (const [name, schema] of Object.entries(t.params)) {
-      if (typeof schema !== "string") properties[name] = schema;
-      else if (catalogue.describedOnce.includes(schema)) properties[name] = { type: catalogue.shared[schema].type };
-      else properties[name] = catalogue.shared[schema];
-    }
     pi.registerTool({
       name: t.name,
       label: t.name.replace(/^browser_/, "browser ").replace(/_/g, " "),
       description: t.description,
       // The shared parameters, once: a guideline of pi's system prompt while the tools are on.
       ...(i === 0 ? { promptGuidelines: [`Browser tools: ${SHARED} Side effects are never retried automatically; the person's tabs are read only as they grant.`] } : {}),
-      parameters: { type: "object", properties, required: t.required, additionalProperties: false } as never,
+      parameters: schemaOf(t) as never,
       async execute(_id: string, params: Record<string, unknown>, signal: AbortSignal | undefined, _onUpdate: unknown, ctx: { sessionManager: { getSessionId(): string } }) {
         const args = { ...params };
         const session = sessionOf(ctx);

@@ -7,7 +7,7 @@
 // `--tools` lists a profile's tools (default core, the everyday loop; all: every tool) with
 // their parameters, from the catalogue; every tool can be called either way.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,16 +18,17 @@ const bin = process.env.PCC_BIN
 
 const args = process.argv.slice(2);
 if (args[0] === '--tools') {
-  const catalogue = JSON.parse(readFileSync(path.join(root, 'extension', 'catalogue.json'), 'utf8'));
-  const spec = args[1] || process.env.PCC_TOOLS || 'core';
-  const names = spec === 'all' ? catalogue.tools.map((t) => t.name) : catalogue.profiles[spec] ?? spec.split(',').map((n) => (n.trim().startsWith('browser_') ? n.trim() : `browser_${n.trim()}`));
-  const shown = catalogue.tools.filter((t) => names.includes(t.name));
-  if (!shown.length) {
-    console.error(`INVALID_REQUEST: no tools in ${spec} (a profile is all, ${Object.keys(catalogue.profiles).join(', ')}, or a list of tool names)`);
+  // The catalogue's profile (hosts/catalogue.mjs, as pi and DSH read it).
+  const { profileTools, SHARED } = await import('../../../hosts/catalogue.mjs');
+  let shown;
+  try {
+    shown = profileTools(args[1] || process.env.PCC_TOOLS || 'core');
+  } catch (e) {
+    console.error(`INVALID_REQUEST: ${e.message}`);
     process.exit(2);
   }
   for (const t of shown) console.log(`${t.name}(${Object.keys(t.params).join(', ')}): ${t.description}`);
-  console.log(`Parameters every tool shares: ${catalogue.describedOnce.map((k) => `${k}: ${catalogue.shared[k].description}`).join('; ')}.`);
+  console.log(SHARED);
   process.exit(0);
 }
 const raw = args.includes('--raw');
