@@ -29,12 +29,14 @@ import { scriptTools } from './tools/script.js';
 import { transferTools } from './tools/transfer.js';
 import { limits } from './limits.js';
 import * as consentTabs from './consent.js';
-import { assertMayRead, grantTab, listed, revokeTab, setPolicy, startConsent } from './consent.js';
+import { assertMayRead, grantTab, listed, mayRead, revokeTab, setPolicy, startConsent } from './consent.js';
+import * as secretTabs from './secrets.js';
+import { scrubbedResult } from './secrets.js';
 import { ownedTabs, ownerOf } from './ownership.js';
 
 // A closed or replaced tab: every module that keeps per-tab state forgets it, here in one
 // place (the core's refs and revisions of the tab too).
-const TAB_STATE = [consentTabs, debuggerTabs, dialogTabs, handleTabs, journalTabs, ownershipTabs, repeatTabs];
+const TAB_STATE = [consentTabs, debuggerTabs, dialogTabs, handleTabs, journalTabs, ownershipTabs, repeatTabs, secretTabs];
 chrome.tabs.onRemoved.addListener(async (tabId) => {
   for (const m of TAB_STATE) m.forgetTab(tabId);
   (await ready).collector.clearTab(tabId);
@@ -184,7 +186,22 @@ async function call(method, params = {}) {
     limit?.cancel();
   }
   if (Object.hasOwn(TOOLS, method)) recordEvent(method, out.error, performance.now() - t0).catch(() => {});
-  return out;
+  return scrubbedResult(out, ...(await scrubTab(params, out)), t0);
+}
+
+/** The tab whose secrets a result is scrubbed against: the call's, the result's or the
+ * current one; its fields are read only when the agent may read it. `[tabId, readable]`. */
+async function scrubTab(params, out) {
+  const id = Number.isInteger(params?.tabId) ? params.tabId : Number.isInteger(out?.tab?.id) ? out.tab.id : undefined;
+  const tab = await (id !== undefined ? chrome.tabs.get(id) : resolveTab(undefined)).catch(() => null);
+  if (!tab) return [undefined, false];
+  let readable = true;
+  try {
+    assertReadable(tab);
+  } catch {
+    readable = false;
+  }
+  return [tab.id, readable && mayRead(tab, await ownerOf(tab.id))];
 }
 
 globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), lateFrames, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };

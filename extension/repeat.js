@@ -18,6 +18,7 @@ const states = new Map(); // read key → {state, held}
 /** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
 export function forgetTab(tabId) {
   for (const k of states.keys()) if (k.startsWith(`${tabId}|`)) states.delete(k);
+  latest.delete(tabId);
 }
 
 /** The key of a read (`kind`: which tool and how): everything that shapes its result besides the page. */
@@ -86,9 +87,21 @@ export async function pageState(tab) {
 }
 
 /** A page state: `text` (the tab's URL, then each frame's `frameId:documentId:answer`), the
- * one thing compared, and `frames` (those triples). */
+ * one thing compared, and `frames` (those triples). The newest state of each tab is kept with
+ * when it was taken (`stateSince`). */
 function stateOf(tab, frames) {
-  return { text: `${tab.url}\n${frames.map((f) => f.join(':')).join('|')}`, frames };
+  const state = { text: `${tab.url}\n${frames.map((f) => f.join(':')).join('|')}`, frames };
+  latest.set(tab.id, { text: state.text, at: performance.now() });
+  return state;
+}
+
+const latest = new Map(); // tabId → {text, at}: the newest page state taken of the tab
+
+/** The text of tab `tabId`'s page state when one was taken at or after `t0` (performance.now()),
+ * else null: what is on the page now, as every frame's tracker answered (field values too). */
+export function stateSince(tabId, t0) {
+  const s = latest.get(tabId);
+  return s && s.at >= t0 ? s.text : null;
 }
 
 /** The page state of a tab with one frame, from that frame's document and answer (the

@@ -173,6 +173,12 @@ pub const SCRUB_WINDOW_CHARS: usize = 16;
 pub const SCRUB_FILTER_WORDS: usize = 1 << 14;
 /// Values shorter than this (letters and digits) are not scrubbed: they would match everywhere.
 pub const EVAL_SECRET_MIN_CHARS: usize = 3;
+/// A sensitive value this long (letters and digits) is redacted anywhere in a result; a shorter
+/// one only where it stands for its field (tools/scrub.rs).
+pub const SCRUB_ANYWHERE_MIN_CHARS: usize = 8;
+/// Sensitive values the worker remembers from the fields it read (a secret the page held
+/// earlier in the session is still one when it reappears in a URL, a log or a request).
+pub const SECRETS_REMEMBERED: usize = 64;
 /// Journal entries: level, request id, method, resource kind, MIME type, failure text.
 pub const JOURNAL_LEVEL_CHARS: usize = 16;
 pub const JOURNAL_ID_CHARS: usize = 64;
@@ -260,7 +266,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 61] = [
+pub const SOURCE_LIMITS: [(&str, usize); 62] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -307,6 +313,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 61] = [
     ("readKeysKept", READ_KEYS_KEPT),
     ("silentFramesKept", SILENT_FRAMES_KEPT),
     ("openedTabsKept", OPENED_TABS_KEPT),
+    ("secretsRemembered", SECRETS_REMEMBERED),
     ("refusalChars", REFUSAL_CHARS),
     ("commandTimeoutMs", COMMAND_TIMEOUT_MS),
     ("passwordNodesResolved", PASSWORD_NODES_RESOLVED),

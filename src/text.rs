@@ -221,3 +221,19 @@ mod number_tests {
         assert_eq!(number(1e30), "9e18");
     }
 }
+
+/// One character of a value's skeleton (what survives case changes and separators: letters
+/// and digits, ASCII lower-cased; other scripts as they are), or `None` for punctuation, spaces
+/// and other separators. The redaction rules compare and measure values by their skeletons.
+pub fn skeleton_char(c: char) -> Option<char> {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric().then(|| c.to_ascii_lowercase())
+    } else {
+        (!c.is_whitespace()).then_some(c)
+    }
+}
+
+/// The length of `s`'s skeleton (`skeleton_char`).
+pub fn skeleton_len(s: &str) -> usize {
+    s.chars().filter_map(skeleton_char).count()
+}

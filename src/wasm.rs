@@ -273,6 +273,19 @@ pub fn extract(walk_json: &[u8], #[wasm_bindgen(unchecked_param_type = "ExtractO
 /// `browser_evaluate`: the bounded result from the page-side serializer's JSON, with the
 /// values of the page's sensitive form fields (`fields`: JSON `[{tag, attrs, label, value}]`)
 /// scrubbed.
+/// Every result's last scrub (tools/scrub.rs): the result's JSON text with the secrets of
+/// `fields` (the tab's form-field facts and the remembered sensitive values) redacted.
+#[wasm_bindgen(js_name = scrubResult)]
+pub fn scrub_result(result_json: &str, fields: &str) -> Result<String, JsValue> {
+    crate::tools::scrub::scrub_result(result_json, fields).map_err(err)
+}
+
+/// The sensitive values among form-field facts, for the worker to remember.
+#[wasm_bindgen(js_name = secretValues, unchecked_return_type = "string[]")]
+pub fn secret_values(fields: &str) -> Result<JsValue, JsValue> {
+    crate::tools::scrub::secret_values(fields).map_err(err).and_then(|v| to_js(&v))
+}
+
 #[wasm_bindgen(js_name = projectEvaluate, unchecked_return_type = "Evaluated")]
 pub fn project_evaluate(json: &str, fields: &str) -> Result<JsValue, JsValue> {
     crate::tools::evaluate::project_redacted(json, fields).map_err(err).and_then(|r| to_js(&r))

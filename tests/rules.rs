@@ -197,6 +197,22 @@ fn a_field_referenced_by_labelledby_gives_its_value() {
 }
 
 #[test]
+fn a_field_labelled_only_by_the_text_before_it_hides_its_value() {
+    // "PIN:" just before an unlabelled field is its label to a reader: the value is a secret
+    // (a short one, which names around it must not carry either); "Nickname:" is not.
+    rule("labelled_by_preceding_text", r#"<p><span>PIN:</span> <input value="4821"></p><p><span>Nickname:</span> <input value="bobcat"></p><p><span>Card number</span> <input value="5500000000000004"></p>"#, expect![[r#"
+        - paragraph
+          - text: PIN:
+          - textbox [ref=e1]
+        - paragraph
+          - text: Nickname:
+          - textbox value="bobcat" [ref=e2]
+        - paragraph
+          - text: Card number
+          - textbox [ref=e3]"#]]);
+}
+
+#[test]
 fn a_header_cell_beside_data_cells_heads_its_row() {
     rule("th_row_header", r#"<table><thead><tr><th>Name</th><th>Age</th></tr></thead><tbody><tr><th>Ann</th><td>30</td></tr><tr><th scope="col">Bob</th><td>41</td></tr></tbody><tfoot><tr><th>Sum</th><th>71</th></tr></tfoot></table>"#, expect![[r#"
         - table

@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openTab } from './harness.mjs';
-import { withBridge } from './bridge-harness.mjs';
+import { withBridge, pccBin } from './bridge-harness.mjs';
+import { mcpClient } from './mcp-client.mjs';
 
 let b, server, br;
 withBridge((c) => ({ server, b, br } = c));
@@ -128,6 +129,84 @@ test('no tool, mode or host shows a secret of the page, its iframes or the user'
   // 8 sources × modes and 8 CLI commands: say what was swept.
   assert.ok(checked.length >= 50, `${checked.length} checks`);
   console.log(`leak sweep: ${checked.length} results checked, none shows a secret`);
+  await b.call('browser_tab_close', { tabId });
+});
+
+test('second round: a secret under a neutral name in URLs, sensitivity only a label or a card number carries, copies the page makes, secrets in link targets and PEM blocks — on every surface; ordinary text keeps its short numbers', async () => {
+  const { page, tabId } = await openTab(b, server, 'leaks2.html');
+  // A person typed before the agent came; the agent types too.
+  await page.fill('#pin1', '4821');
+  await page.fill('#pin2', 'LEAK-pin-aria-35');
+  await page.fill('#pin3', '4821');
+  await page.fill('#titled', 'LEAK-titled-pw-36');
+  await page.fill('#secret1', 'LEAK-secret-one-37');
+  await page.locator('#ccedit').fill('4111 1111 1111 1111');
+  await page.locator('#ccedit2').fill('5500-0000-0000-0004');
+  await page.fill('#notes', '4012888888881881');
+  await page.fill('#pw', 'LEAK-typed-pw-31');
+  const snap = await b.call('browser_snapshot', { tabId });
+  const ref = (re) => snap.snapshot.state.split('\n').find((l) => re.test(l)).match(/\[ref=(\w+)\]/)[1];
+  for (const [re, text] of [[/textbox "API token"/, 'LEAK-agent-tok-32'], [/textbox "Card security code"/, '737'], [/textbox "Login password"/, 'LEAK-get-pw-33']]) {
+    const typed = await b.call('browser_type', { tabId, snapshotId: snap.snapshot.snapshotId, ref: ref(re), text });
+    assert.ok(typed.ok, JSON.stringify(typed));
+  }
+  await page.waitForTimeout(300); // the page's fetch and log
+  const LONG = /LEAK-|LEAKpem|4111 1111 1111 1111|5500-0000-0000-0004|4012888888881881/;
+  // A short value is shown nowhere it stands for its field (a parameter, a field's line, a quote).
+  const SHORT = /(=|: |")(737|4821)(?=$|[&#;"\s\\])/m;
+  const ORDINARY = 'Ordinary page text: our Boeing 737 fleet, flight 4821 at 19:30, price $737.00, model X-4821.';
+  const shown = [];
+  const sweep = (label, r) => {
+    const wire = typeof r === 'string' ? r : JSON.stringify(r);
+    const hit = wire.match(LONG) ?? wire.match(SHORT);
+    assert.ok(!hit, `${label} shows ${hit?.[0]}: …${wire.slice(Math.max(0, (hit?.index ?? 0) - 80), (hit?.index ?? 0) + 40)}…`);
+    shown.push(label);
+    return r;
+  };
+  const reads = [['browser_snapshot', {}], ['browser_snapshot', { source: 'chromium_ax' }], ['browser_accessibility_snapshot', { sessionId: 'leaks2' }],
+    ['browser_dom_cua', {}], ['browser_extract', {}], ['browser_find', { text: 'a' }], ['browser_console', {}], ['browser_network', {}],
+    ['browser_evaluate', { expression: 'document.body.innerHTML' }], ['browser_evaluate', { expression: 'document.body.innerText' }],
+    ['browser_evaluate', { expression: 'document.getElementById("reset").href' }], ['browser_evaluate', { expression: 'document.getElementById("pem").dataset.key' }],
+    ['browser_evaluate', { expression: 'document.getElementById("notes").value' }], ['browser_locator', { target: { label: 'PIN' }, read: 'value' }]];
+  const everyRead = async (when) => {
+    for (const [m, p] of reads) sweep(`${when} ${m} ${JSON.stringify(p)}`, await b.call(m, { tabId, ...p }));
+    sweep(`${when} browser_tabs`, await b.call('browser_tabs'));
+  };
+  await everyRead('typed');
+  // Ordinary text keeps the digits a short secret shares.
+  const text = await b.call('browser_evaluate', { tabId, expression: 'document.querySelector("p").textContent' });
+  assert.equal(text.value, ORDINARY);
+  const ordinary = (await b.call('browser_snapshot', { tabId })).snapshot.state;
+  assert.ok(ordinary.includes(ORDINARY.replace('Ordinary page text: ', '')), `the snapshot keeps the ordinary text: ${ordinary.split("\n").filter((l) => /Ordinary|Boeing/.test(l)).join(" / ")}`);
+  assert.ok((await b.call('browser_extract', { tabId })).content.includes('Boeing 737 fleet, flight 4821'), 'extract keeps the ordinary text');
+  // The agent sends the GET form: the values travel in the URL under neutral names (f1, f2),
+  // and leave their fields.
+  const form = await b.call('browser_snapshot', { tabId });
+  const send = form.snapshot.state.split('\n').find((l) => /button "Send"/.test(l)).match(/\[ref=(\w+)\]/)[1];
+  const sent = await b.call('browser_click', { tabId, snapshotId: form.snapshot.snapshotId, ref: send });
+  assert.ok(sent.ok && sent.navigated, JSON.stringify(sent));
+  sweep('the click that sent the form', sent);
+  await everyRead('after GET');
+  // Through the Bridge (raw and compact), the CLI and MCP.
+  for (const [method, params] of [['browser_snapshot', {}], ['browser_network', {}], ['browser_console', {}], ['browser_selected_tab', {}], ['browser_extract', {}]]) {
+    for (const mode of [undefined, 'raw', 'compact']) sweep(`bridge ${method} ${mode ?? 'default'}`, (await br.call(method, { tabId, ...params }, mode)).text);
+  }
+  sweep('bridge browser_tabs', (await br.call('browser_tabs', {})).text);
+  for (const args of [['snapshot'], ['network'], ['console'], ['eval', 'document.body.innerHTML'], ['tab']]) {
+    const r = await br.cli(...args, '--tab', String(tabId));
+    sweep(`cli ${args.join(' ')}`, r.stdout + r.stderr);
+  }
+  const mcp = mcpClient(pccBin, ['mcp', '--tools', 'all'], { env: br.env });
+  try {
+    await mcp.rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'leaks', version: '1' } });
+    mcp.notify('notifications/initialized');
+    for (const [name, args] of [['browser_snapshot', { tabId }], ['browser_network', { tabId }], ['browser_tabs', {}], ['browser_evaluate', { tabId, expression: 'location.href' }]]) {
+      sweep(`mcp ${name}`, (await mcp.rpc('tools/call', { name, arguments: args })).result);
+    }
+  } finally {
+    mcp.close();
+  }
+  console.log(`second-round sweep: ${shown.length} results checked, none shows a secret`);
   await b.call('browser_tab_close', { tabId });
 });
 

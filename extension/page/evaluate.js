@@ -153,6 +153,20 @@ export function serializeInPage(limits) {
  * values go to wasm only, which scrubs them from the evaluate result.
  */
 export function formFieldFacts(maxFields, maxChars, labelChars) {
+  /** The text just before `el` that no other control claims (a text run or an inline element
+   * before it, else before its parent; never a `<label>` or anything holding a control), at
+   * most `n` characters: "PIN:", "Card number". */
+  const textBefore = (el, n) => {
+    const claimed = (p) => p.nodeType === 1 && (/^(label|script|style|input|textarea|select|button)$/i.test(p.localName) || p.querySelector?.('input, textarea, select, [contenteditable]'));
+    for (let at = el, up = 0; at && at !== document.body && up < 2; at = at.parentElement, up++) {
+      for (let p = at.previousSibling; p; p = p.previousSibling) {
+        if (claimed(p)) return '';
+        const t = (p.nodeType === 3 || p.nodeType === 1 ? p.textContent : '').trim();
+        if (t) return t.slice(-n);
+      }
+    }
+    return '';
+  };
   const ATTRS = ['type', 'name', 'id', 'autocomplete', 'aria-label', 'placeholder'];
   const out = [];
   const roots = [document];
@@ -181,7 +195,10 @@ export function formFieldFacts(maxFields, maxChars, labelChars) {
       if (globalThis.__pccWasPassword?.has(el)) attrs.type = 'password';
       // Named by labels, aria-labelledby or a title: all of it counts.
       const named = (el.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean).map((id) => root.getElementById?.(id)?.textContent || '');
-      const label = [...[...(el.labels || [])].map((l) => l.textContent), ...named, el.getAttribute('title') || ''].join(' ').slice(0, labelChars);
+      let label = [...[...(el.labels || [])].map((l) => l.textContent), ...named, el.getAttribute('title') || ''].join(' ').trim();
+      // Unlabelled: the text just before it names it for a reader ("PIN:", "Card number").
+      if (!label && !el.hasAttribute('aria-label') && !el.hasAttribute('placeholder')) label = textBefore(el, labelChars);
+      label = label.slice(0, labelChars);
       for (const v of values) {
         // Too many fields to check them all: the caller fails closed.
         if (out.length >= maxFields) return { fields: out, overflow: true };

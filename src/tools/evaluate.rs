@@ -95,9 +95,11 @@ fn secrets_of(fields_json: &str) -> Result<Option<Secrets>> {
                 "read what you need without evaluate (browser_snapshot shows fields without their secret values)".to_string(),
             ));
         }
+        // A short value (a PIN, a CVC) is found only where it stands for its field, by every
+        // result's last scrub (tools/scrub.rs): here it would eat "Boeing 737" and "$737.00".
         for form in [value.to_string(), base64(value.as_bytes())] {
             let skeleton = skeleton(&form);
-            if skeleton.len() >= crate::budget::EVAL_SECRET_MIN_CHARS && !secrets.contains(&skeleton) {
+            if skeleton.len() >= crate::budget::SCRUB_ANYWHERE_MIN_CHARS && !secrets.contains(&skeleton) {
                 secrets.push(skeleton);
             }
         }
@@ -106,30 +108,27 @@ fn secrets_of(fields_json: &str) -> Result<Option<Secrets>> {
 }
 
 /// The value of one reported field, when the field is sensitive.
-fn secret_of(f: &Value) -> Option<&str> {
+pub(crate) fn secret_of(f: &Value) -> Option<&str> {
     let value = f.get("value")?.as_str()?;
     // Without its attributes a field cannot be proven safe: treat it as sensitive.
     let Some(attrs) = f.get("attrs").and_then(Value::as_object) else { return Some(value) };
     let label = f.get("label").and_then(Value::as_str).unwrap_or("");
-    is_sensitive_by(&|k| attrs.get(k).and_then(Value::as_str), label).then_some(value)
+    // A value that is a payment card number is sensitive whatever its label.
+    (is_sensitive_by(&|k| attrs.get(k).and_then(Value::as_str), label) || crate::tree::redact::is_card_number(value)).then_some(value)
 }
 
 /// What survives every trivial transform: letters and digits, ASCII lower-cased (the
 /// Unicode case and class tables would cost ~17 KB of wasm; other scripts are kept as is).
-fn skeleton(s: &str) -> Vec<char> {
+pub(crate) fn skeleton(s: &str) -> Vec<char> {
     s.chars().filter_map(fold).collect()
 }
 
-/// One character of a skeleton, or `None` for punctuation, spaces and other separators.
+/// One character of a skeleton (`text::skeleton_char`).
 fn fold(c: char) -> Option<char> {
-    if c.is_ascii() {
-        c.is_ascii_alphanumeric().then(|| c.to_ascii_lowercase())
-    } else {
-        (!c.is_whitespace()).then_some(c)
-    }
+    crate::text::skeleton_char(c)
 }
 
-fn base64(bytes: &[u8]) -> String {
+pub(crate) fn base64(bytes: &[u8]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
@@ -145,14 +144,14 @@ fn base64(bytes: &[u8]) -> String {
 /// The skeletons to find: short ones whole, long ones by every `WINDOW`-character piece,
 /// kept as hashes (a collision only redacts more) behind a 2^20-bit filter, so that the
 /// list is searched only on a likely hit (a hash set would cost the wasm ~2 KB more).
-struct Secrets {
+pub(crate) struct Secrets {
     whole: Vec<Vec<char>>,
     pieces: Vec<u64>,
     filter: Vec<u64>,
 }
 
 impl Secrets {
-    fn new(all: Vec<Vec<char>>) -> Secrets {
+    pub(crate) fn new(all: Vec<Vec<char>>) -> Secrets {
         let (long, whole): (Vec<_>, Vec<_>) = all.into_iter().partition(|s| s.len() > 2 * WINDOW);
         let pieces: Vec<u64> = long.iter().flat_map(|s| s.windows(WINDOW).map(piece_hash)).collect();
         let mut filter = vec![0u64; if pieces.is_empty() { 0 } else { FILTER_WORDS }];
@@ -176,7 +175,7 @@ fn piece_hash(w: &[char]) -> u64 {
     w.iter().fold(0xcbf2_9ce4_8422_2325, |h, &c| (h ^ c as u64).wrapping_mul(0x100_0000_01b3))
 }
 
-fn scrub(v: &mut Value, secrets: &Secrets) {
+pub(crate) fn scrub(v: &mut Value, secrets: &Secrets) {
     match v {
         Value::String(s) => {
             if let Some(clean) = scrubbed(s, secrets) {
@@ -204,7 +203,7 @@ fn scrub(v: &mut Value, secrets: &Secrets) {
 
 /// `s` with every span whose skeleton is a secret's (or a piece of a long one) replaced, or
 /// `None` when it holds none.
-fn scrubbed(s: &str, secrets: &Secrets) -> Option<String> {
+pub(crate) fn scrubbed(s: &str, secrets: &Secrets) -> Option<String> {
     // The skeleton of `s`, each char with the byte span of the character it came from.
     let sk: Vec<(char, usize, usize)> = s.char_indices().filter_map(|(at, c)| fold(c).map(|l| (l, at, at + c.len_utf8()))).collect();
     let chars: Vec<char> = sk.iter().map(|c| c.0).collect();
@@ -334,14 +333,16 @@ mod tests {
 
     #[test]
     fn sensitive_field_values_are_scrubbed_wherever_they_appear() {
-        let result = r#"{"type":"object","value":{"pw":"hunter2-x","joined":"user=bob;pw=hunter2-x","hunter2-x":1,"nick":"bobby","tok":"tok-99"}}"#;
+        let result = r#"{"type":"object","value":{"pw":"hunter2-x","joined":"user=bob;pw=hunter2-x","hunter2-x":1,"nick":"bobby","tok":"tok-99-abcdef"}}"#;
         let fields = r#"[{"tag":"input","attrs":{"type":"password"},"value":"hunter2-x"},
             {"tag":"input","attrs":{"name":"nickname"},"label":"Nickname","value":"bobby"},
-            {"tag":"input","attrs":{"name":"x"},"label":"API token","value":"tok-99"},
+            {"tag":"input","attrs":{"name":"x"},"label":"API token","value":"tok-99-abcdef"},
             {"tag":"input","value":"no-attrs-7"},{"tag":"input","attrs":{"type":"password"},"value":"ab"}]"#;
         let r = project_redacted(result, fields).unwrap();
         let wire = serde_json::to_string(&r.value).unwrap();
         assert!(!wire.contains("hunter2-x") && !wire.contains("tok-99"), "{wire}");
+        // (A value shorter than SCRUB_ANYWHERE_MIN_CHARS is found as a whole by every result's
+        // last scrub, tools/scrub.rs, so that it never eats ordinary text.)
         assert_eq!(r.value["joined"], "user=bob;pw=[redacted]");
         assert_eq!(r.value["nick"], "bobby", "ordinary values stay");
         assert!(r.value.get("[redacted]").is_some(), "keys are scrubbed too");

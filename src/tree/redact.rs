@@ -47,7 +47,7 @@ pub fn is_sensitive_by<'a>(attr: &dyn Fn(&str) -> Option<&'a str>, name: &str) -
             return true;
         }
     }
-    let fields = [attr("name"), attr("id"), attr("autocomplete"), attr("aria-label"), attr("placeholder"), Some(name)];
+    let fields = [attr("name"), attr("id"), attr("autocomplete"), attr("aria-label"), attr("placeholder"), attr("title"), Some(name)];
     fields.into_iter().flatten().any(has_secret_word)
 }
 
@@ -68,6 +68,22 @@ pub fn has_secret_word(s: &str) -> bool {
             compact.contains(w) && (w.len() >= 6 || words.iter().any(|x| x == w || (w.len() >= 5 && x.starts_with(w))))
         }
     })
+}
+
+/// Whether `s` is a payment card number: 13 to 19 digits, alone or in groups split by single
+/// spaces or dashes, whose Luhn checksum holds (a field holding one is sensitive whatever its
+/// label).
+pub fn is_card_number(s: &str) -> bool {
+    let s = s.trim();
+    if s.len() > 40 || !s.chars().all(|c| c.is_ascii_digit() || c == ' ' || c == '-') || s.contains("  ") || s.contains("--") {
+        return false;
+    }
+    let digits: Vec<u32> = s.chars().filter_map(|c| c.to_digit(10)).collect();
+    if !(13..=19).contains(&digits.len()) || digits.iter().all(|&d| d == digits[0]) {
+        return false;
+    }
+    let sum: u32 = digits.iter().rev().enumerate().map(|(i, &d)| if i % 2 == 1 { if d * 2 > 9 { d * 2 - 9 } else { d * 2 } } else { d }).sum();
+    sum % 10 == 0
 }
 
 /// A URL with the values of secret-named query and fragment parameters replaced
@@ -159,6 +175,22 @@ mod tests {
         assert_eq!(url("https://x.test/a?page=2"), "https://x.test/a?page=2");
         assert_eq!(url("https://x.test/"), "https://x.test/");
         assert_eq!(url("/p?pwd=1;sid=2"), "/p?pwd=[redacted];sid=2");
+    }
+
+    #[test]
+    fn a_title_alone_makes_a_field_sensitive() {
+        assert!(is_sensitive(&field(&[("title", "Password")], "")));
+        assert!(!is_sensitive(&field(&[("title", "Your city")], "")));
+    }
+
+    #[test]
+    fn card_numbers_are_luhn_valid_13_to_19_digits() {
+        for yes in ["4111 1111 1111 1111", "4111111111111111", "5500-0000-0000-0004", "4012888888881881", "378282246310005"] {
+            assert!(is_card_number(yes), "{yes}");
+        }
+        for no in ["4111 1111 1111 1112", "1234", "0000 0000 0000 0000", "4111  1111 1111 1111", "flight 4111111111111111", "2026-12-06", "+1 555 0100 2000"] {
+            assert!(!is_card_number(no), "{no}");
+        }
     }
 
     #[test]

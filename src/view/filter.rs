@@ -197,7 +197,14 @@ pub fn filter(tree: &Tree) -> View {
     // The values of sensitive fields: a name that holds one (Chromium names a button by the
     // card field its aria-labelledby points at) is not shown.
     // (Only nodes with a value are checked: the sensitivity rules are not run twice per node.)
-    let secrets: Vec<&str> = tree.nodes.iter().filter_map(|n| n.value.as_deref().map(str::trim).filter(|v| v.chars().count() >= crate::budget::EVAL_SECRET_MIN_CHARS && sensitive(n))).collect();
+    let labelled = labelled_by_text(tree);
+    let values: Vec<(&str, usize)> = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| n.value.as_deref().map(str::trim).filter(|v| v.chars().count() >= crate::budget::EVAL_SECRET_MIN_CHARS && (sensitive(n) || labelled[i])).map(|v| (v, i)))
+        .collect();
+    let secrets = Secrets::new(tree, values);
     view.nodes.push(group_node(0));
     let start_children: Vec<usize> = match &tree.scope {
         Some(scope) => scope.clone(),
@@ -215,7 +222,7 @@ pub fn filter(tree: &Tree) -> View {
         let mut child_ctx = ctx.clone();
         let mut v = match decision {
             Decision::Lift => VNode { space_before: n.space_before || n.block, space_after: n.space_after || n.block, ..group_node(n.frame) },
-            _ => element_node(tree, ti, &secrets),
+            _ => element_node(tree, ti, &secrets, labelled[ti]),
         };
         if decision == Decision::Include && (role::owns_descendant_text(&n.role) || v.actionable) && !n.name.trim().is_empty() {
             child_ctx.owner_name = Some(fold_whitespace(&n.name));
@@ -323,7 +330,82 @@ fn sensitive(n: &crate::tree::Node) -> bool {
     (n.value.is_some() && (n.tag.is_empty() || n.name_unknown)) || is_sensitive(n)
 }
 
-fn element_node(tree: &Tree, ti: usize, secrets: &[&str]) -> VNode {
+/// Fields with no name of their own whose preceding sibling's text carries a secret word
+/// ("PIN:", "Card number" just before an unlabelled field or editor): a reader takes that text
+/// for the label, so the value is as sensitive as a labelled one.
+fn labelled_by_text(tree: &Tree) -> Vec<bool> {
+    let mut out = vec![false; tree.nodes.len()];
+    for parent in &tree.nodes {
+        for (k, &c) in parent.children.iter().enumerate() {
+            let n = &tree.nodes[c];
+            let field = n.value.is_some() || n.attr("contenteditable").is_some_and(|v| !v.eq_ignore_ascii_case("false"));
+            if k == 0 || !field || !n.name.trim().is_empty() {
+                continue;
+            }
+            let before = text_of(tree, parent.children[k - 1], 0);
+            out[c] = !before.is_empty() && crate::tree::redact::has_secret_word(before);
+        }
+    }
+    out
+}
+
+/// A node's own text: its name, else its first child's (a few levels down).
+fn text_of(tree: &Tree, i: usize, depth: usize) -> &str {
+    let n = &tree.nodes[i];
+    if n.value.is_some() {
+        return ""; // another field: not a label
+    }
+    if !n.name.trim().is_empty() || depth >= 3 {
+        return n.name.trim();
+    }
+    n.children.first().map_or("", |&c| text_of(tree, c, depth + 1))
+}
+
+/// The values of sensitive fields, and where each field is. A name that holds a long one is
+/// not shown wherever it stands (Chromium names a Pay button by the card field its
+/// aria-labelledby points at); a short one (a PIN, a CVC) only in the names of the field's
+/// own ancestors, whose text flattens the field in: "flight 4821" elsewhere on the page is
+/// the page's own text.
+struct Secrets<'a> {
+    values: Vec<(&'a str, usize)>,
+    parent: Vec<usize>,
+}
+
+impl<'a> Secrets<'a> {
+    fn new(tree: &Tree, values: Vec<(&'a str, usize)>) -> Secrets<'a> {
+        let mut parent = vec![usize::MAX; if values.is_empty() { 0 } else { tree.nodes.len() }];
+        if !values.is_empty() {
+            for (i, n) in tree.nodes.iter().enumerate() {
+                for &c in &n.children {
+                    parent[c] = i;
+                }
+            }
+        }
+        Secrets { values, parent }
+    }
+
+    /// Whether node `ti`'s text `name` holds a secret it may not show.
+    fn held_by(&self, ti: usize, name: &str) -> bool {
+        self.values.iter().any(|&(v, field)| name.contains(v) && (crate::text::skeleton_len(v) >= crate::budget::SCRUB_ANYWHERE_MIN_CHARS || self.contains(ti, field)))
+    }
+
+    /// Whether `field` is in the subtree of `ti` (walking up at most the tree's size).
+    fn contains(&self, ti: usize, field: usize) -> bool {
+        let mut at = field;
+        for _ in 0..self.parent.len() {
+            if at == ti {
+                return true;
+            }
+            match self.parent.get(at) {
+                Some(&p) if p != usize::MAX => at = p,
+                _ => return false,
+            }
+        }
+        false
+    }
+}
+
+fn element_node(tree: &Tree, ti: usize, secrets: &Secrets, labelled: bool) -> VNode {
     let n = &tree.nodes[ti];
     let separator = n.role == "linebreak";
     let kind = if role::is_text(&n.role) || separator { Kind::Text } else { Kind::Element };
@@ -332,12 +414,12 @@ fn element_node(tree: &Tree, ti: usize, secrets: &[&str]) -> VNode {
     // has anything the rule could hide: no other name's secret words are scanned (a scan of
     // every link and paragraph was ~10% of a read).
     let masked = name.chars().all(|c| matches!(c, '•' | '●' | '*' | '·' | '∙' | '⁕' | ' ')); // (or empty)
-    let sensitive = (n.value.is_some() || (kind == Kind::Element && masked)) && sensitive(n);
+    let sensitive = labelled || ((n.value.is_some() || (kind == Kind::Element && masked)) && sensitive(n));
     // A sensitive field's name that is a masked value or repeats the value, or any name that
     // holds a sensitive value, would leak it (unlabeled fields, some widgets).
     let repeats = || n.value.as_deref().is_some_and(|v| !v.trim().is_empty() && name.contains(v.trim()));
-    if (sensitive && ((masked && !name.is_empty()) || repeats())) || secrets.iter().any(|s| name.contains(s)) {
-        name = n.attr("aria-label").map(fold_whitespace).filter(|l| !secrets.iter().any(|s| l.contains(s))).unwrap_or_default();
+    if (sensitive && ((masked && !name.is_empty()) || repeats())) || secrets.held_by(ti, &name) {
+        name = n.attr("aria-label").map(fold_whitespace).filter(|l| !secrets.held_by(ti, l)).unwrap_or_default();
     }
     let value = if sensitive { None } else { n.value.as_deref().map(fold_whitespace).filter(|v| !v.is_empty() && *v != name) };
     VNode {

@@ -1,0 +1,79 @@
+// Every result's last scrub (issue #40): before any tool's answer leaves the worker, the
+// secrets of its tab — the values of the sensitive form fields read now, in every frame, and
+// the sensitive values seen earlier in this browser session (a password sent with a GET form
+// is gone from its field but sits in the URL, the network journal and the page's log) — are
+// redacted from it wherever they stand, by the core (src/tools/scrub.rs: long values
+// anywhere, short ones only where they stand for their field, secret-named parameters and PEM
+// bodies always).
+// Owns: the remembered sensitive values (chrome.storage.session: gone with the browser) and
+// which fields a result is scrubbed against. Must never: read the fields of a tab the agent
+// may not read, or let a result out unscrubbed when the scrub itself fails.
+import { scrubResult, secretValues } from './wasm/pcc.js';
+import { formFields } from './evaluate.js';
+import { stateSince } from './repeat.js';
+import { limits } from './limits.js';
+
+const KEY = 'pcc.secrets';
+let remembered = null; // string[], newest last
+
+async function load() {
+  if (!remembered) {
+    const { [KEY]: saved } = await chrome.storage.session.get(KEY);
+    remembered = Array.isArray(saved) ? saved.filter((s) => typeof s === 'string') : [];
+  }
+  return remembered;
+}
+
+/** Remembers the sensitive values among form-field facts (the core decides which). */
+async function remember(fields) {
+  const values = secretValues(JSON.stringify(fields));
+  if (!values.length) return;
+  const list = await load();
+  let changed = false;
+  for (const v of values) {
+    if (list.includes(v)) continue;
+    list.push(v);
+    changed = true;
+  }
+  if (!changed) return;
+  list.splice(0, Math.max(0, list.length - limits.secretsRemembered));
+  await chrome.storage.session.set({ [KEY]: list });
+}
+
+/** The fields read last per tab, with the page state they were read in: a read whose every
+ * frame's tracker proved the page the same (field values included) reuses them. */
+const read = new Map(); // tabId → {state, fields}
+
+/** The form-field facts of tab `tabId` now (`t0`: when the call began). */
+async function fieldsOf(tabId, t0) {
+  const state = stateSince(tabId, t0);
+  const held = read.get(tabId);
+  if (state && held?.state === state) return held.fields;
+  const fields = (await formFields(tabId, limits).catch(() => null)) ?? [];
+  // (The state, taken before the fields were read, names them only if nothing moved since:
+  // the next read takes a newer state and reads them again if anything did.)
+  read.set(tabId, { state, fields });
+  if (read.size > limits.readKeysKept) read.delete(read.keys().next().value);
+  if (fields.length) await remember(fields);
+  return fields;
+}
+
+/** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
+export function forgetTab(tabId) {
+  read.delete(tabId);
+}
+
+/**
+ * `result` scrubbed of the secrets of tab `tabId` (its fields, when `readable`) and of every
+ * remembered one (`t0`: when the call began). A scrub that fails answers with an error:
+ * never the raw result.
+ */
+export async function scrubbedResult(result, tabId, readable, t0) {
+  const fields = Number.isInteger(tabId) && readable ? await fieldsOf(tabId, t0) : [];
+  const facts = [...fields, ...(await load()).map((value) => ({ value }))];
+  try {
+    return JSON.parse(scrubResult(JSON.stringify(result), JSON.stringify(facts)));
+  } catch (e) {
+    return { error: { code: 'BROWSER_SCRIPT_FAILED', message: 'the result could not be checked for secrets', hint: 'read what you need with another tool' } };
+  }
+}

@@ -1,0 +1,356 @@
+//! The last scrub of every result: the extension's router passes each tool's answer (any tool,
+//! reads, actions, errors) through it before it leaves, with the sensitive fields of the tab
+//! (read now) and the sensitive values seen earlier in the session, so a secret's copies are
+//! caught wherever the page or a request put them: a live preview of a typed password, a form
+//! sent with GET (the values in the tab's URL, a request, the snapshot's header), a value
+//! attribute a script set, a log line, a link target.
+//!
+//! Rules (a false positive eats the page's own text, so a short value is only found where it
+//! stands for its field):
+//! - a sensitive value of `SCRUB_ANYWHERE_MIN_CHARS` or more is replaced anywhere, in the
+//!   trivial forms the evaluate scrub knows (case, separators, Base64);
+//! - a shorter one (a PIN, a CVC: at least `EVAL_SECRET_MIN_CHARS`) only as a whole: a URL or
+//!   form-body parameter's value (`?f1=737&`), a string that is exactly it, a state line's
+//!   text after its last `: `, a quoted name; "Boeing 737" and "$737.00" stay;
+//! - whatever the fields: a parameter named like a secret (`?reset_token=…`) and the body of a
+//!   PEM block (`-----BEGIN … PRIVATE KEY-----`) are redacted in every string.
+//!
+//! An image attachment's bytes are never touched.
+//! Owns: those rules. Must never: change a value that holds no secret, or a result's shape.
+
+use crate::budget::{EVAL_SECRET_MIN_CHARS, SCRUB_ANYWHERE_MIN_CHARS};
+use crate::error::Result;
+use crate::tools::evaluate::{base64, scrubbed, secret_of, skeleton, Secrets};
+use crate::tree::redact::has_secret_word;
+use serde_json::Value;
+
+const REDACTED: &str = "[redacted]";
+
+/// The secrets of `fields_json` (`[{tag, attrs, label, value}]`; a fact without attributes is
+/// a remembered sensitive value): the long ones as skeletons, the short ones as written.
+struct Found {
+    long: Option<Secrets>,
+    short: Vec<String>,
+}
+
+fn found(fields_json: &str) -> Result<Found> {
+    let fields: Value = if fields_json.trim().is_empty() { Value::Null } else { crate::input::json::parse(fields_json, "form fields", |p| p.value())? };
+    let mut long: Vec<Vec<char>> = Vec::new();
+    let mut short: Vec<String> = Vec::new();
+    for f in fields.as_array().into_iter().flatten() {
+        let Some(value) = secret_of(f) else { continue };
+        let value = value.trim();
+        let sk = skeleton(value);
+        if sk.len() >= SCRUB_ANYWHERE_MIN_CHARS {
+            for form in [sk, skeleton(&base64(value.as_bytes()))] {
+                if !long.contains(&form) {
+                    long.push(form);
+                }
+            }
+        } else if value.chars().count() >= EVAL_SECRET_MIN_CHARS && !hidden(f) && !short.iter().any(|s| s == value) {
+            // (A hidden input's short value is page data, "1" or "en", not something typed.)
+            short.push(value.to_string());
+        }
+    }
+    Ok(Found { long: (!long.is_empty()).then(|| Secrets::new(long)), short })
+}
+
+/// Whether a fact is of a hidden input.
+fn hidden(f: &Value) -> bool {
+    f.pointer("/attrs/type").and_then(Value::as_str).is_some_and(|t| t.eq_ignore_ascii_case("hidden"))
+}
+
+/// The sensitive values among `fields_json`, as the worker remembers them for later results
+/// (a hidden input's short value is not one).
+pub fn secret_values(fields_json: &str) -> Result<Vec<String>> {
+    let fields: Value = if fields_json.trim().is_empty() { Value::Null } else { crate::input::json::parse(fields_json, "form fields", |p| p.value())? };
+    let mut out: Vec<String> = Vec::new();
+    for f in fields.as_array().into_iter().flatten() {
+        let keep = |v: &&str| v.chars().count() >= EVAL_SECRET_MIN_CHARS && (!hidden(f) || skeleton(v).len() >= SCRUB_ANYWHERE_MIN_CHARS);
+        if let Some(v) = secret_of(f).map(str::trim).filter(keep) {
+            if !out.iter().any(|o| o == v) {
+                out.push(v.to_string());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `result_json` with every secret of `fields_json` and every secret-named parameter and PEM
+/// body redacted (see the module's rules); the same JSON when none is there.
+pub fn scrub_result(result_json: &str, fields_json: &str) -> Result<String> {
+    let mut v: Value = crate::input::json::parse(result_json, "result", |p| p.value())?;
+    let found = found(fields_json)?;
+    walk(&mut v, &found);
+    Ok(serde_json::to_string(&v).unwrap_or_else(|_| result_json.to_string()))
+}
+
+fn walk(v: &mut Value, found: &Found) {
+    match v {
+        Value::String(s) => {
+            if let Some(clean) = clean(s, found) {
+                *s = clean;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|i| walk(i, found)),
+        Value::Object(fields) => {
+            for (k, mut item) in std::mem::take(fields) {
+                // An image's bytes are the image: a screenshot's attachment is left whole.
+                if k != "attachment" {
+                    walk(&mut item, found);
+                }
+                let key = found.long.as_ref().and_then(|l| scrubbed(&k, l)).unwrap_or(k);
+                fields.insert(key, item);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `s` cleaned, or None when nothing in it is a secret.
+fn clean(s: &str, found: &Found) -> Option<String> {
+    let mut out: Option<String> = None;
+    let cur = |o: &Option<String>| o.clone().unwrap_or_else(|| s.to_string());
+    if let Some(long) = &found.long {
+        if let Some(c) = scrubbed(&cur(&out), long) {
+            out = Some(c);
+        }
+    }
+    if let Some(c) = params(&cur(&out), &found.short) {
+        out = Some(c);
+    }
+    if let Some(c) = pem(&cur(&out)) {
+        out = Some(c);
+    }
+    if !found.short.is_empty() {
+        if let Some(c) = whole(&cur(&out), &found.short) {
+            out = Some(c);
+        }
+    }
+    out
+}
+
+/// Percent-decoding of a parameter value (`+` as a space), for comparing it with a value.
+fn decoded(v: &str) -> String {
+    let b = v.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'%' if i + 2 < b.len() => {
+                let hex = std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(x) => {
+                        out.push(x);
+                        i += 3;
+                        continue;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b'+' => out.push(b' '),
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Parameters (`?name=value`, `&name=value`, a form body's `name=value` at the start) whose
+/// name is a secret word, or whose value is a short secret, get `[redacted]` for their value.
+/// A value ends at `&`, `#`, `;`, a quote, `<`, `>` or white space (a URL inside HTML or text).
+fn params(s: &str, short: &[String]) -> Option<String> {
+    if !s.contains('=') {
+        return None;
+    }
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut last = 0;
+    let mut changed = false;
+    let mut i = 0;
+    while i < b.len() {
+        // A parameter starts the string or follows one of these.
+        let starts = i == 0 || matches!(b[i - 1], b'?' | b'&' | b'#' | b';');
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let name_end = s[i..].find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '[' | ']'))).map_or(s.len(), |n| i + n);
+        if name_end == i || name_end >= b.len() || b[name_end] != b'=' {
+            i += 1;
+            continue;
+        }
+        let name = &s[i..name_end];
+        let vstart = name_end + 1;
+        let vend = s[vstart..].find(|c: char| matches!(c, '&' | '#' | ';' | '"' | '\'' | '<' | '>') || c.is_whitespace()).map_or(s.len(), |n| vstart + n);
+        let value = &s[vstart..vend];
+        let secret = !value.is_empty() && value != REDACTED && (has_secret_word(name) || short.iter().any(|x| *x == decoded(value).trim()));
+        if secret {
+            out.push_str(&s[last..vstart]);
+            out.push_str(REDACTED);
+            last = vend;
+            changed = true;
+        }
+        i = vend.max(i + 1);
+    }
+    changed.then(|| {
+        out.push_str(&s[last..]);
+        out
+    })
+}
+
+/// The body of every PEM block (`-----BEGIN X-----` … `-----END X-----`, or to the end of the
+/// string when it was cut) replaced.
+fn pem(s: &str) -> Option<String> {
+    const BEGIN: &str = "-----BEGIN ";
+    if !s.contains(BEGIN) {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find(BEGIN) {
+        let Some(head_end) = rest[at + BEGIN.len()..].find("-----").map(|n| at + BEGIN.len() + n + 5) else { break };
+        out.push_str(&rest[..head_end]);
+        let body = &rest[head_end..];
+        match body.find("-----END ") {
+            Some(end) => {
+                out.push_str(REDACTED);
+                rest = &body[end..];
+                // Keep the END line and go on after it.
+                let line_end = rest[9..].find("-----").map_or(rest.len(), |n| 9 + n + 5);
+                out.push_str(&rest[..line_end]);
+                rest = &rest[line_end..];
+            }
+            None => {
+                out.push_str(REDACTED);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    (out != s).then_some(out)
+}
+
+/// A short secret as a whole: the string itself, a line's text after its last `: `, or a
+/// quoted name (`"4821"`).
+fn whole(s: &str, short: &[String]) -> Option<String> {
+    if !short.iter().any(|x| s.contains(x.as_str())) {
+        return None;
+    }
+    let is = |t: &str| short.iter().any(|x| x == t.trim());
+    if is(s) {
+        return Some(REDACTED.into());
+    }
+    let mut changed = false;
+    let lines: Vec<String> = s
+        .split('\n')
+        .map(|line| {
+            let mut l = line.to_string();
+            if let Some(at) = l.rfind(": ") {
+                if is(&l[at + 2..]) {
+                    l = format!("{}: {REDACTED}", &l[..at]);
+                    changed = true;
+                }
+            }
+            for x in short {
+                let quoted = format!("\"{x}\"");
+                if l.contains(&quoted) {
+                    l = l.replace(&quoted, &format!("\"{REDACTED}\""));
+                    changed = true;
+                }
+            }
+            l
+        })
+        .collect();
+    changed.then(|| lines.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check(result: Value, fields: Value, expect: Value) {
+        let out: Value = serde_json::from_str(&scrub_result(&result.to_string(), &fields.to_string()).unwrap()).unwrap();
+        assert_eq!(out, expect);
+    }
+
+    fn field(label: &str, value: &str) -> Value {
+        json!({"tag": "input", "attrs": {}, "label": label, "value": value})
+    }
+
+    #[test]
+    fn a_long_secret_is_redacted_anywhere_a_copy_of_it_stands() {
+        check(
+            json!({"state": "- paragraph: Preview: LEAK-typed-pw-31", "tab": {"url": "https://a.test/?f2=LEAK-typed-pw-31&x=1"}}),
+            json!([field("Password", "LEAK-typed-pw-31")]),
+            json!({"state": "- paragraph: Preview: [redacted]", "tab": {"url": "https://a.test/?f2=[redacted]&x=1"}}),
+        );
+    }
+
+    #[test]
+    fn a_short_secret_is_redacted_only_where_it_stands_for_its_field() {
+        check(
+            json!({"url": "https://a.test/pay?f1=737&f3=ordinary", "state": "- paragraph: Boeing 737 fleet, $737.00\n- textbox \"Card security code\": 737\n- text: 737", "body": "f1=737&f2=x", "name": "737"}),
+            json!([field("Card security code", "737")]),
+            json!({"url": "https://a.test/pay?f1=[redacted]&f3=ordinary", "state": "- paragraph: Boeing 737 fleet, $737.00\n- textbox \"Card security code\": [redacted]\n- text: [redacted]", "body": "f1=[redacted]&f2=x", "name": "[redacted]"}),
+        );
+    }
+
+    #[test]
+    fn a_value_not_of_a_sensitive_field_stays() {
+        check(json!({"state": "- textbox \"City\": Lisbon-Portugal-2026"}), json!([field("City", "Lisbon-Portugal-2026")]), json!({"state": "- textbox \"City\": Lisbon-Portugal-2026"}));
+    }
+
+    #[test]
+    fn a_card_number_is_a_secret_whatever_its_label() {
+        check(json!({"value": "Notes: 4012 8888 8888 1881 thanks"}), json!([field("Notes", "4012 8888 8888 1881")]), json!({"value": "Notes: [redacted] thanks"}));
+    }
+
+    #[test]
+    fn a_remembered_value_without_its_field_is_a_secret() {
+        check(json!({"text": "changed password to LEAK-typed-pw-31"}), json!([{"value": "LEAK-typed-pw-31"}]), json!({"text": "changed password to [redacted]"}));
+    }
+
+    #[test]
+    fn secret_named_parameters_are_redacted_in_any_text() {
+        check(
+            json!({"value": "<a href=\"/r?reset_token=abc123&amp;page=2\">Reset link</a> https://x.test/?api_key=K9&q=shoes"}),
+            json!([]),
+            json!({"value": "<a href=\"/r?reset_token=[redacted]&amp;page=2\">Reset link</a> https://x.test/?api_key=[redacted]&q=shoes"}),
+        );
+    }
+
+    #[test]
+    fn a_pem_block_keeps_its_armour_and_loses_its_body() {
+        check(
+            json!({"value": "key: -----BEGIN PRIVATE KEY-----\nMIIEvQIBADAN\n-----END PRIVATE KEY----- done", "cut": "-----BEGIN RSA PRIVATE KEY-----\nMIIE"}),
+            json!([]),
+            json!({"value": "key: -----BEGIN PRIVATE KEY-----[redacted]-----END PRIVATE KEY----- done", "cut": "-----BEGIN RSA PRIVATE KEY-----[redacted]"}),
+        );
+    }
+
+    #[test]
+    fn an_attachment_is_left_whole_and_shapes_stay() {
+        let data = "iVBORw0KGgoLEAKtypedpw31";
+        check(
+            json!({"attachment": {"data": data}, "n": 3, "ok": true, "list": ["a", null]}),
+            json!([{"value": "LEAK-typed-pw-31"}]),
+            json!({"attachment": {"data": data}, "n": 3, "ok": true, "list": ["a", null]}),
+        );
+    }
+
+    #[test]
+    fn a_hidden_inputs_short_value_is_page_data() {
+        let hidden = json!({"tag": "input", "attrs": {"type": "hidden"}, "label": "", "value": "en"});
+        check(json!({"state": "- text: en"}), json!([hidden]), json!({"state": "- text: en"}));
+        let token = json!({"tag": "input", "attrs": {"type": "hidden"}, "label": "", "value": "csrf-9f8e7d6c5b"});
+        check(json!({"v": "x csrf-9f8e7d6c5b"}), json!([token]), json!({"v": "x [redacted]"}));
+    }
+
+    #[test]
+    fn the_values_worth_remembering_are_the_sensitive_ones() {
+        let fields = json!([field("Password", "LEAK-1"), field("City", "Lisbon"), field("PIN", "4821"), field("Notes", "4111 1111 1111 1111")]).to_string();
+        assert_eq!(secret_values(&fields).unwrap(), ["LEAK-1", "4821", "4111 1111 1111 1111"]);
+    }
+}
