@@ -6,15 +6,19 @@
 import { projectEvaluate } from './wasm/pcc.js';
 import { ready } from './core.js';
 import { fail } from './errors.js';
-import { serializeInPage, formFieldFacts } from './page/evaluate.js';
+import { serializeInPage } from './page/evaluate.js';
+import { fieldFacts } from './walker.js';
 import { inject } from './inject.js';
 import { limits } from './limits.js';
+
+/** fieldFacts' arguments (the core's caps). */
+export const factArgs = () => [limits.evalFormFields, limits.evalSecretChars, limits.evalLabelChars];
 
 /** The form fields of every frame of the tab, or `null` when no frame could be read. */
 export async function formFields(tabId, limits) {
   let results;
   try {
-    results = await inject(tabId, 'all', formFieldFacts, [limits.evalFormFields, limits.evalSecretChars, limits.evalLabelChars]);
+    results = await inject(tabId, 'all', fieldFacts, factArgs());
   } catch {
     return null;
   }

@@ -11,6 +11,8 @@
 import { scrubResult, secretValues } from './wasm/pcc.js';
 import { formFields } from './evaluate.js';
 import { stateSince } from './repeat.js';
+import { openDialog } from './dialogs.js';
+import { answerOf, LATE } from './inject.js';
 import { limits } from './limits.js';
 
 const KEY = 'pcc.secrets';
@@ -44,18 +46,30 @@ async function remember(fields) {
  * frame's tracker proved the page the same (field values included) reuses them. */
 const read = new Map(); // tabId → {state, fields}
 
-/** The form-field facts of tab `tabId` now (`t0`: when the call began). */
+/** The form-field facts of tab `tabId` now (`t0`: when the call began). A page blocked by its
+ * dialog answers no script: the facts read last stand in (and the remembered values). */
 async function fieldsOf(tabId, t0) {
   const state = stateSince(tabId, t0);
   const held = read.get(tabId);
   if (state && held?.state === state) return held.fields;
-  const fields = (await formFields(tabId, limits).catch(() => null)) ?? [];
+  if (openDialog(tabId)) return held?.fields ?? [];
+  const asked = await answerOf(formFields(tabId, limits).catch(() => null));
+  if (asked === LATE) return held?.fields ?? [];
+  const fields = asked ?? [];
   // (The state, taken before the fields were read, names them only if nothing moved since:
   // the next read takes a newer state and reads them again if anything did.)
   read.set(tabId, { state, fields });
   if (read.size > limits.readKeysKept) read.delete(read.keys().next().value);
   if (fields.length) await remember(fields);
   return fields;
+}
+
+/** The form-field facts a read's own injection gathered in page state `state` of tab `tabId`
+ * (tools/observe.js): the result's scrub takes them instead of asking the page again. */
+export function noteFacts(tabId, state, fields) {
+  read.set(tabId, { state, fields });
+  if (read.size > limits.readKeysKept) read.delete(read.keys().next().value);
+  if (fields.length) void remember(fields);
 }
 
 /** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */

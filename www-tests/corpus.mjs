@@ -160,6 +160,12 @@ export async function sourceAgreement(b, tabId) {
 /** Reads one corpus page through the extension and checks it. */
 export async function checkPage(b, url, { selectors = true } = {}) {
   const { page, tabId } = await openCorpusPage(b, url);
+  // PCC_CORPUS_TYPED=VALUE: a password field holding VALUE is added to each page first (by-value
+  // redaction must not change a figure: a short secret like "2016" is only ever redacted where
+  // it stands for its field).
+  if (process.env.PCC_CORPUS_TYPED) {
+    await page.evaluate((v) => { const f = document.createElement('input'); f.type = 'password'; f.value = v; document.body.appendChild(f); }, process.env.PCC_CORPUS_TYPED);
+  }
   const facts = await pageFacts(page);
   const result = { url, sources: {}, missingRefs: [], widenedSelectors: [] };
   for (const source of ['chromium_ax', 'dom']) {

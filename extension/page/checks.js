@@ -60,7 +60,7 @@ export function residentWalk(...args) {
  * showed exactly what walk `heldWalk`, the held read's, did: domwalk.js sameWalk), or null
  * without a tracker or a walk here.
  */
-export async function answerThenWalk(held, walkArgs, offsetElements, heldWalk) {
+export async function answerThenWalk(held, walkArgs, offsetElements, heldWalk, factArgs) {
   const tracker = globalThis.__pccChanges;
   const walker = globalThis.__pccWalker;
   if (!tracker || !walker) return null;
@@ -71,8 +71,10 @@ export async function answerThenWalk(held, walkArgs, offsetElements, heldWalk) {
   // The walk hands the scroll containers it finds to the tracker (it saw them in this task).
   walkArgs[6] = { ...walkArgs[6], onScrollers: adopt };
   const read = await walker.domWalk(...walkArgs);
+  // The form-field facts of this state, for the result's last scrub (secrets.js), in the same task.
+  const facts = walker.fieldFacts?.(...factArgs);
   // The walk shows what the held read's walk showed: that read answers again.
-  return walker.sameWalk?.(read, heldWalk) ? { answer, same: true } : { answer, read };
+  return walker.sameWalk?.(read, heldWalk) ? { answer, same: true, facts } : { answer, read, facts };
 }
 
 /**
@@ -83,10 +85,12 @@ export async function answerThenWalk(held, walkArgs, offsetElements, heldWalk) {
  * `heldWalk` (the held read's) did (domwalk.js sameWalk: it is kept as well, should another
  * frame have changed). 'cold' where the frame keeps no walk or does not listen.
  */
-export async function postThenWalk(round, walkArgs, heldWalk) {
+export async function postThenWalk(round, walkArgs, heldWalk, factArgs) {
   const walker = globalThis.__pccWalker;
   if (!walker || !globalThis.__pccListening) return 'cold';
   walker.framePost(round);
   const read = await walker.domWalk(...walkArgs);
-  return walker.sameWalk?.(read, heldWalk, true) ? { same: true, read } : read;
+  // The frame's form-field facts, for the result's last scrub (secrets.js), in the same task.
+  const facts = walker.fieldFacts?.(...factArgs);
+  return { read, facts, ...(walker.sameWalk?.(read, heldWalk, true) ? { same: true } : {}) };
 }

@@ -408,7 +408,70 @@ function domAct(walkId, index, action, value) {
   return { ok: true };
 }
 
-globalThis.__pccWalker ??= { domWalk, sameWalk, frameArm, framePost, documentId, markWalkFrame, domAct };
+/**
+ * Injected into every frame's isolated world (page overrides do not reach it): the form
+ * fields with a value, as facts for the core to decide which values are sensitive. The
+ * values go to wasm only, which scrubs them from the evaluate result.
+ */
+function fieldFacts(maxFields, maxChars, labelChars) {
+  /** The text just before `el` that no other control claims (a text run or an inline element
+   * before it, else before its parent; never a `<label>` or anything holding a control), at
+   * most `n` characters: "PIN:", "Card number". */
+  const textBefore = (el, n) => {
+    const claimed = (p) => p.nodeType === 1 && (/^(label|script|style|input|textarea|select|button)$/i.test(p.localName) || p.querySelector?.('input, textarea, select, [contenteditable]'));
+    for (let at = el, up = 0; at && at !== document.body && up < 2; at = at.parentElement, up++) {
+      for (let p = at.previousSibling; p; p = p.previousSibling) {
+        if (claimed(p)) return '';
+        const t = (p.nodeType === 3 || p.nodeType === 1 ? p.textContent : '').trim();
+        if (t) return t.slice(-n);
+      }
+    }
+    return '';
+  };
+  const ATTRS = ['type', 'name', 'id', 'autocomplete', 'aria-label', 'placeholder'];
+  const out = [];
+  const roots = [document];
+  // Closed shadow roots too (a component may hand out its field through a property): the
+  // extension API reaches them, on every element that can host one.
+  const HOSTS = /-|^(article|aside|blockquote|body|div|footer|h[1-6]|header|main|nav|p|section|span)$/;
+  const shadowOf = (el) => el.shadowRoot ?? (HOSTS.test(el.localName) ? chrome.dom?.openOrClosedShadowRoot?.(el) : null);
+  while (roots.length) {
+    const root = roots.pop();
+    for (const el of root.querySelectorAll('*')) {
+      const shadow = shadowOf(el);
+      if (shadow) roots.push(shadow);
+      const tag = el.localName;
+      const field = tag === 'input' || tag === 'textarea' || tag === 'select';
+      if (!field && !el.isContentEditable) continue;
+      // The live value, and the one the markup was served with (`value` attribute,
+      // `defaultValue`): an expression can read either.
+      const values = new Set([field ? el.value : el.textContent, field ? el.defaultValue : '', el.getAttribute('value')]);
+      values.delete(null);
+      values.delete('');
+      values.delete(undefined);
+      if (!values.size) continue;
+      const attrs = {};
+      for (const a of ATTRS) if (el.hasAttribute(a)) attrs[a] = el.getAttribute(a);
+      // A field that was ever a password in this document (memory.js) stays one.
+      if (globalThis.__pccWasPassword?.has(el)) attrs.type = 'password';
+      // Named by labels, aria-labelledby or a title: all of it counts.
+      const named = (el.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean).map((id) => root.getElementById?.(id)?.textContent || '');
+      let label = [...[...(el.labels || [])].map((l) => l.textContent), ...named, el.getAttribute('title') || ''].join(' ').trim();
+      // Unlabelled: the text just before it names it for a reader ("PIN:", "Card number").
+      if (!label && !el.hasAttribute('aria-label') && !el.hasAttribute('placeholder')) label = textBefore(el, labelChars);
+      label = label.slice(0, labelChars);
+      for (const v of values) {
+        // Too many fields to check them all: the caller fails closed.
+        if (out.length >= maxFields) return { fields: out, overflow: true };
+        const value = String(v);
+        out.push({ tag, attrs, label, value: value.slice(0, maxChars), cut: value.length > maxChars });
+      }
+    }
+  }
+  return { fields: out, overflow: false };
+}
+
+globalThis.__pccWalker ??= { domWalk, sameWalk, frameArm, framePost, documentId, markWalkFrame, domAct, fieldFacts };
 // A frame this content script starts in listens for its parent's tags from the start, so that
 // a read can post and walk in one injection (page/checks.js postThenWalk). (Not in the worker.)
 if (typeof document !== 'undefined') frameArm();

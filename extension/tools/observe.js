@@ -14,6 +14,8 @@ import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrame
 import { heldAnswer, heldFrames, heldRead, heldSince, heldWalk, oneFrameState, pageState, readKey, remember } from '../repeat.js';
 import { answerThenWalk, postThenWalk } from '../page/checks.js';
 import { answerOf, inject, LATE } from '../inject.js';
+import { factArgs } from '../evaluate.js';
+import { noteFacts } from '../secrets.js';
 import { walkNode } from '../walknode.js';
 import { applyPasswordMemory } from '../worlds.js';
 import { optionalInt, tabInfo } from './common.js';
@@ -200,12 +202,15 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     loader.catch(() => {});
     const [[frames, all], [injected]] = await race(Promise.all([
       listed,
-      chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [held, walkArgs(null, limits.walkTextChars, null, keep, true), limits.trackerOffsetElements, sameAs] }),
+      chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [held, walkArgs(null, limits.walkTextChars, null, keep, true), limits.trackerOffsetElements, sameAs, factArgs()] }),
     ]));
     const got = injected?.result;
     // One frame, and the walk and the listing saw the same document.
     if (frames?.length !== 1 || typeof got?.answer !== 'string' || frames[0].documentId !== injected.documentId) return null;
     const state = oneFrameState(tab, injected.documentId, got.answer);
+    // The walk's form-field facts belong to this state: the result's last scrub needs no
+    // injection of its own (secrets.js).
+    if (got.facts && !got.facts.overflow) noteFacts(tab.id, state.text, got.facts.fields);
     // The walk showed what it showed for the key's last read: that read answers (and the
     // state now is remembered with it).
     if (got.same === true) return { state, same: true };
@@ -234,7 +239,7 @@ async function oneInjectionRead(tab, key, params, signal, render) {
  * exactly the listed frames walked, each in the document it was listed with, with no
  * navigation committed meanwhile.
  */
-async function framesRead(tab, frames, params, signal, render, sameAs) {
+async function framesRead(tab, frames, params, signal, render, sameAs, stateText) {
   // (A main frame no script runs in, Chrome's error page, is read the normal way: from AX.)
   if (tab.pendingUrl || !frames.some((f) => f.frameId === 0)) return null;
   const { collector } = await ready;
@@ -248,15 +253,18 @@ async function framesRead(tab, frames, params, signal, render, sameAs) {
     const all = sessions(tab.id).catch(() => null);
     const loader = all.then((s) => s && loaderIdOf(s[0]));
     loader.catch(() => {});
-    const answered = await race(answerOf(inject(tab.id, 'all', postThenWalk, [round, walkArgs(null, limits.walkTextChars, round, keep, true), sameAs])));
+    const answered = await race(answerOf(inject(tab.id, 'all', postThenWalk, [round, walkArgs(null, limits.walkTextChars, round, keep, true), sameAs, factArgs()])));
     if (answered === LATE) return null;
     // Frames the browser does not list (a `javascript:` URL frame's first document, a frame
     // whose navigation is pending) answer too: left out, as the normal way leaves them.
     const listed = new Map(frames.map((f) => [f.frameId, f.documentId]));
     const got = answered.filter((w) => listed.has(w.frameId));
     if (got.length !== frames.length || got.some((w) => listed.get(w.frameId) !== w.documentId || typeof (w.result?.read ?? w.result)?.walk !== 'object')) return null;
+    // Every frame's form-field facts belong to the state its trackers gave: the result's last
+    // scrub needs no injection of its own (secrets.js).
+    if (stateText && got.every((w) => w.result.facts && !w.result.facts.overflow)) noteFacts(tab.id, stateText, got.flatMap((w) => w.result.facts.fields));
     if (sameAs !== null && got.every((w) => w.result.same === true)) return { same: true };
-    const walks = got.map((w) => (w.result.same === true ? { ...w, result: w.result.read } : w));
+    const walks = got.map((w) => ({ ...w, result: w.result.read ?? w.result }));
     const { page, main } = pageWalk(walks, null);
     const captureMs = performance.now() - t0;
     const [sessionsNow, loaderId] = await race(Promise.all([all, loader]));
@@ -313,7 +321,7 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
   // A tab with child frames, every one of them reached by the tracker's injection: walked in
   // one injection too (every frame showing what the held read's walk did: that read answers),
   // or else the normal way.
-  const walked = page?.reached && oneInjection ? await framesRead(tab, page.frames, params, signal, render, heldWalk(key, page.frames)) : null;
+  const walked = page?.reached && oneInjection ? await framesRead(tab, page.frames, params, signal, render, heldWalk(key, page.frames), page.state.text) : null;
   const sameAgain = walked?.same && heldRead(key) && again(heldRead(key));
   if (sameAgain) return sameAgain;
   const { handle, ...read } = walked?.read ?? await readTab(params, signal, render, tab, preferDom);

@@ -33,12 +33,27 @@ struct Found {
     short: Vec<String>,
 }
 
+/// A fact's value when the field is sensitive for the last scrub: as the evaluate scrub decides
+/// (`secret_of`), but a hidden input only when its name, id, label or other words say secret
+/// (`csrf_token`): a hidden input is mostly the page's own data (an article's id, title or
+/// URL), which would otherwise blank the same text wherever the page shows it.
+fn secret(f: &Value) -> Option<&str> {
+    let value = secret_of(f)?;
+    if !hidden(f) {
+        return Some(value);
+    }
+    let attrs = f.get("attrs").and_then(Value::as_object)?;
+    let words = ["name", "id", "autocomplete", "aria-label", "placeholder", "title"].into_iter().filter_map(|k| attrs.get(k).and_then(Value::as_str));
+    let label = f.get("label").and_then(Value::as_str);
+    words.chain(label).any(has_secret_word).then_some(value)
+}
+
 fn found(fields_json: &str) -> Result<Found> {
     let fields: Value = if fields_json.trim().is_empty() { Value::Null } else { crate::input::json::parse(fields_json, "form fields", |p| p.value())? };
     let mut long: Vec<Vec<char>> = Vec::new();
     let mut short: Vec<String> = Vec::new();
     for f in fields.as_array().into_iter().flatten() {
-        let Some(value) = secret_of(f) else { continue };
+        let Some(value) = secret(f) else { continue };
         let value = value.trim();
         let sk = skeleton(value);
         if sk.len() >= SCRUB_ANYWHERE_MIN_CHARS {
@@ -67,7 +82,7 @@ pub fn secret_values(fields_json: &str) -> Result<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     for f in fields.as_array().into_iter().flatten() {
         let keep = |v: &&str| v.chars().count() >= EVAL_SECRET_MIN_CHARS && (!hidden(f) || skeleton(v).len() >= SCRUB_ANYWHERE_MIN_CHARS);
-        if let Some(v) = secret_of(f).map(str::trim).filter(keep) {
+        if let Some(v) = secret(f).map(str::trim).filter(keep) {
             if !out.iter().any(|o| o == v) {
                 out.push(v.to_string());
             }
@@ -341,11 +356,13 @@ mod tests {
     }
 
     #[test]
-    fn a_hidden_inputs_short_value_is_page_data() {
-        let hidden = json!({"tag": "input", "attrs": {"type": "hidden"}, "label": "", "value": "en"});
-        check(json!({"state": "- text: en"}), json!([hidden]), json!({"state": "- text: en"}));
-        let token = json!({"tag": "input", "attrs": {"type": "hidden"}, "label": "", "value": "csrf-9f8e7d6c5b"});
-        check(json!({"v": "x csrf-9f8e7d6c5b"}), json!([token]), json!({"v": "x [redacted]"}));
+    fn a_hidden_input_is_page_data_unless_its_words_say_secret() {
+        let lang = json!({"tag": "input", "attrs": {"type": "hidden", "name": "lang"}, "label": "", "value": "en"});
+        check(json!({"state": "- text: en"}), json!([lang]), json!({"state": "- text: en"}));
+        let title = json!({"tag": "input", "attrs": {"type": "hidden", "name": "article_title"}, "label": "", "value": "Una solución no violenta"});
+        check(json!({"state": "- heading \"Una solución no violenta\""}), json!([title]), json!({"state": "- heading \"Una solución no violenta\""}));
+        let token = json!({"tag": "input", "attrs": {"type": "hidden", "name": "csrf_token"}, "label": "", "value": "9f8e7d6c5b4a"});
+        check(json!({"v": "x 9f8e7d6c5b4a"}), json!([token]), json!({"v": "x [redacted]"}));
     }
 
     #[test]
