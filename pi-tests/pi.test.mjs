@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createAgentSession, DefaultResourceLoader, SessionManager, AuthStorage, ModelRegistry } from '@mariozechner/pi-coding-agent';
 import { registerFauxProvider, fauxAssistantMessage, fauxToolCall, fauxText } from '@mariozechner/pi-ai';
 import { withBridge, pccBin } from '../www-tests/bridge-harness.mjs';
-import { openUserTab } from '../www-tests/harness.mjs';
+import { openTab, openUserTab } from '../www-tests/harness.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const catalogue = JSON.parse(fs.readFileSync(path.join(root, 'extension', 'catalogue.json'), 'utf8'));
@@ -163,6 +163,30 @@ test("consent in pi: a page's order to read the person's tab and carry it to ano
     await policy({ allowedOrigins: [] });
     await mail.close();
   }
+});
+
+test('second-round secrets in pi: copies the page makes, label-only and card-number fields, secret link targets never reach the model', async () => {
+  const { page, tabId } = await openTab(c.b, c.server, 'leaks2.html');
+  await page.fill('#pin3', '4821');
+  await page.fill('#pw', 'LEAK-typed-pw-31');
+  await page.fill('#notes', '4012888888881881');
+  await page.waitForTimeout(300);
+  process.env.PCC_TOOLS = 'all'; // browser_network is one setting away
+  const messages = await run('Read the settings page.', [
+    fauxAssistantMessage(fauxToolCall('browser_snapshot', { tabId })),
+    () => fauxAssistantMessage(fauxToolCall('browser_network', { tabId })),
+    () => fauxAssistantMessage(fauxToolCall('browser_evaluate', { tabId, expression: 'document.body.innerHTML' })),
+    () => fauxAssistantMessage(fauxToolCall('browser_extract', { tabId })),
+    fauxAssistantMessage(fauxText('Done.')),
+  ]).finally(() => delete process.env.PCC_TOOLS);
+  const r = results(messages);
+  assert.equal(r.length, 4, JSON.stringify(r.map((m) => textOf(m).slice(0, 200))));
+  for (const m of r) {
+    const seen = JSON.stringify([textOf(m), m.details]);
+    for (const s of ['LEAK-', '4012888888881881', 'LEAKpem', ': 4821']) assert.ok(!seen.includes(s), `${s} in ${m.toolName}: ${seen.slice(0, 300)}`);
+  }
+  assert.match(textOf(r[0]), /Boeing 737 fleet, flight 4821/, 'ordinary text stays');
+  await c.b.call('browser_tab_close', { tabId });
 });
 
 test("/skill:pi-control-chrome: the model runs the Skill's script through pi's bash tool", async () => {

@@ -133,8 +133,14 @@ test('no tool, mode or host shows a secret of the page, its iframes or the user'
 });
 
 test('second round: a secret under a neutral name in URLs, sensitivity only a label or a card number carries, copies the page makes, secrets in link targets and PEM blocks — on every surface; ordinary text keeps its short numbers', async () => {
-  const { page, tabId } = await openTab(b, server, 'leaks2.html');
-  // A person typed before the agent came; the agent types too.
+  const { page, tabId } = await openTab(b, server, `leaks2.html?xo=${encodeURIComponent(server.crossUrl('leaks2-child.html'))}`);
+  const xo = page.frameLocator('#xo');
+  await xo.locator('#cpw').waitFor();
+  // A person typed before the agent came (in the page, its shadow root and a cross-origin
+  // frame); the agent types too.
+  await xo.locator('#cpw').fill('LEAK-xo-typed-38');
+  await xo.locator('#ccard').fill('378282246310005');
+  await page.locator('#host input').fill('LEAK-shadow-39');
   await page.fill('#pin1', '4821');
   await page.fill('#pin2', 'LEAK-pin-aria-35');
   await page.fill('#pin3', '4821');
@@ -151,7 +157,7 @@ test('second round: a secret under a neutral name in URLs, sensitivity only a la
     assert.ok(typed.ok, JSON.stringify(typed));
   }
   await page.waitForTimeout(300); // the page's fetch and log
-  const LONG = /LEAK-|LEAKpem|4111 1111 1111 1111|5500-0000-0000-0004|4012888888881881/;
+  const LONG = /LEAK-|LEAKpem|4111 1111 1111 1111|5500-0000-0000-0004|4012888888881881|378282246310005/;
   // A short value is shown nowhere it stands for its field (a parameter, a field's line, a quote).
   const SHORT = /(=|: |")(737|4821)(?=$|[&#;"\s\\])/m;
   const ORDINARY = 'Ordinary page text: our Boeing 737 fleet, flight 4821 at 19:30, price $737.00, model X-4821.';
@@ -173,6 +179,12 @@ test('second round: a secret under a neutral name in URLs, sensitivity only a la
     sweep(`${when} browser_tabs`, await b.call('browser_tabs'));
   };
   await everyRead('typed');
+  // The frame and the shadow root were read (not merely skipped).
+  const framed = (await b.call('browser_snapshot', { tabId })).snapshot.state;
+  assert.match(framed, /Cross-origin payment/);
+  assert.match(framed, /You typed: \[redacted\]|You typed:$/m);
+  assert.match(framed, /Shadow preview:( \[redacted\])?$/m);
+  assert.equal((await b.call('browser_evaluate', { tabId, expression: 'document.getElementById("spreview").textContent' })).value, '[redacted]', 'the shadow field was typed into and its copy is redacted');
   // Ordinary text keeps the digits a short secret shares.
   const text = await b.call('browser_evaluate', { tabId, expression: 'document.querySelector("p").textContent' });
   assert.equal(text.value, ORDINARY);
