@@ -69,7 +69,7 @@ async function fieldsOf(tabId, t0) {
 export function noteFacts(tabId, state, fields) {
   read.set(tabId, { state, fields });
   if (read.size > limits.readKeysKept) read.delete(read.keys().next().value);
-  if (fields.length) void remember(fields);
+  if (fields.length) remember(fields).catch(() => {});
 }
 
 /** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
@@ -83,11 +83,13 @@ export function forgetTab(tabId) {
  * never the raw result.
  */
 export async function scrubbedResult(result, tabId, readable, t0) {
-  const fields = Number.isInteger(tabId) && readable ? await fieldsOf(tabId, t0) : [];
-  const facts = [...fields, ...(await load()).map((value) => ({ value }))];
   try {
+    const fields = Number.isInteger(tabId) && readable ? await fieldsOf(tabId, t0) : [];
+    const facts = [...fields, ...(await load()).map((value) => ({ value }))];
     return JSON.parse(scrubResult(JSON.stringify(result), JSON.stringify(facts)));
-  } catch (e) {
-    return { error: { code: 'BROWSER_SCRIPT_FAILED', message: 'the result could not be checked for secrets', hint: 'read what you need with another tool' } };
+  } catch {
+    // (An error keeps its code and hint; its message, which may quote the page, does not.)
+    const e = result?.error;
+    return { error: { code: e?.code ?? 'BROWSER_SCRIPT_FAILED', message: 'the result could not be checked for secrets', hint: e?.hint ?? 'read what you need with another tool' } };
   }
 }
