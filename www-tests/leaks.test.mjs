@@ -141,6 +141,7 @@ test('second round: a secret under a neutral name in URLs, sensitivity only a la
   await xo.locator('#cpw').fill('LEAK-xo-typed-38');
   await xo.locator('#ccard').fill('378282246310005');
   await page.locator('#host input').fill('LEAK-shadow-39');
+  await page.frameLocator('#so').locator('#sopin').fill('LEAK-so-pin-40');
   await page.fill('#pin1', '4821');
   await page.fill('#pin2', 'LEAK-pin-aria-35');
   await page.fill('#pin3', '4821');
@@ -184,6 +185,7 @@ test('second round: a secret under a neutral name in URLs, sensitivity only a la
   assert.match(framed, /Cross-origin payment/);
   assert.match(framed, /You typed: \[redacted\]|You typed:$/m);
   assert.match(framed, /Shadow preview:( \[redacted\])?$/m);
+  assert.match(framed, /iframe "Same-origin notes"/);
   assert.equal((await b.call('browser_evaluate', { tabId, expression: 'document.getElementById("spreview").textContent' })).value, '[redacted]', 'the shadow field was typed into and its copy is redacted');
   // Ordinary text keeps the digits a short secret shares.
   const text = await b.call('browser_evaluate', { tabId, expression: 'document.querySelector("p").textContent' });

@@ -1,6 +1,7 @@
-// Page-side code of browser_evaluate and the scrub (injected: `Runtime.callFunctionOn` and
-// `chrome.scripting.executeScript`; never imports, never closes over worker state).
-// Owns: the first bound of an evaluate result, and the form-field facts the core scrubs with.
+// Page-side code of browser_evaluate (injected: `Runtime.callFunctionOn`; never imports,
+// never closes over worker state). The form-field facts the scrubs use are the walk's
+// (page/domwalk.js `fieldFacts`, resident beside the walk).
+// Owns: the first bound of an evaluate result.
 // Must never: call a page-overridable method of a value, or decide a value is sensitive
 // (the core does).
 
