@@ -29,7 +29,7 @@ import { scriptTools } from './tools/script.js';
 import { transferTools } from './tools/transfer.js';
 import { limits } from './limits.js';
 import * as consentTabs from './consent.js';
-import { assertMayRead, grantTab, listed, mayRead, revokeTab, setPolicy, startConsent } from './consent.js';
+import { assertMayRead, described, grantTab, mayRead, revokeTab, setPolicy, startConsent } from './consent.js';
 import * as secretTabs from './secrets.js';
 import { scrubbedResult } from './secrets.js';
 import { ownedTabs, ownerOf } from './ownership.js';
@@ -68,8 +68,7 @@ const TOOLS = {
 
 /** A tab as a result describes it: its site alone when the agent may not read it (consent.js). */
 async function describeTab(tab) {
-  const owner = await ownerOf(tab.id);
-  return tabInfo(listed(tab, owner) ?? { id: tab.id, windowId: tab.windowId, pccGranted: false });
+  return tabInfo(described(tab, await ownerOf(tab.id)));
 }
 
 // The agent's own tabs (ownership.js) are the ones the origin policy's request rules cover.

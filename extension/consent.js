@@ -163,6 +163,12 @@ export function listed(tab, owner) {
   return { ...rest, url: originOf(pendingUrl || url || ''), pccGranted: false };
 }
 
+/** A single tab as a result describes it: `listed`, or its id and window alone where the
+ * policy lists none of the person's tabs. */
+export function described(tab, owner) {
+  return listed(tab, owner) ?? { id: tab.id, windowId: tab.windowId, pccGranted: false };
+}
+
 // ---- the person's grants (popup.js, options.js) ----
 
 /** Lets the agent read tab `tabId` while it stays on the site of `href`. */

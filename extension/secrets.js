@@ -58,9 +58,7 @@ async function fieldsOf(tabId, t0) {
   const fields = asked ?? [];
   // (The state, taken before the fields were read, names them only if nothing moved since:
   // the next read takes a newer state and reads them again if anything did.)
-  read.set(tabId, { state, fields });
-  if (read.size > limits.readKeysKept) read.delete(read.keys().next().value);
-  if (fields.length) await remember(fields);
+  noteFacts(tabId, state, fields);
   return fields;
 }
 

@@ -8,7 +8,7 @@ import { fail } from '../errors.js';
 import { groupOf, joinGroup } from '../groups.js';
 import { assertReadable, handleOf, resolveTab, tabFence } from '../handles.js';
 import { journal } from '../journal.js';
-import { assertOrigin, listed } from '../consent.js';
+import { assertOrigin, described, listed } from '../consent.js';
 import { agentWindow, personWindow, markOwned, markTab, ownedTabs, ownerOf, release, setAgentWindow, setCurrent } from '../ownership.js';
 import { projectTabs } from '../wasm/pcc.js';
 import { tabInfo, tabToAct, timeoutOf } from './common.js';
@@ -45,8 +45,8 @@ async function browserSelectTab(params) {
 
 async function browserSelectedTab(params) {
   const tab = await resolveTab(params.tabId);
-  const shown = listed(tab, await ownerOf(tab.id));
-  if (shown !== tab) return { tab: tabInfo(shown ?? { id: tab.id, windowId: tab.windowId, pccGranted: false }) };
+  const shown = described(tab, await ownerOf(tab.id));
+  if (shown !== tab) return { tab: tabInfo(shown) };
   let handle;
   try {
     assertReadable(tab);
