@@ -135,6 +135,10 @@ enum Cmd {
         /// Accept only this extension id (default: any chrome-extension:// origin).
         #[arg(long)]
         extension_id: Option<String>,
+        /// Exit after this many seconds with no extension linked and no call (a Bridge that
+        /// pcc starts by itself sets it; default: run until stopped).
+        #[arg(long, value_name = "SECS")]
+        idle_exit: Option<u64>,
         #[command(flatten)]
         policy: PolicyArgs,
     },
@@ -145,7 +149,25 @@ enum Cmd {
         #[arg(long)]
         tools: Option<String>,
     },
-    /// Print the token to paste into the extension's options (pairs it with this Bridge).
+    /// Register pcc as the extension's native-messaging host (Chrome, Chromium, Edge): the
+    /// extension then pairs with the Bridge and starts it by itself. Run once after install.
+    Setup {
+        /// A browser to register for (repeatable): chrome, chrome-beta, chrome-dev,
+        /// chrome-canary, chromium, edge, edge-beta, edge-dev (default: those installed).
+        #[arg(long = "browser")]
+        browsers: Vec<String>,
+        /// A profile started with --user-data-dir DIR (repeatable): its own host directory.
+        #[arg(long = "user-data-dir", value_name = "DIR")]
+        user_data_dirs: Vec<std::path::PathBuf>,
+        /// Also allow this extension ID (repeatable): a store install has the store's ID.
+        #[arg(long = "extension-id", value_name = "ID")]
+        extension_ids: Vec<String>,
+        /// Remove the registration instead.
+        #[arg(long)]
+        remove: bool,
+    },
+    /// Print the token to paste into the extension's options by hand (the fallback when the
+    /// native-messaging host cannot be registered).
     Pair,
     /// Bridge health and capabilities.
     Health,
@@ -358,10 +380,15 @@ enum Cmd {
         #[command(flatten)]
         tab: Tab,
     },
-    /// Problems and recovery hints.
+    /// What is missing between you and the browser (pcc on the PATH, the native host, the
+    /// Bridge, the extension, pairing) and the command that fixes it; then the extension's own
+    /// checks when it is linked.
     Doctor {
         #[command(flatten)]
         tab: Tab,
+        /// A profile started with --user-data-dir DIR whose host registration to check too.
+        #[arg(long = "user-data-dir", value_name = "DIR")]
+        user_data_dirs: Vec<std::path::PathBuf>,
     },
 }
 
@@ -407,11 +434,16 @@ pub fn run() -> i32 {
             return if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
         }
     };
-    let port = config::port(cli.port);
+    // A given port, else $PCC_PORT, else the port of the Bridge this state directory runs.
+    let port = match (&cli.cmd, cli.port) {
+        (_, Some(p)) => p,
+        (Cmd::Bridge { .. } | Cmd::Setup { .. } | Cmd::Pair, None) => config::port(None),
+        (_, None) => crate::launch::port(),
+    };
     let opts = TextOptions { pretty: cli.pretty, fence: !cli.no_fence };
     let (method, params) = match cli.cmd {
-        Cmd::Bridge { extension_id, policy } => {
-            return serve(server::serve(port, extension_id, policy.to_json()), |e| format!("BRIDGE_UNAVAILABLE: {e} (hint: is another Bridge on port {port}? pass --port)"));
+        Cmd::Bridge { extension_id, idle_exit, policy } => {
+            return serve(server::serve(port, extension_id, policy.to_json(), idle_exit.map(std::time::Duration::from_secs)), |e| format!("BRIDGE_UNAVAILABLE: {e} (hint: is another Bridge on port {port}? pass --port)"));
         }
         Cmd::Mcp { tools } => {
             let profile = tools.or_else(|| std::env::var("PCC_TOOLS").ok().filter(|s| !s.trim().is_empty())).unwrap_or_else(|| "core".into());
@@ -423,6 +455,8 @@ pub fn run() -> i32 {
         }
         Cmd::Health => return health(port, cli.pretty),
         Cmd::Pair => return pair(),
+        Cmd::Setup { browsers, user_data_dirs, extension_ids, remove } => return crate::setup::run(crate::setup::Request { browsers, user_data_dirs, extension_ids, remove }),
+        Cmd::Doctor { user_data_dirs, .. } if !crate::doctor::print(&crate::doctor::checks(&crate::doctor::gather(port, &user_data_dirs))) => return EXIT_BRIDGE,
         cmd => match tool_call(cmd) {
             Ok(call) => call,
             Err(message) => {
@@ -518,7 +552,7 @@ fn health(port: u16, pretty: bool) -> i32 {
                 EXIT_BRIDGE
             }
         }
-        Err(e @ (ClientError::NoToken | ClientError::Unreachable(_) | ClientError::Uncertain(_))) => {
+        Err(e) => {
             eprintln!("{e}");
             EXIT_BRIDGE
         }
@@ -571,8 +605,8 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
         Cmd::Console(j) => ("browser_console", p.journal(j)),
         Cmd::Network(j) => ("browser_network", p.journal(j)),
         Cmd::Status { tab } => ("browser_status", p.tab(&tab)),
-        Cmd::Doctor { tab } => ("browser_doctor", p.tab(&tab)),
-        Cmd::Bridge { .. } | Cmd::Mcp { .. } | Cmd::Health | Cmd::Pair => return Err("not a tool command".into()),
+        Cmd::Doctor { tab, .. } => ("browser_doctor", p.tab(&tab)),
+        Cmd::Bridge { .. } | Cmd::Mcp { .. } | Cmd::Health | Cmd::Pair | Cmd::Setup { .. } => return Err("not a tool command".into()),
     };
     Ok((method.to_string(), (params.0, None)))
 }

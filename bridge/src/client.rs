@@ -18,7 +18,9 @@ const MAX_BODY_BYTES: u64 = 64 * 1024 * 1024;
 pub enum ClientError {
     /// No token file: the Bridge never ran with this state directory.
     NoToken,
-    /// Nothing answers on the port.
+    /// Nothing listens on the port: the call was not sent.
+    NotRunning(String),
+    /// The Bridge could not be reached or answered nothing readable.
     Unreachable(String),
     /// A side-effect call was (or may have been) sent and no answer came: whether it ran is
     /// unknown. Never "start the Bridge and retry".
@@ -29,7 +31,7 @@ impl std::fmt::Display for ClientError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ClientError::NoToken => write!(f, "BRIDGE_UNREACHABLE: no token in {} (hint: {})", config::home().display(), hint("BRIDGE_UNREACHABLE")),
-            ClientError::Unreachable(e) => write!(f, "BRIDGE_UNREACHABLE: {e} (hint: {})", hint("BRIDGE_UNREACHABLE")),
+            ClientError::NotRunning(e) | ClientError::Unreachable(e) => write!(f, "BRIDGE_UNREACHABLE: {e} (hint: {})", hint("BRIDGE_UNREACHABLE")),
             ClientError::Uncertain(e) => {
                 write!(f, "BROWSER_OPERATION_UNCERTAIN: the call was sent but no answer came ({e}) (hint: {})", hint("BROWSER_OPERATION_UNCERTAIN"))
             }
@@ -38,6 +40,7 @@ impl std::fmt::Display for ClientError {
 }
 
 pub struct Client {
+    port: u16,
     base: String,
     agent: ureq::Agent,
 }
@@ -47,7 +50,7 @@ impl Client {
         // No pooled connections: the Bridge closes idle ones (its header timeout), and a call
         // written into a closed one would look like a call the Bridge lost (uncertain).
         let agent = ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(HTTP_TIMEOUT)).max_idle_connections(0).build().into();
-        Client { base: format!("http://127.0.0.1:{port}"), agent }
+        Client { port, base: format!("http://127.0.0.1:{port}"), agent }
     }
 
     fn token() -> Result<String, ClientError> {
@@ -57,7 +60,11 @@ impl Client {
     /// The answer as JSON. A failure once the request may have left is `Uncertain` when
     /// `side_effect`: the Bridge may have forwarded it before it went away.
     fn read(resp: Result<ureq::http::Response<ureq::Body>, ureq::Error>, side_effect: bool) -> Result<Value, ClientError> {
-        let lost = |e: String, sent: bool| if sent && side_effect { ClientError::Uncertain(e) } else { ClientError::Unreachable(e) };
+        let lost = |e: String, sent: bool| match (sent, side_effect) {
+            (false, _) => ClientError::NotRunning(e),
+            (true, true) => ClientError::Uncertain(e),
+            (true, false) => ClientError::Unreachable(e),
+        };
         let mut resp = resp.map_err(|e| lost(e.to_string(), maybe_sent(&e)))?;
         resp.body_mut().with_config().limit(MAX_BODY_BYTES).read_json::<Value>().map_err(|e| lost(format!("unreadable answer: {e}"), true))
     }
@@ -82,13 +89,22 @@ impl Client {
 
 impl Client {
     /// A tool call as the CLI and the MCP server make it: local files it names are handled
-    /// on this machine (`files.rs`: a screenshot's `path` is written here, never sent).
+    /// on this machine (`files.rs`: a screenshot's `path` is written here, never sent). When no
+    /// Bridge listens (so the call was not sent), one is started (`launch`), the extension is
+    /// given a moment to link, and the call is made then: once.
     pub fn call_tool(&self, method: &str, mut params: Map<String, Value>, mode: Option<&str>) -> Result<Value, ClientError> {
         let save = match crate::files::screenshot_path(method, &mut params) {
             Ok(p) => p,
             Err(m) => return Ok(json!({"error": {"code": "INVALID_REQUEST", "message": m, "hint": "pass an absolute .png path in an existing directory"}})),
         };
-        let mut result = self.call(method, params, mode)?;
+        let mut result = match self.call(method, params.clone(), mode) {
+            Err(ClientError::NotRunning(_) | ClientError::NoToken) if crate::launch::enabled() => {
+                crate::launch::ensure(self.port).map_err(ClientError::Unreachable)?;
+                crate::launch::wait_linked(self.port, crate::launch::LINK_WAIT);
+                self.call(method, params, mode)?
+            }
+            other => other?,
+        };
         if let Some(path) = save {
             crate::files::write_screenshot(&path, &mut result);
         }

@@ -5,7 +5,7 @@
 //!
 //! Owns: the MCP surface. Must never: retry a call, or put Base64 into text content.
 
-use crate::client::{Client, ClientError};
+use crate::client::Client;
 use crate::output::show;
 use crate::tools;
 use pcc::model::model_text::{TextOptions, FENCE_NOTE};
@@ -89,7 +89,7 @@ impl ServerHandler for Browser {
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
         let result = match answer {
             Ok(r) => r,
-            Err(e @ (ClientError::NoToken | ClientError::Unreachable(_) | ClientError::Uncertain(_))) => {
+            Err(e) => {
                 return Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())]).into());
             }
         };

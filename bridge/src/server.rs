@@ -27,7 +27,7 @@ use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
 /// The extension must say hello this soon after connecting.
@@ -58,26 +58,65 @@ pub struct Bridge {
     policy: Option<Value>,
     link: Mutex<Option<Arc<Link>>>,
     next_call: AtomicU64,
+    /// Why the last extension that tried to link was refused (for `pcc doctor`), and when.
+    refused: Mutex<Option<(&'static str, Instant)>>,
+    /// When a call or a link last happened (`--idle-exit` counts from it).
+    last_use: Mutex<Instant>,
     /// budget.rs's CALL_DEADLINE_MS, or `PCC_CALL_DEADLINE_MS` (tests shorten it).
     call_deadline_ms: u64,
 }
 
 type Shared = Arc<Bridge>;
 
-pub async fn serve(port: u16, extension_id: Option<String>, policy: Option<Value>) -> std::io::Result<()> {
+/// `idle_exit`: stop after this long with no extension linked and no call (a Bridge that
+/// `launch` started; one a person starts runs until stopped).
+pub async fn serve(port: u16, extension_id: Option<String>, policy: Option<Value>, idle_exit: Option<Duration>) -> std::io::Result<()> {
     let token = config::token()?;
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     let port = listener.local_addr()?.port();
     let call_deadline_ms = std::env::var("PCC_CALL_DEADLINE_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(budget::CALL_DEADLINE_MS as u64);
-    let bridge = Arc::new(Bridge { token, port, extension_id, policy, link: Mutex::new(None), next_call: AtomicU64::new(1), call_deadline_ms });
+    let bridge = Arc::new(Bridge { token, port, extension_id, policy, link: Mutex::new(None), next_call: AtomicU64::new(1), refused: Mutex::new(None), last_use: Mutex::new(Instant::now()), call_deadline_ms });
+    let idle = bridge.clone();
     let app = Router::new()
         .route("/health", get(health))
         .route("/call", post(call))
         .route("/extension", get(extension))
         .with_state(bridge);
     eprintln!("pcc bridge: listening on 127.0.0.1:{port} (token in {})", config::home().join("token").display());
+    crate::launch::write_state(port);
+    let outcome = accept_loop(listener, app, std::pin::pin!(async move {
+        tokio::select! {
+            _ = shutdown() => {}
+            _ = idle_for(&idle, idle_exit) => eprintln!("pcc bridge: idle, exiting"),
+        }
+    }))
+    .await;
+    crate::launch::remove_state();
+    outcome
+}
+
+/// Resolves once the Bridge has had no link and no call for `limit` (never without one).
+async fn idle_for(b: &Bridge, limit: Option<Duration>) {
+    let Some(limit) = limit else { return std::future::pending().await };
+    loop {
+        tokio::time::sleep(Duration::from_secs(1).min(limit)).await;
+        let linked = current_link(b).is_some();
+        if linked {
+            touch(b);
+        } else if b.last_use.lock().map_or(false, |t| t.elapsed() >= limit) {
+            return;
+        }
+    }
+}
+
+fn touch(b: &Bridge) {
+    if let Ok(mut t) = b.last_use.lock() {
+        *t = Instant::now();
+    }
+}
+
+async fn accept_loop(listener: tokio::net::TcpListener, app: Router, mut stop: std::pin::Pin<&mut impl std::future::Future<Output = ()>>) -> std::io::Result<()> {
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
-    let mut stop = std::pin::pin!(shutdown());
     loop {
         let slot = tokio::select! {
             slot = slots.clone().acquire_owned() => slot.map_err(std::io::Error::other)?,
@@ -145,7 +184,8 @@ async fn handshake(b: &Bridge, socket: &mut WebSocket) -> Option<String> {
     let auth = recv_json(socket).await?;
     let given = auth.get("proof").and_then(Value::as_str).unwrap_or("");
     if auth.get("type").and_then(Value::as_str) != Some("auth") || !pairing::verify(&b.token, "extension", &our_nonce, given) {
-        eprintln!("pcc bridge: refused an extension that does not hold the token (pair it: pcc pair)");
+        eprintln!("pcc bridge: refused an extension that does not hold the token (run `pcc setup` once, or paste `pcc pair`'s token)");
+        refused(b, "it does not hold this Bridge's token");
         return None;
     }
     Some(browser_id)
@@ -184,6 +224,12 @@ fn is_loopback_host(host: &str, port: u16) -> bool {
 }
 
 
+fn refused(b: &Bridge, why: &'static str) {
+    if let Ok(mut r) = b.refused.lock() {
+        *r = Some((why, Instant::now()));
+    }
+}
+
 fn current_link(b: &Bridge) -> Option<Arc<Link>> {
     b.link.lock().ok()?.clone()
 }
@@ -203,6 +249,8 @@ async fn health(State(b): State<Shared>, headers: HeaderMap) -> Response {
         out["browserId"] = link.browser_id.clone().into();
         out["connectionId"] = link.connection_id.clone().into();
         out["connectionGeneration"] = link.generation.into();
+    } else if let Some((why, at)) = b.refused.lock().ok().and_then(|r| *r) {
+        out["refused"] = json!({"why": why, "secondsAgo": at.elapsed().as_secs()});
     }
     reply(StatusCode::OK, out)
 }
@@ -239,6 +287,7 @@ async fn call(State(b): State<Shared>, headers: HeaderMap, body: axum::body::Byt
     if let Err(r) = check_http(&b, &headers) {
         return r;
     }
+    touch(&b);
     let mut req = match parse_call(&body) {
         Ok(r) => r,
         Err(r) => return r,
@@ -338,6 +387,9 @@ async fn extension(State(b): State<Shared>, headers: HeaderMap, ws: WebSocketUpg
         (_, None) => false,
     };
     if !allowed {
+        if origin.starts_with("chrome-extension://") {
+            refused(&b, "its extension ID is not the one this Bridge pins (--extension-id)");
+        }
         return refuse(BridgeCode::Forbidden, "only the browser extension may connect here");
     }
     ws.on_upgrade(move |socket| run_link(b, socket))
