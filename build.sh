@@ -3,6 +3,8 @@
 #
 #   ./build.sh setup          install toolchains and packages (Debian, rustup, cargo, npm)
 #   ./build.sh build          wasm (release, wasm-opt) → extension/wasm/
+#   ./build.sh dist           what a user installs → dist/: pcc (release), extension/, the store zip, the pi package
+#   ./build.sh install        dist, then pcc into ~/.local/bin (PCC_INSTALL_DIR) and `pcc setup`
 #   ./build.sh test           native tests, wasm boundary tests in headless Chrome, e2e suite
 #   ./build.sh pi             the pi package's tests alone (pi-tests/, the real pi agent)
 #   ./build.sh dsh            the DSH plugin's tests alone (dsh-tests/, a real DeepSeek Harness host)
@@ -33,6 +35,7 @@ setup() {
   local need_apt=()
   [ -x /usr/bin/chromium ] || need_apt+=(chromium)
   [ -x /usr/bin/chromedriver ] || need_apt+=(chromium-driver)
+  command -v zip >/dev/null || need_apt+=(zip)
   command -v node >/dev/null || need_apt+=(nodejs npm)
   if [ ${#need_apt[@]} -gt 0 ]; then
     log "apt-get install ${need_apt[*]}"
@@ -184,6 +187,56 @@ build_bridge() {
   cargo build -p pcc-bridge
 }
 
+# The version lives in one place, the root Cargo.toml; dist/ is stamped with it, and the
+# checkout's other copies (the extension's manifest, package.json, the Bridge's crate) must
+# say the same.
+version() { awk -F'"' '/^version = /{print $2; exit}' Cargo.toml; }
+
+check_versions() {
+  local v=$1 where
+  for where in "extension/manifest.json:\"version\": \"$v\"" "package.json:\"version\": \"$v\"" "bridge/Cargo.toml:version = \"$v\""; do
+    grep -qF "${where#*:}" "${where%%:*}" || { log "FAIL: ${where%%:*} does not say version $v (Cargo.toml's)"; return 1; }
+  done
+}
+
+# dist/: what a user installs. pcc in release mode; extension/ (the unpacked extension with its
+# wasm; its manifest's `key` pins the ID the native-messaging host allows); the same as a zip
+# for the Chrome Web Store (no `key`: the store assigns the ID; `pcc setup --extension-id`
+# allows it); the pi package as the tarball `npm pack` makes (package.json `files`) and
+# unpacked (pi-package/, what `pi install` takes).
+dist() {
+  local v; v=$(version)
+  check_versions "$v"
+  log "cargo build --release -p pcc-bridge (dist/pcc)"
+  cargo build --release -p pcc-bridge
+  rm -rf dist && mkdir -p dist/store
+  cp target/release/pcc dist/pcc
+  cp -r extension dist/extension
+  cp -r extension/. dist/store/
+  node -e 'const f=process.argv[1],fs=require("fs");const m=JSON.parse(fs.readFileSync(f));delete m.key;fs.writeFileSync(f,JSON.stringify(m,null,2)+"\n")' dist/store/manifest.json
+  (cd dist/store && zip -qrX "../pi-control-chrome-extension-$v.zip" .)
+  rm -rf dist/store
+  npm pack --silent --pack-destination dist >/dev/null
+  mkdir -p dist/pi-package && tar -xzf "dist/pi-control-chrome-$v.tgz" -C dist/pi-package --strip-components=1
+  log "dist/: pcc, extension/, pi-control-chrome-extension-$v.zip ($(stat -c %s "dist/pi-control-chrome-extension-$v.zip") bytes), pi-control-chrome-$v.tgz, pi-package/"
+}
+
+# pcc onto the user's PATH (~/.local/bin unless PCC_INSTALL_DIR), then `pcc setup`: the
+# native-messaging host for the browsers installed, so the extension pairs by itself.
+install_pcc() {
+  local bin=${PCC_INSTALL_DIR:-$HOME/.local/bin}
+  mkdir -p "$bin"
+  # A new file moved into place: a running Bridge keeps its old binary.
+  cp dist/pcc "$bin/.pcc.new" && chmod 0755 "$bin/.pcc.new" && mv -f "$bin/.pcc.new" "$bin/pcc"
+  log "installed $bin/pcc"
+  "$bin/pcc" setup
+  case ":$PATH:" in
+    *":$bin:"*) ;;
+    *) log "$bin is not on your PATH: add  export PATH=\"$bin:\$PATH\"  to your shell's profile" ;;
+  esac
+  log "next: load $ROOT/dist/extension (chrome://extensions → Developer mode → Load unpacked); pi: pi install $ROOT/dist/pi-package; MCP: {\"command\": \"pcc\", \"args\": [\"mcp\"]}"
+}
+
 test_e2e() {
   log "www-tests: the extension (and the Bridge, CLI, MCP) end to end in headless Chromium"
   (cd www-tests && node --test --test-concurrency=1 --test-timeout=240000 --test-reporter=spec ./*.test.mjs)
@@ -206,11 +259,13 @@ shift || true
 case "$cmd" in
   setup) setup ;;
   build) setup; build ;;
-  test) setup; build; report_wasm_size; check_no_rebuild; test_native; test_wasm; build_bridge; test_e2e ;;
+  dist) setup; build; dist ;;
+  install) setup; build; dist; install_pcc ;;
+  test) setup; build; report_wasm_size; check_no_rebuild; test_native; test_wasm; build_bridge; dist; test_e2e ;;
   test-native) test_native ;;
   test-wasm) setup; test_wasm ;;
   test-e2e) setup; build; build_bridge; test_e2e ;;
-  pi) setup; build; build_bridge; test_pi ;;
+  pi) setup; build; build_bridge; dist; test_pi ;;
   dsh) setup; build; build_bridge; test_dsh ;;
   bridge) build_bridge; exec target/debug/pcc bridge "$@" ;;
   demo) setup; build; node www-tests/demo.mjs "$@" ;;
@@ -230,5 +285,5 @@ case "$cmd" in
   htmlaam) setup; build; node www-tests/htmlaam.mjs "$@" ;;
   extract-score) setup; build; node www-tests/extract-score.mjs "$@" ;;
   fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz --test fuzz_tools -- --nocapture ;;
-  *) sed -n '2,18p' "$0"; exit 2 ;;
+  *) sed -n '2,20p' "$0"; exit 2 ;;
 esac

@@ -13,37 +13,17 @@
 // put Base64, page text beyond the compact text or a secret into `value`, `meta` or the
 // rendered content (it is durable), retry a call, or return a tool error as a success (it is
 // thrown: only a thrown error's message reaches the model, so the code is in it).
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { profileTools, root, schemaOf, SHARED } from '../hosts/catalogue.mjs';
+import { profileTools, schemaOf, SHARED } from '../hosts/catalogue.mjs';
+import { pccBin as findPcc, runPcc, SETUP_HINT } from '../hosts/pcc.mjs';
 
 export const name = 'tool-control-chrome';
 export const inject = ['tools', 'commands'];
 
-/** The `pcc` binary: the `pcc` setting, $PCC_BIN, this checkout's build, or `pcc` on the PATH. */
-function pccBin(config) {
-  if (config?.pcc) return config.pcc;
-  if (process.env.PCC_BIN) return process.env.PCC_BIN;
-  for (const profile of ['release', 'debug']) {
-    const p = join(root, 'target', profile, 'pcc');
-    if (existsSync(p)) return p;
-  }
-  return 'pcc';
-}
-
-/** `pcc ARGS`: `{code, stdout, stderr}` (code 3: pcc could not run or reach the Bridge). */
-function pcc(bin, args, signal) {
-  return new Promise((resolve) => {
-    execFile(bin, args, { signal, maxBuffer: 8 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 3) : 0;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) || (err && typeof err.code !== 'number' ? `BRIDGE_UNREACHABLE: cannot run ${bin}: ${err.message}` : '') });
-    });
-  });
-}
-
-const START_HINT = 'start the Bridge with `pcc bridge` (or ./build.sh bridge in the checkout), load extension/ unpacked in Chrome, and paste the token from `pcc pair` into its options';
+const pccBin = (config) => findPcc(config?.pcc);
+const pcc = (bin, args, signal) => runPcc(bin, args, { signal });
 
 /** Small ids of a result for `meta` (never page text, Base64 or secrets). */
 function metaOf(method, text) {
@@ -107,7 +87,7 @@ export function apply(ctx, config = {}) {
           const ran = await pcc(bin, ['call', t.name, JSON.stringify(params), ...(png ? ['--image', png] : [])], exec?.signal);
           if (ran.code !== 0) {
             const line = ran.stderr.trim().split('\n').pop() || `pcc exited with ${ran.code}`;
-            throw new Error(ran.code === 3 ? `${line} To connect: ${START_HINT}.` : line);
+            throw new Error(line);
           }
           const text = ran.stdout.replace(/\n$/, '');
           const meta = metaOf(t.name, text);
@@ -134,10 +114,11 @@ export function apply(ctx, config = {}) {
     recordInput: false,
     async handler(inv) {
       const what = String(inv?.rawInput ?? '').trim() || 'status';
-      const method = { status: 'browser_status', tabs: 'browser_tabs', doctor: 'browser_doctor' }[what];
-      if (!method) return { kind: 'error', text: 'usage: /chrome status|tabs|doctor' };
-      const ran = await pcc(bin, ['--pretty', '--no-fence', 'call', method, '{}'], inv?.signal);
-      return ran.code === 0 ? { kind: 'success', text: ran.stdout.trim() } : { kind: 'error', text: `${ran.stderr.trim()}${ran.code === 3 ? `\n${START_HINT}` : ''}` };
+      const args = { status: ['call', 'browser_status', '{}'], tabs: ['call', 'browser_tabs', '{}'], doctor: ['doctor'] }[what];
+      if (!args) return { kind: 'error', text: 'usage: /chrome status|tabs|doctor' };
+      const ran = await pcc(bin, ['--pretty', '--no-fence', ...args], inv?.signal);
+      const text = [ran.stdout.trim(), ran.code === 0 ? '' : ran.stderr.trim(), ran.code === 3 && what !== 'doctor' ? SETUP_HINT : ''].filter(Boolean).join('\n');
+      return { kind: ran.code === 0 ? 'success' : 'error', text };
     },
   });
 }

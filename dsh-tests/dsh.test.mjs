@@ -168,14 +168,16 @@ test('/chrome status answers the person and leaves no trace in the next model re
   assert.ok(!next.includes('runtimeId') && !next.includes('/chrome'), next.slice(0, 400));
 });
 
-test('the Bridge down: an error result that names the fix', async () => {
+test('the Bridge down (and not to be started: PCC_AUTOSTART=0): an error result that names the fix', async () => {
   await c.br.stop();
+  process.env.PCC_AUTOSTART = '0';
   try {
     const agent = await host.run('List my tabs.', [() => ({ calls: [['browser_tabs', {}]] }), () => ({ text: 'Done.' })]);
     const [r] = results(agent);
     assert.equal(r.isError, true);
-    assert.match(textOf(r), /BRIDGE_UNREACHABLE.*start the Bridge with `pcc bridge`/s);
+    assert.match(textOf(r), /BRIDGE_UNREACHABLE.*start the Bridge with `pcc bridge`.*`pcc doctor` names what is missing/s);
   } finally {
+    delete process.env.PCC_AUTOSTART;
     await c.br.start();
     await c.br.connected();
   }

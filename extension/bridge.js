@@ -5,8 +5,11 @@
 //
 // Pairing: both sides prove they hold the Bridge's per-install token (HMAC-SHA256 of a
 // fresh nonce, bridge/src/pairing.rs); the worker serves no call before that, and never
-// talks to a Bridge that cannot prove it (a process squatting the port). The token is
-// pasted once into the options page (`pcc pair` prints it).
+// talks to a Bridge that cannot prove it (a process squatting the port). The port and token
+// come from the native-messaging host (`pcc setup` registers `pcc` as it): asked when the
+// worker has no token, or when the stored port and token reach no Bridge that proves them, it
+// starts a Bridge if none runs and answers {port, token}. Pasting the token that `pcc pair`
+// prints into the options page is the fallback where no host is registered.
 //
 // The worker may be evicted at any moment: it reconnects with backoff while alive, the
 // keeper document (keeper.js) starts it again within a second (the alarm is the fallback),
@@ -17,12 +20,15 @@ import { browserId, runtimeId } from './handles.js';
 import { limits, limitsLoaded } from './limits.js';
 
 export const DEFAULT_PORT = 17373;
+/** The native-messaging host `pcc setup` registers (bridge/src/setup.rs HOST_NAME). */
+const NATIVE_HOST = 'com.pi_control_chrome.pcc';
 
 let socket = null;
 let backoff = 0; // ms before the next attempt: budget.rs's bridgeBackoffMinMs, doubling to its max
 let retryTimer = null;
 let handler = null;
-const state = { connected: false, connectionId: undefined, connectionGeneration: undefined, port: undefined, paired: false, problem: undefined };
+const state = { connected: false, connectionId: undefined, connectionGeneration: undefined, port: undefined, paired: false, problem: undefined, native: undefined };
+let nativeAskedAt = -Infinity;
 
 async function settings() {
   const { bridgePort, bridgeToken } = await chrome.storage.local.get(['bridgePort', 'bridgeToken']);
@@ -35,6 +41,34 @@ const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padS
 async function proof(token, role, nonce) {
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return hex(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${role}:${nonce}`)));
+}
+
+/**
+ * Asks the native host for the Bridge's port and token (it starts a Bridge when none runs), at
+ * most once per longest backoff. True when the link should be tried again now; a changed port
+ * or token is stored, and the storage listener reconnects.
+ */
+async function askNative() {
+  if (!chrome.runtime.sendNativeMessage || Date.now() - nativeAskedAt < limits.bridgeBackoffMaxMs) return false;
+  nativeAskedAt = Date.now();
+  let answer;
+  try {
+    answer = await chrome.runtime.sendNativeMessage(NATIVE_HOST, { type: 'hello' });
+  } catch (e) {
+    state.native = String(e?.message ?? e); // e.g. not registered: `pcc setup`
+    return false;
+  }
+  if (answer?.type !== 'bridge' || !Number.isInteger(answer.port) || typeof answer.token !== 'string' || !/^[0-9a-f]{32,128}$/.test(answer.token)) {
+    state.native = answer?.error ? `${answer.error.code}: ${answer.error.message}` : 'an answer that is not {port, token}';
+    return false;
+  }
+  state.native = 'ok';
+  const { port, token } = await settings();
+  if (port !== answer.port || token !== answer.token) {
+    await chrome.storage.local.set({ bridgePort: answer.port, bridgeToken: answer.token });
+    return false; // the storage listener reconnects
+  }
+  return answer.started === true;
 }
 
 function scheduleRetry() {
@@ -52,8 +86,9 @@ async function connect() {
   state.port = port;
   state.paired = !!token;
   if (!token) {
-    state.problem = 'not paired: paste the token from `pcc pair` into the extension options';
-    return; // the alarm and a stored token (storage listener) try again
+    state.problem = 'not paired: run `pcc setup` once (or paste the token `pcc pair` prints into the extension options)';
+    if (await askNative()) connect();
+    return; // the native host's answer, the alarm or a stored token (storage listener) try again
   }
   let ws;
   try {
@@ -66,6 +101,7 @@ async function connect() {
   let keepalive;
   const nonce = hex(crypto.getRandomValues(new Uint8Array(16)));
   let authenticated = false;
+  let proven = false; // the Bridge proved it holds our token
   ws.onopen = async () => {
     ws.send(JSON.stringify({ type: 'hello', browserId: await browserId(), runtimeId, version: chrome.runtime.getManifest().version, nonce }));
     keepalive = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), limits.bridgeKeepaliveMs);
@@ -83,6 +119,7 @@ async function connect() {
         ws.close();
         return;
       }
+      proven = true;
       ws.send(JSON.stringify({ type: 'auth', proof: await proof(token, 'extension', String(msg.nonce)) }));
       authenticated = true;
     } else if (msg.type === 'welcome' && authenticated) {
@@ -101,7 +138,9 @@ async function connect() {
     socket = null;
     void setBridgePolicy(null);
     Object.assign(state, { connected: false, connectionId: undefined, connectionGeneration: undefined });
-    scheduleRetry();
+    // No Bridge there, or not ours: the native host knows where ours is (and starts it).
+    if (proven) scheduleRetry();
+    else void askNative().then((now) => (now ? connect() : scheduleRetry()));
   };
   ws.onerror = () => {}; // onclose follows
 }

@@ -10,39 +10,20 @@
 // Must never: put Base64, state text or secrets into `details` (ids and counts only), retry a
 // call, or return a tool error as a success (it is thrown: pi marks it as an error).
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 // The profile, the schemas and the shared parameters' text, as every JavaScript host derives them.
-import { profileTools, root, schemaOf, SHARED } from "../hosts/catalogue.mjs";
-/** The `pcc` binary: $PCC_BIN, else this checkout's build, else `pcc` on the PATH. */
-function pccBin(): string {
-  if (process.env.PCC_BIN) return process.env.PCC_BIN;
-  for (const profile of ["release", "debug"]) {
-    const p = join(root, "target", profile, "pcc");
-    if (existsSync(p)) return p;
-  }
-  return "pcc";
-}
-
+import { profileTools, schemaOf, SHARED } from "../hosts/catalogue.mjs";
+// Finding and running `pcc`, and the words for a missing one, as every JavaScript host does.
+import { pccBin, runPcc, SETUP_HINT } from "../hosts/pcc.mjs";
 interface Ran {
   code: number;
   stdout: string;
   stderr: string;
 }
 
-function pcc(args: string[], signal?: AbortSignal): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(pccBin(), args, { signal, maxBuffer: 8 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 3) : 0;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
-
-const START_HINT =
-  "start the Bridge with `pcc bridge` (or ./build.sh bridge in the checkout), load extension/ unpacked in Chrome, and paste the token from `pcc pair` into its options";
+const pcc = (args: string[], signal?: AbortSignal): Promise<Ran> => runPcc(pccBin(), args, { signal });
 
 /** Small ids and counts of a result for `details` (never page text, Base64 or secrets). */
 function detailsOf(method: string, text: string, sessionId: string): Record<string, string | number | boolean> {
@@ -87,7 +68,7 @@ export default function (pi: ExtensionAPI) {
           const ran = await pcc(["call", t.name, JSON.stringify(args), ...(png ? ["--image", png] : [])], signal);
           if (ran.code !== 0) {
             const line = ran.stderr.trim().split("\n").pop() || `pcc exited with ${ran.code}`;
-            throw new Error(ran.code === 3 ? `${line}\nTo connect: ${START_HINT}.` : line);
+            throw new Error(line);
           }
           const text = ran.stdout.replace(/\n$/, "");
           const content: ({ type: "text"; text: string } | { type: "image"; data: string; mimeType: string })[] = [{ type: "text", text }];
@@ -102,12 +83,13 @@ export default function (pi: ExtensionAPI) {
 
   pi.registerCommand("chrome", {
     description: "pi-control-chrome: status, tabs or doctor (for you, not the model)",
-    handler: async (args: string, ctx) => {
-      const what = (args || "status").trim();
-      const method = { status: "browser_status", tabs: "browser_tabs", doctor: "browser_doctor" }[what];
-      if (!method) return ctx.ui.notify("usage: /chrome status|tabs|doctor", "warning");
-      const ran = await pcc(["--pretty", "--no-fence", "call", method, "{}"]);
-      ctx.ui.notify(ran.code === 0 ? ran.stdout.trim() : `${ran.stderr.trim()}${ran.code === 3 ? `\n${START_HINT}` : ""}`, ran.code === 0 ? "info" : "error");
+    handler: async (input: string, ctx) => {
+      const what = (input || "status").trim();
+      const args = ({ status: ["call", "browser_status", "{}"], tabs: ["call", "browser_tabs", "{}"], doctor: ["doctor"] } as Record<string, string[]>)[what];
+      if (!args) return ctx.ui.notify("usage: /chrome status|tabs|doctor", "warning");
+      const ran = await pcc(["--pretty", "--no-fence", ...args]);
+      const shown = [ran.stdout.trim(), ran.code === 0 ? "" : ran.stderr.trim(), ran.code === 3 && what !== "doctor" ? SETUP_HINT : ""];
+      ctx.ui.notify(shown.filter(Boolean).join("\n"), ran.code === 0 ? "info" : "error");
     },
   });
 }

@@ -1,9 +1,11 @@
 // The pi package (issue #18) in the real pi coding agent 0.73, offline: pi-ai's faux provider
-// plays the model (each step a function of what the tools returned), pi's own resource loader
-// loads pi-extension/ and skills/, and every tool call goes through the real Bridge to the
-// extension in headless Chromium.
+// plays the model (each step a function of what the tools returned), `pi install` installs the
+// package as a user does (dist/pi-package when ./build.sh dist made it, else the checkout), pi's
+// own resource loader loads pi-extension/ and skills/ from there, and every tool call goes
+// through the real Bridge to the extension in headless Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +16,8 @@ import { withBridge, pccBin } from '../www-tests/bridge-harness.mjs';
 import { openTab, openUserTab } from '../www-tests/harness.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The package `pi install` takes: what ./build.sh dist wrote, else the checkout itself. */
+const pkg = process.env.PCC_PI_PACKAGE || (fs.existsSync(path.join(root, 'dist', 'pi-package', 'package.json')) ? path.join(root, 'dist', 'pi-package') : root);
 const catalogue = JSON.parse(fs.readFileSync(path.join(root, 'extension', 'catalogue.json'), 'utf8'));
 const SECRETS = ['LEAK-password-01', 'LEAK-hidden-02', 'LEAK-token-03', 'LEAK-apikey-04', 'LEAK-cvc-08', 'LEAK-secret-09'];
 
@@ -26,10 +30,13 @@ withBridge((x) => {
 
 const faux = registerFauxProvider();
 const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-pi-agent-'));
+// What a user types: `pi install <package>` (pi's own CLI, writing this agent directory's settings).
+const piCli = path.join(path.dirname(fileURLToPath(import.meta.url)), 'node_modules', '@mariozechner', 'pi-coding-agent', 'dist', 'cli.js');
+execFileSync(process.execPath, [piCli, 'install', pkg], { env: { ...process.env, PI_CODING_AGENT_DIR: agentDir }, stdio: 'pipe' });
 
 async function loader() {
-  // The checkout itself, as `pi -e <checkout>` names it: pi resolves its package.json manifest.
-  const l = new DefaultResourceLoader({ cwd: os.tmpdir(), agentDir, additionalExtensionPaths: [root] });
+  // The installed package, as pi finds it in its settings: pi resolves its package.json manifest.
+  const l = new DefaultResourceLoader({ cwd: os.tmpdir(), agentDir });
   await l.reload();
   return l;
 }
@@ -190,7 +197,7 @@ test('second-round secrets in pi: copies the page makes, label-only and card-num
 });
 
 test("/skill:pi-control-chrome: the model runs the Skill's script through pi's bash tool", async () => {
-  const skillDir = path.join(root, 'skills', 'pi-control-chrome');
+  const skillDir = path.join(pkg, 'skills', 'pi-control-chrome');
   const messages = await run('/skill:pi-control-chrome List my tabs.', [
     (ctx) => {
       // The expanded skill is in the prompt the model sees.
@@ -203,4 +210,17 @@ test("/skill:pi-control-chrome: the model runs the Skill's script through pi's b
   assert.equal(r[0].toolName, 'bash');
   assert.match(textOf(r[0]), /"tabs":\[/);
   assert.match(textOf(r[0]), /exit=0/);
+});
+
+test('no `pcc` to run: the tool error says so and names the install command, not an exit code', async () => {
+  const saved = process.env.PCC_BIN;
+  process.env.PCC_BIN = path.join(os.tmpdir(), 'no-such-dir', 'pcc');
+  try {
+    const r = results(await run('List my tabs.', [fauxAssistantMessage(fauxToolCall('browser_tabs', {})), fauxAssistantMessage(fauxText('Done.'))]));
+    assert.equal(r[0].isError, true);
+    assert.match(textOf(r[0]), /`pcc` not found .*\.\/build\.sh install/);
+    assert.ok(!/exited with/.test(textOf(r[0])), textOf(r[0]));
+  } finally {
+    process.env.PCC_BIN = saved;
+  }
 });

@@ -7,14 +7,10 @@
 // `--tools` lists a profile's tools (default core, the everyday loop; all: every tool) with
 // their parameters, from the catalogue; every tool can be called either way.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Finding `pcc`, and the words for a missing one, as every JavaScript host does.
+import { notFound, pccBin } from '../../../hosts/pcc.mjs';
 
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const bin = process.env.PCC_BIN
-  || ['release', 'debug'].map((p) => path.join(root, 'target', p, 'pcc')).find((p) => existsSync(p))
-  || 'pcc';
+const bin = pccBin();
 
 const args = process.argv.slice(2);
 if (args[0] === '--tools') {
@@ -39,7 +35,7 @@ if (!method || !/^browser_\w+$/.test(method)) {
 }
 const r = spawnSync(bin, [...(raw ? ['--raw'] : []), 'call', method, params], { stdio: 'inherit' });
 if (r.error) {
-  console.error(`BRIDGE_UNREACHABLE: cannot run ${bin}: ${r.error.message} (hint: build it with cargo build -p pcc-bridge in the checkout, or set PCC_BIN)`);
+  console.error(notFound(bin, r.error.code ?? r.error.message));
   process.exit(3);
 }
 process.exit(r.status ?? 3);
