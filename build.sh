@@ -54,8 +54,8 @@ setup() {
     # Not --locked: the CLI's own lockfile names a yanked crate version.
     cargo install wasm-bindgen-cli --version "$want" --force
   fi
-  if [ ! -d www-tests/node_modules/playwright-core ] || [ ! -x www-tests/node_modules/.bin/wasm-opt ] || [ ! -f www-tests/node_modules/@mozilla/readability/Readability.js ]; then
-    log "npm ci (playwright-core drives Debian's /usr/bin/chromium and never downloads a browser; binaryen)"
+  if [ ! -d www-tests/node_modules/playwright-core ] || [ ! -x www-tests/node_modules/.bin/wasm-opt ] || [ ! -f www-tests/node_modules/@mozilla/readability/Readability.js ] || [ ! -d www-tests/node_modules/@modelcontextprotocol/sdk ]; then
+    log "npm ci (playwright-core drives Debian's /usr/bin/chromium and never downloads a browser; binaryen; the MCP SDK, the onboarding test's client)"
     (cd www-tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
   fi
   if [ ! -d pi-tests/node_modules/@mariozechner/pi-coding-agent ]; then
@@ -207,10 +207,12 @@ check_versions() {
 dist() {
   local v; v=$(version)
   check_versions "$v"
+  # Its own target directory: the wasm builds (RUSTC_BOOTSTRAP, other features of the same
+  # proc-macro crates in target/release) and this one would otherwise rebuild each other's.
   log "cargo build --release -p pcc-bridge (dist/pcc)"
-  cargo build --release -p pcc-bridge
+  CARGO_TARGET_DIR=target/dist cargo build --release -p pcc-bridge
   rm -rf dist && mkdir -p dist/store
-  cp target/release/pcc dist/pcc
+  cp target/dist/release/pcc dist/pcc
   cp -r extension dist/extension
   cp -r extension/. dist/store/
   node -e 'const f=process.argv[1],fs=require("fs");const m=JSON.parse(fs.readFileSync(f));delete m.key;fs.writeFileSync(f,JSON.stringify(m,null,2)+"\n")' dist/store/manifest.json
@@ -237,7 +239,18 @@ install_pcc() {
   log "next: load $ROOT/dist/extension (chrome://extensions → Developer mode → Load unpacked); pi: pi install $ROOT/dist/pi-package; MCP: {\"command\": \"pcc\", \"args\": [\"mcp\"]}"
 }
 
+# The suites load the extension from the store zip, unpacked (the package a user installs;
+# www-tests/harness.mjs reads PCC_EXTENSION_DIR), when ./build.sh dist made it.
+from_store_zip() {
+  local zip; zip="dist/pi-control-chrome-extension-$(version).zip"
+  [ -f "$zip" ] || return 0
+  rm -rf target/store-extension && mkdir -p target/store-extension && unzip -q "$zip" -d target/store-extension
+  export PCC_EXTENSION_DIR=$ROOT/target/store-extension
+  log "the extension under test: $zip, unpacked into target/store-extension/"
+}
+
 test_e2e() {
+  from_store_zip
   log "www-tests: the extension (and the Bridge, CLI, MCP) end to end in headless Chromium"
   (cd www-tests && node --test --test-concurrency=1 --test-timeout=240000 --test-reporter=spec ./*.test.mjs)
   test_pi
@@ -264,9 +277,9 @@ case "$cmd" in
   test) setup; build; report_wasm_size; check_no_rebuild; test_native; test_wasm; build_bridge; dist; test_e2e ;;
   test-native) test_native ;;
   test-wasm) setup; test_wasm ;;
-  test-e2e) setup; build; build_bridge; test_e2e ;;
-  pi) setup; build; build_bridge; dist; test_pi ;;
-  dsh) setup; build; build_bridge; test_dsh ;;
+  test-e2e) setup; build; build_bridge; dist; test_e2e ;;
+  pi) setup; build; build_bridge; dist; from_store_zip; test_pi ;;
+  dsh) setup; build; build_bridge; dist; from_store_zip; test_dsh ;;
   bridge) build_bridge; exec target/debug/pcc bridge "$@" ;;
   demo) setup; build; node www-tests/demo.mjs "$@" ;;
   capture) setup; build; node www-tests/capture-fixtures.mjs "$@"; node www-tests/capture-rules.mjs ;;

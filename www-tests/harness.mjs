@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const extensionDir = path.join(here, '..', 'extension');
+/** The extension under test: extension/, or $PCC_EXTENSION_DIR (./build.sh test: the store zip, unpacked). */
+export const extensionDir = process.env.PCC_EXTENSION_DIR || path.join(here, '..', 'extension');
 
 /**
  * Opens `path` of the test server in a new agent-owned tab (browser_tab_open); returns the
@@ -34,19 +35,20 @@ export async function openUserTab(b, server, path, { grant = true } = {}) {
  * `offline`: every request but to the local test servers fails at once (real pages' ads,
  * fonts, trackers). `policy`: consent and origin policy fields set as the person would in the
  * options page (consent.js), e.g. `{readUserTabs: 'all'}` for a harness that reads the pages
- * it opens itself.
+ * it opens itself. `extension`, `userDataDir`, `env`: another extension directory, a profile
+ * prepared beforehand, the browser's environment (the onboarding test's fresh HOME).
  */
-export async function launch({ offline = false, args = [], policy = null } = {}) {
-  if (!fs.existsSync(path.join(extensionDir, 'wasm', 'pcc_bg.wasm'))) throw new Error('run ./build.sh build first');
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-profile-'));
+export async function launch({ offline = false, args = [], policy = null, extension = extensionDir, userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-profile-')), env } = {}) {
+  if (!fs.existsSync(path.join(extension, 'wasm', 'pcc_bg.wasm'))) throw new Error('run ./build.sh build first');
   const context = await chromium.launchPersistentContext(userDataDir, {
+    ...(env ? { env } : {}),
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1280, height: 720 },
     args: [
       '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...args,
+      `--disable-extensions-except=${extension}`, `--load-extension=${extension}`, ...args,
     ],
   });
   if (offline) await context.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/])[a-z]+:\/\//, (r) => r.abort());

@@ -181,7 +181,11 @@ async fn handshake(b: &Bridge, socket: &mut WebSocket) -> Option<String> {
     let our_nonce = config::random_id();
     let challenge = json!({"type": "challenge", "proof": pairing::proof(&b.token, "bridge", their_nonce), "nonce": our_nonce});
     socket.send(Message::Text(challenge.to_string().into())).await.ok()?;
-    let auth = recv_json(socket).await?;
+    // An extension holding another token finds our proof wrong and closes: a refusal too.
+    let Some(auth) = recv_json(socket).await else {
+        refused(b, "it does not hold this Bridge's token");
+        return None;
+    };
     let given = auth.get("proof").and_then(Value::as_str).unwrap_or("");
     if auth.get("type").and_then(Value::as_str) != Some("auth") || !pairing::verify(&b.token, "extension", &our_nonce, given) {
         eprintln!("pcc bridge: refused an extension that does not hold the token (run `pcc setup` once, or paste `pcc pair`'s token)");
