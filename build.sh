@@ -173,6 +173,17 @@ test_wasm() {
     cargo test --target wasm32-unknown-unknown --test wasm --features host
 }
 
+# `pcc` compiles for macOS and Windows too (the native-messaging host's places differ per OS:
+# bridge/src/setup.rs, unit-tested on every OS's paths here; only Linux runs end to end).
+check_other_os() {
+  local t
+  for t in x86_64-pc-windows-gnu aarch64-apple-darwin; do
+    rustup target list --installed 2>/dev/null | grep -q "^$t\$" || { log "rustup target add $t (cargo check only)"; rustup target add "$t"; }
+    log "cargo check -p pcc-bridge --target $t"
+    CARGO_TARGET_DIR=target/cross cargo check -q -p pcc-bridge --target "$t"
+  done
+}
+
 # The peers the bench drives side by side (not needed by the tests): @playwright/mcp, on
 # Debian's Chromium (never a browser download).
 bench_peers() {
@@ -274,7 +285,7 @@ case "$cmd" in
   build) setup; build ;;
   dist) setup; build; dist ;;
   install) setup; build; dist; install_pcc ;;
-  test) setup; build; report_wasm_size; check_no_rebuild; test_native; test_wasm; build_bridge; dist; test_e2e ;;
+  test) setup; build; report_wasm_size; check_no_rebuild; test_native; check_other_os; test_wasm; build_bridge; dist; test_e2e ;;
   test-native) test_native ;;
   test-wasm) setup; test_wasm ;;
   test-e2e) setup; build; build_bridge; dist; test_e2e ;;

@@ -1,5 +1,6 @@
 //! Where the Bridge keeps its per-install state: the state directory (`$PCC_HOME`, else
-//! `$XDG_CONFIG_HOME/pcc`, else `~/.config/pcc`, mode 0700), the token every HTTP call must
+//! `$XDG_CONFIG_HOME/pcc`, else `~/.config/pcc` (Windows: `%APPDATA%\pcc`, private to the user
+//! by the profile's own permissions), mode 0700), the token every HTTP call must
 //! carry (`token`, mode 0600, created on first use), the connection generation counter
 //! (`generation`, so it keeps increasing across Bridge restarts) and the port.
 //!
@@ -7,7 +8,6 @@
 
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::PathBuf;
 
 /// The Bridge's default port; the extension connects to the same one unless configured.
@@ -20,6 +20,7 @@ pub fn home() -> PathBuf {
     let config = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
+        .or_else(|| if cfg!(windows) { std::env::var_os("APPDATA").map(PathBuf::from) } else { None })
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
         .unwrap_or_else(|| PathBuf::from("."));
     config.join("pcc")
@@ -33,8 +34,29 @@ pub fn port(flag: Option<u16>) -> u16 {
 fn ensure_home() -> std::io::Result<PathBuf> {
     let dir = home();
     fs::create_dir_all(&dir)?;
-    fs::set_permissions(&dir, fs::Permissions::from_mode(0o700))?;
+    private(&dir, 0o700)?;
     Ok(dir)
+}
+
+/// Only the user may read it (Unix modes; Windows keeps the profile's own permissions).
+#[cfg(unix)]
+fn private(path: &std::path::Path, mode: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(mode))
+}
+
+#[cfg(not(unix))]
+fn private(_path: &std::path::Path, _mode: u32) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// A new file only the user may read, from its first byte.
+fn create_private(path: &std::path::Path) -> std::io::Result<fs::File> {
+    let mut o = fs::OpenOptions::new();
+    o.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    o.open(path)
 }
 
 /// The per-install token, created (32 random bytes, hex) with mode 0600 when missing.
@@ -43,16 +65,16 @@ pub fn token() -> std::io::Result<String> {
     if let Ok(t) = fs::read_to_string(&path) {
         let t = t.trim().to_string();
         if t.len() >= 32 {
-            fs::set_permissions(&path, fs::Permissions::from_mode(0o600))?;
+            private(&path, 0o600)?;
             return Ok(t);
         }
     }
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
     let t: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    let mut f = fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&path)?;
+    let mut f = create_private(&path)?;
     f.write_all(t.as_bytes())?;
-    fs::set_permissions(&path, fs::Permissions::from_mode(0o600))?;
+    private(&path, 0o600)?;
     Ok(t)
 }
 

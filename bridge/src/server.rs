@@ -147,10 +147,24 @@ async fn accept_loop(listener: tokio::net::TcpListener, app: Router, mut stop: s
 }
 
 async fn shutdown() {
+    #[cfg(unix)]
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    #[cfg(not(unix))]
+    let mut term: Option<Never> = None;
     tokio::select! {
         _ = tokio::signal::ctrl_c() => {}
         _ = async { if let Some(t) = term.as_mut() { t.recv().await; } else { std::future::pending::<()>().await } } => {}
+    }
+}
+
+/// No SIGTERM off Unix: a signal source that never fires.
+#[cfg(not(unix))]
+struct Never;
+
+#[cfg(not(unix))]
+impl Never {
+    async fn recv(&mut self) -> Option<()> {
+        std::future::pending().await
     }
 }
 
