@@ -2,7 +2,6 @@
 //!
 //! Owns: how a string is shortened. Must never: decide what text is kept (that is `filter`).
 
-/// Folds runs of whitespace (including newlines) into single spaces and trims the ends.
 /// `items` joined by `sep`. One body for every join in the core: `[T]::join` is compiled
 /// once per element type (~1.2 KB of wasm each).
 pub fn join<'a>(items: &mut dyn Iterator<Item = &'a str>, sep: &str) -> String {
@@ -16,6 +15,7 @@ pub fn join<'a>(items: &mut dyn Iterator<Item = &'a str>, sep: &str) -> String {
     out
 }
 
+/// Folds runs of whitespace (including newlines) into single spaces and trims the ends.
 pub fn fold_whitespace(s: &str) -> String {
     if is_folded(s) {
         return s.to_string();
@@ -236,4 +236,63 @@ pub fn skeleton_char(c: char) -> Option<char> {
 /// The length of `s`'s skeleton (`skeleton_char`).
 pub fn skeleton_len(s: &str) -> usize {
     s.chars().filter_map(skeleton_char).count()
+}
+
+/// Case folding for case-insensitive search, in every script: each char's Unicode lowercase,
+/// plus the full foldings lowercase leaves apart (`ß`, `ẞ` → `ss`; final `ς` → `σ`), so that
+/// `STRASSE` finds `Straße` and `οδός` finds `ΟΔΌΣ`. Accents stay (`e` does not find `é`).
+pub fn case_fold(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        push_folded(&mut out, c);
+    }
+    out
+}
+
+/// `case_fold(s)` and, for each char of `s` in order, (where its folding starts in the folded
+/// text, its byte offset in `s`): a match found in the folded text maps back to `s`.
+pub fn case_fold_mapped(s: &str) -> (String, Vec<(usize, usize)>) {
+    let mut out = String::with_capacity(s.len());
+    let mut map = Vec::with_capacity(s.len());
+    for (at, c) in s.char_indices() {
+        map.push((out.len(), at));
+        push_folded(&mut out, c);
+    }
+    (out, map)
+}
+
+fn push_folded(out: &mut String, c: char) {
+    match c {
+        'ß' | 'ẞ' => out.push_str("ss"),
+        'ς' => out.push('σ'),
+        c if c.is_ascii() => out.push(c.to_ascii_lowercase()),
+        c => out.extend(c.to_lowercase()),
+    }
+}
+
+#[cfg(test)]
+mod case_tests {
+    use super::*;
+
+    fn check(a: &str, b: &str) {
+        assert_eq!(case_fold(a), case_fold(b), "{a} / {b}");
+    }
+
+    #[test]
+    fn folds_case_in_every_script() {
+        check("Москва", "МОСКВА");
+        check("ΟΔΌΣ", "οδός");
+        check("Élan", "ÉLAN");
+        check("Straße", "STRASSE");
+        check("ÆBLE", "æble");
+        assert_ne!(case_fold("élan"), case_fold("elan"), "accents stay");
+    }
+
+    #[test]
+    fn a_match_in_the_folded_text_maps_back() {
+        let (folded, map) = case_fold_mapped("Große Straße");
+        let at = folded.find("strasse").unwrap();
+        let original = map.iter().rev().find(|(f, _)| *f <= at).map(|(_, o)| *o).unwrap();
+        assert_eq!(&"Große Straße"[original..], "Straße");
+    }
 }

@@ -84,3 +84,24 @@ fn target_mode_names_elements_with_a_dom_node_each_with_a_ref_in_order() {
         assert!(!line.starts_with("- text:"), "{line}");
     }
 }
+
+#[test]
+fn text_and_names_match_across_case_in_every_script() {
+    use common::page::{el, page};
+    let obs = page([
+        el("moscow", "p").says("Москва, Тверская улица"),
+        el("athens", "p").says("ΟΔΌΣ Αθηνών"),
+        el("elan", "button").says("Élan vital"),
+        el("street", "p").says("Große Straße 5"),
+        el("apple", "p").says("ÆBLE og pærer"),
+    ]);
+    for (needle, shown) in [("москва", "Москва"), ("ТВЕРСКАЯ", "Тверская"), ("οδός", "ΟΔΌΣ"), ("ΑΘΗΝΏΝ", "Αθηνών"), ("élan", "Élan"), ("ÉLAN VITAL", "Élan"), ("STRASSE", "Straße"), ("strasse 5", "Straße"), ("æble", "ÆBLE"), ("PÆRER", "pærer")] {
+        let f = Collector::new("t").find(&obs, &text(needle), &tab(), &|_| true).expect("find");
+        assert_eq!(f.matches, 1, "{needle}: {}", f.state);
+        assert!(f.state.contains(shown), "{needle}: {}", f.state);
+    }
+    let by_name = Collector::new("t").find(&obs, &Query { role: Some("button".into()), name: Some("ÉLAN".into()), ..Query::default() }, &tab(), &|_| true).expect("find");
+    assert_eq!(by_name.matches, 1, "{}", by_name.state);
+    let accent = Collector::new("t").find(&obs, &text("elan"), &tab(), &|_| true).expect("find");
+    assert_eq!(accent.matches, 0, "accents stay: {}", accent.state);
+}

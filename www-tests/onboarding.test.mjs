@@ -4,7 +4,8 @@
 // --user-data-dir reads its hosts there), Chromium with dist/extension; then the MCP SDK starts
 // `pcc mcp` by name and opens and reads a page. No configure(), no options page, no Bridge
 // started by the test: the extension asks the native host, which starts the Bridge.
-// Then the broken states, each with the message that names its fix.
+// Then `pi install dist/pi-package` and one prompt in that HOME, a stopped Bridge, and the
+// broken states, each with the message that names its fix.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -12,7 +13,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -155,6 +156,15 @@ test('pcc setup for the profile, Chromium with dist/extension, and `pcc mcp` by 
   assert.match(textOf(snap), /button "[^"]+" \[ref=e\d+\]/);
   assert.equal(bridgeState().pid, bridgePid, 'the same Bridge served MCP');
 
+  // The exchange itself, as the worker makes it: the running Bridge's port and token.
+  const asked = await browser.worker.evaluate(async () => {
+    const t0 = performance.now();
+    const a = await chrome.runtime.sendNativeMessage('com.pi_control_chrome.pcc', { type: 'hello' });
+    return { ms: Math.round(performance.now() - t0), port: a.port, started: a.started, same: a.token === (await chrome.storage.local.get('bridgeToken')).bridgeToken };
+  });
+  console.log(`one native-host exchange (pcc started by the browser, Bridge running): ${asked.ms} ms`);
+  assert.deepEqual([asked.port, asked.started, asked.same], [Number(env.PCC_PORT), false, true]);
+
   const doctor = await run('pcc', ['doctor', '--user-data-dir', profile]);
   assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
   assert.match(doctor.stdout, /ok +the extension is linked and paired/);
@@ -170,6 +180,41 @@ test('a stopped Bridge: the next MCP call starts it, the extension links again, 
   assert.match(textOf(tabs), /basic\.html/);
   console.log(`a call with the Bridge stopped: started and answered in ${Date.now() - t0} ms`);
   assert.notEqual(bridgeState().pid, before, 'pcc started a new Bridge');
+});
+
+test('pi: `pi install dist/pi-package` in the fresh HOME and one prompt give pi a working browser', async () => {
+  const piDir = path.join(root, 'pi-tests', 'node_modules', '@mariozechner');
+  const install = await run(process.execPath, [path.join(piDir, 'pi-coding-agent', 'dist', 'cli.js'), 'install', path.join(dist, 'pi-package')]);
+  assert.equal(install.code, 0, install.stderr);
+  const { createAgentSession, DefaultResourceLoader, SessionManager, AuthStorage, ModelRegistry } = await import(pathToFileURL(path.join(piDir, 'pi-coding-agent', 'dist', 'index.js')).href);
+  const { registerFauxProvider, fauxAssistantMessage, fauxToolCall, fauxText } = await import(pathToFileURL(path.join(piDir, 'pi-ai', 'dist', 'index.js')).href);
+  // pi runs `pcc` in its own process: the fresh HOME's PATH and port, nothing else.
+  const saved = { ...process.env };
+  for (const k of Object.keys(process.env)) if (/^PCC_/.test(k)) delete process.env[k];
+  Object.assign(process.env, { HOME: home, PATH: env.PATH, PCC_PORT: env.PCC_PORT });
+  try {
+    const agentDir = path.join(home, '.pi', 'agent');
+    const loader = new DefaultResourceLoader({ cwd: os.tmpdir(), agentDir });
+    await loader.reload();
+    assert.deepEqual(loader.getExtensions().errors, []);
+    const faux = registerFauxProvider();
+    faux.setResponses([
+      fauxAssistantMessage(fauxToolCall('browser_tab_open', { url: server.url('basic.html') })),
+      fauxAssistantMessage(fauxToolCall('browser_snapshot', {})),
+      fauxAssistantMessage(fauxText('Done.')),
+    ]);
+    const authStorage = AuthStorage.inMemory();
+    authStorage.setRuntimeApiKey(faux.getModel().provider, 'offline');
+    const { session } = await createAgentSession({ cwd: os.tmpdir(), agentDir, authStorage, modelRegistry: ModelRegistry.create(authStorage), model: faux.getModel(), resourceLoader: loader, sessionManager: SessionManager.inMemory() });
+    await session.prompt('Open the test page and read it.');
+    const results = session.messages.filter((m) => m.role === 'toolResult');
+    assert.equal(results.length, 2);
+    for (const r of results) assert.ok(!r.isError, JSON.stringify(r.content).slice(0, 300));
+    assert.match(results[1].content[0].text, /button "[^"]+" \[ref=e\d+\]/);
+  } finally {
+    for (const k of Object.keys(process.env)) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
 });
 
 test('each missing piece: the message names the fix', async () => {

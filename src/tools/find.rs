@@ -2,7 +2,8 @@
 //! state shows — and answers with the matching lines, each with a ref (when it has a DOM
 //! node) and a short ancestor path, so that the model reaches what a state elided.
 //!
-//! Owns: what matches (text in a node's name, value or inline text, ASCII case folded; role
+//! Owns: what matches (text in a node's name, value or inline text, case folded in every
+//! script (`text::case_fold`); role
 //! and name; or a host predicate such as a RegExp), the match line with its excerpt and path,
 //! the result bound. Must never: search what filtering dropped (hidden, inert, sensitive
 //! values), return more than its bound, or pretend a capped answer is complete.
@@ -54,9 +55,8 @@ pub struct Found {
     pub refs: Vec<(String, RefTarget)>,
 }
 
-/// ASCII case folding (no Unicode tables: they cost ~17 KB of wasm).
 fn folded(s: &str) -> String {
-    s.to_ascii_lowercase()
+    crate::text::case_fold(s)
 }
 
 /// The text a node shows of itself: name, value (already redacted) and inline text.
@@ -190,7 +190,12 @@ fn line_body(view: &View, i: usize, tree: &Tree, needle: Option<&str>) -> String
         return full;
     }
     let text = if v.children.is_empty() { own_text(v) } else { subtree_text(view, i) };
-    let at = needle.and_then(|n| folded(&text).find(n)).unwrap_or(0);
+    let at = needle.and_then(|n| {
+        let (folded, map) = crate::text::case_fold_mapped(&text);
+        let at = folded.find(n)?;
+        map.iter().rev().find(|(f, _)| *f <= at).map(|(_, o)| *o)
+    });
+    let at = at.unwrap_or(0);
     let start = floor_char(&text, at.saturating_sub(NODE_TEXT_CHARS / 2));
     let mut out = if v.kind == Kind::Text { "text".to_string() } else { role::display(&v.role).to_string() };
     out.push_str(if start > 0 { ": …" } else { ": " });
