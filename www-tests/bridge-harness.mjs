@@ -39,7 +39,9 @@ export async function until(what, fn, ms = 20000) {
 export async function startBridge(b, { args = [] } = {}) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-home-'));
   const port = await freePort();
-  const env = { ...process.env, PCC_HOME: home, PCC_PORT: String(port) };
+  // PCC_AUTOSTART=0: this harness starts and stops its Bridge itself; a CLI call that found it
+  // stopped would otherwise start another (onboarding.test.mjs tests that path).
+  const env = { ...process.env, PCC_HOME: home, PCC_PORT: String(port), PCC_AUTOSTART: '0' };
   const token = () => fs.readFileSync(path.join(home, 'token'), 'utf8').trim();
 
   const request = (method, urlPath, { headers = {}, body } = {}) => new Promise((resolve, reject) => {

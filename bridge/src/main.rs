@@ -1,5 +1,5 @@
 //! `pcc`: the local Bridge (`pcc bridge`), a CLI over it (`pcc snapshot`, `pcc click`, …)
-//! and an MCP server on stdio (`pcc mcp`). See README "Bridge, CLI and MCP".
+//! and an MCP server on stdio (`pcc mcp`). See docs/hosts.md.
 //!
 //! Started by a browser with a `chrome-extension://…` argument, it is the native-messaging
 //! host instead (`native.rs`; `pcc setup` registers it).

@@ -242,4 +242,16 @@ mod tests {
         }
         assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
+
+    #[test]
+    fn the_tools_doc_describes_every_tools_result_and_no_other() {
+        let doc = include_str!("../../docs/tools.md");
+        let named: Vec<&str> = doc.lines().filter(|l| l.starts_with("| `browser_")).flat_map(|r| r.split('|').nth(1).unwrap_or("").split('`').filter(|s| s.starts_with("browser_"))).collect();
+        for t in tools() {
+            assert!(named.contains(&t.name.as_str()), "docs/tools.md has no row for {}", t.name);
+        }
+        for n in named {
+            assert!(find(n).is_some(), "docs/tools.md lists {n}, which is not in the catalogue");
+        }
+    }
 }
