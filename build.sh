@@ -84,12 +84,9 @@ bindgen() {
   fi
 }
 
-# Panic locations are left out of the module (`-Zlocation-detail=none`, −10.9 KB, enabled on
-# the stable compiler by RUSTC_BOOTSTRAP for these two builds only): a panic is a bug whose
-# one-line report (src/wasm.rs) names no file and line, which the native tests and the fuzz
-# suite report in full anyway. The module then holds no path of this machine (its cargo
-# home): the same bytes wherever it is built.
-WASM_RUSTFLAGS="-Zlocation-detail=none"
+# The module builds on the stable toolchain with no -Z flag: a panic (a bug: malformed input
+# is a typed error) reaches the worker's console with its file and line
+# (console_error_panic_hook, src/wasm.rs).
 
 # Mozilla Readability (npm, pinned in www-tests/package-lock.json) ships inside the
 # extension: browser_extract runs it in the page on a clone of the document.
@@ -123,7 +120,7 @@ build() {
   vendor
   local wasm=target/wasm32-unknown-unknown/release/pcc.wasm out=extension/wasm
   log "cargo build --release --target wasm32-unknown-unknown (extension module)"
-  RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$WASM_RUSTFLAGS" cargo build --release --target wasm32-unknown-unknown --lib
+  cargo build --release --target wasm32-unknown-unknown --lib
   mkdir -p "$out" target/pkg
   cp -p "$wasm" target/pkg/extension.wasm
   bindgen target/pkg/extension.wasm "$out" web pcc
@@ -134,7 +131,7 @@ build() {
   # Its own target directory: sharing one with the extension build made each invalidate the
   # other, so every build (and demo) recompiled the crate twice.
   log "cargo build --release --target wasm32-unknown-unknown --features host (JS-host package)"
-  RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$WASM_RUSTFLAGS" CARGO_TARGET_DIR=target/host cargo build --release --target wasm32-unknown-unknown --lib --features host
+  CARGO_TARGET_DIR=target/host cargo build --release --target wasm32-unknown-unknown --lib --features host
   cp -p target/host/wasm32-unknown-unknown/release/pcc.wasm target/pkg/host.wasm
   bindgen target/pkg/host.wasm pkg/web web pcc
   bindgen target/pkg/host.wasm pkg/node nodejs pcc
@@ -218,8 +215,8 @@ check_versions() {
 dist() {
   local v; v=$(version)
   check_versions "$v"
-  # Its own target directory: the wasm builds (RUSTC_BOOTSTRAP, other features of the same
-  # proc-macro crates in target/release) and this one would otherwise rebuild each other's.
+  # Its own target directory: the wasm build (other features of the same proc-macro crates in
+  # target/release) and this one would otherwise rebuild each other's.
   log "cargo build --release -p pcc-bridge (dist/pcc)"
   CARGO_TARGET_DIR=target/dist cargo build --release -p pcc-bridge
   rm -rf dist && mkdir -p dist/store
@@ -302,7 +299,9 @@ case "$cmd" in
     log "scripted tasks over MCP: pcc mcp vs @playwright/mcp → bench/tasks.json"
     node bench/tasks.mjs
     log "AX repeat reads on every corpus page → bench/revisions.json"
-    node bench/revisions.mjs ;;
+    node bench/revisions.mjs
+    log "the worker's cold start (module size, instantiate, first snapshot) → bench/coldstart.json"
+    node bench/coldstart.mjs ;;
   corpus) setup; build; node www-tests/corpus.mjs "$@" ;;
   reach) setup; build; node www-tests/reach.mjs "$@" ;;
   accname) setup; build; node www-tests/accname.mjs "$@" ;;

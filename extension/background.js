@@ -7,7 +7,7 @@
 // the tool's result, or to `{error: {code, message, hint}}`.
 import { memoryBytes } from './wasm/pcc.js';
 import { lateFrames } from './inject.js';
-import { ready, whileRunning } from './core.js';
+import { ready, startup, whileRunning } from './core.js';
 import { assertReadable, resolveTab } from './handles.js';
 import { fail, toWire, ToolError, HINTS } from './errors.js';
 import { status, doctor, recordEvent } from './status.js';
@@ -203,5 +203,5 @@ async function scrubTab(params, out) {
   return [tab.id, readable && mayRead(tab, await ownerOf(tab.id))];
 }
 
-globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), lateFrames, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
+globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), startup: () => ready.then(() => ({ ...startup })), lateFrames, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
 startBridge(call);

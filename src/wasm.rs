@@ -23,20 +23,15 @@ use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(start)]
 pub fn start() {
-    // A panic is a bug (malformed input is an `Error`): report it in one line, without
-    // `console_error_panic_hook`'s formatting of the whole panic info (~4 KB of wasm). The
-    // module carries no panic locations (build.sh: `-Zlocation-detail=none`); the native
-    // tests, on the same core, report them.
-    std::panic::set_hook(Box::new(|_| console_error("pcc: internal error")));
+    // A panic is a bug (malformed input is an `Error`): the worker's console shows its
+    // message, file and line.
+    console_error_panic_hook::set_once();
 }
 
 // Direct imports of the few engine functions the facade needs: js-sys links its futures
 // machinery (closures, task queue exports) into every module that depends on it.
 #[wasm_bindgen]
 extern "C" {
-    /// `console.error` (a direct import: web-sys's generic binding costs more wasm).
-    #[wasm_bindgen(js_namespace = console, js_name = error)]
-    fn console_error(s: &str);
     #[wasm_bindgen(catch, js_namespace = JSON, js_name = parse)]
     fn json_parse(text: &str) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_namespace = JSON, js_name = stringify)]
