@@ -19,7 +19,6 @@ import { setBridgePolicy } from './consent.js';
 import { browserId, runtimeId } from './handles.js';
 import { limits, limitsLoaded } from './limits.js';
 
-export const DEFAULT_PORT = 17373;
 /** The native-messaging host `pcc setup` registers (bridge/src/setup.rs HOST_NAME). */
 const NATIVE_HOST = 'com.pi_control_chrome.pcc';
 
@@ -32,7 +31,7 @@ let nativeAskedAt = -Infinity;
 
 async function settings() {
   const { bridgePort, bridgeToken } = await chrome.storage.local.get(['bridgePort', 'bridgeToken']);
-  return { port: Number.isInteger(bridgePort) ? bridgePort : DEFAULT_PORT, token: typeof bridgeToken === 'string' ? bridgeToken : '' };
+  return { port: Number.isInteger(bridgePort) ? bridgePort : limits.bridgeDefaultPort, token: typeof bridgeToken === 'string' ? bridgeToken : '' };
 }
 
 const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');

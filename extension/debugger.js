@@ -119,10 +119,10 @@ async function attach(tabId) {
     await send({ tabId }, 'Inspector.enable').catch(() => {}); // Inspector.targetCrashed
     await send({ tabId }, 'Page.enable').catch(() => {}); // Page.javascriptDialogOpening (dialogs.js)
     // Existing iframes report their attachment right after setAutoAttach: wait until the
-    // events have been quiet for 50 ms (at most 500 ms).
+    // events have been quiet for a moment (budget.rs ATTACH_QUIET_MS, ATTACH_SETTLE_MAX_MS).
     const start = performance.now();
     st.lastEvent = start;
-    while (performance.now() - st.lastEvent < 50 && performance.now() - start < 500) {
+    while (performance.now() - st.lastEvent < limits.attachQuietMs && performance.now() - start < limits.attachSettleMaxMs) {
       await new Promise((r) => setTimeout(r, 20));
     }
     return st;

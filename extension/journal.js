@@ -93,7 +93,7 @@ export async function journal(tabId) {
   journaled.add(tabId);
   try {
     await enableRuntime(tabId, main, true); // replays what the page logged before
-    await main.send('Network.enable', { maxTotalBufferSize: 1024 * 1024, maxResourceBufferSize: 64 * 1024 });
+    await main.send('Network.enable', { maxTotalBufferSize: limits.networkBufferBytes, maxResourceBufferSize: limits.networkResourceBufferBytes });
   } catch (e) {
     journaled.delete(tabId);
     throw e;

@@ -84,14 +84,14 @@ export async function stableRead(tabId, read, known) {
   fail('BROWSER_PAGE_CHANGING', `tab ${tabId} navigated during the read, twice`);
 }
 
-/** Waits (at most 1 s) for a pending navigation to commit. */
+/** Waits (at most budget.rs's NAVIGATION_SETTLE_MAX_MS) for a pending navigation to commit. */
 async function settle(tabId) {
   const start = Date.now();
-  while (Date.now() - start < 1000) {
+  while (Date.now() - start < limits.navigationSettleMaxMs) {
     const t = await chrome.tabs.get(tabId).catch(() => null);
     if (!t) fail('BROWSER_TARGET_MISMATCH', `tab ${tabId} was closed`, 'list tabs with browser_tabs');
     if (!t.pendingUrl && t.status === 'complete') return;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, limits.pollMs));
   }
 }
 

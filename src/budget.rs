@@ -255,6 +255,23 @@ pub const BRIDGE_KEEPALIVE_MS: usize = 20_000;
 /// How long a child frame's walk waits for its parent's one-time tag (it crosses processes
 /// asynchronously).
 pub const FRAME_TAG_WAIT_MS: usize = 50;
+/// The Bridge's port when none is configured (the Bridge and the extension both).
+pub const BRIDGE_DEFAULT_PORT: usize = 17373;
+/// After the debugger attaches, existing iframes report themselves: wait until the events
+/// have been quiet this long, at most `ATTACH_SETTLE_MAX_MS`.
+pub const ATTACH_QUIET_MS: usize = 50;
+pub const ATTACH_SETTLE_MAX_MS: usize = 500;
+/// A read waits at most this long for a pending navigation to commit.
+pub const NAVIGATION_SETTLE_MAX_MS: usize = 1_000;
+/// A navigation that never showed `loading` counts as a fast load after this long.
+pub const FAST_LOAD_MS: usize = 500;
+/// How often a wait polls the browser (a download's state, a condition, a tab's status).
+pub const POLL_MS: usize = 100;
+/// A coordinate (CSS pixels) an action may name, either sign.
+pub const COORD_MAX_PX: usize = 100_000;
+/// The network journal's buffers in the page's DevTools backend (`Network.enable`).
+pub const NETWORK_BUFFER_BYTES: usize = 1 << 20;
+pub const NETWORK_RESOURCE_BUFFER_BYTES: usize = 64 << 10;
 /// Pointer moves of one `browser_drag`.
 pub const DRAG_STEPS: usize = 10;
 /// A download's file name and path in `browser_downloads`.
@@ -266,7 +283,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 62] = [
+pub const SOURCE_LIMITS: [(&str, usize); 71] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -329,6 +346,15 @@ pub const SOURCE_LIMITS: [(&str, usize); 62] = [
     ("causeChars", CAUSE_CHARS),
     ("methodNameChars", METHOD_NAME_CHARS),
     ("frameTagWaitMs", FRAME_TAG_WAIT_MS),
+    ("bridgeDefaultPort", BRIDGE_DEFAULT_PORT),
+    ("attachQuietMs", ATTACH_QUIET_MS),
+    ("attachSettleMaxMs", ATTACH_SETTLE_MAX_MS),
+    ("navigationSettleMaxMs", NAVIGATION_SETTLE_MAX_MS),
+    ("fastLoadMs", FAST_LOAD_MS),
+    ("pollMs", POLL_MS),
+    ("coordMaxPx", COORD_MAX_PX),
+    ("networkBufferBytes", NETWORK_BUFFER_BYTES),
+    ("networkResourceBufferBytes", NETWORK_RESOURCE_BUFFER_BYTES),
 ];
 
 /// The effective budget of one call.

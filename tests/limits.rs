@@ -57,6 +57,75 @@ fn literal_caps(text: &str) -> Vec<String> {
     found
 }
 
+/// Numbers of three digits or more in code (not in comments or strings): a cap, a timeout or
+/// a size written in place. A unit conversion (`ms / 1000`) and the port range (65535) are not.
+fn literal_numbers(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("//") || t.starts_with('*') || t.starts_with("/*") {
+            continue;
+        }
+        // Code only: strings and regular expressions blanked, a trailing comment cut.
+        let mut code = String::new();
+        let mut quote: Option<char> = None;
+        let mut prev = ' ';
+        let chars: Vec<char> = line.chars().collect();
+        for (k, &c) in chars.iter().enumerate() {
+            let last = code.chars().rev().find(|c| !c.is_whitespace()).unwrap_or('(');
+            match quote {
+                Some(q) if c == q && prev != '\\' => quote = None,
+                Some(_) => {}
+                None if matches!(c, '\'' | '"' | '`') => quote = Some(c),
+                None if c == '/' && chars.get(k + 1) == Some(&'/') => break,
+                // A regular expression starts where an operand is expected.
+                None if c == '/' && "(,=:!&|?;{[".contains(last) => quote = Some('/'),
+                None => code.push(c),
+            }
+            prev = c;
+        }
+        let chars: Vec<char> = code.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let starts = chars[i].is_ascii_digit() && (i == 0 || !(chars[i - 1].is_ascii_alphanumeric() || matches!(chars[i - 1], '_' | '.' | '$')));
+            if !starts {
+                i += 1;
+                continue;
+            }
+            let from = i;
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let token: String = chars[from..i].iter().collect();
+            let before = chars[..from].iter().rev().find(|c| !c.is_whitespace()).copied().unwrap_or(' ');
+            let digits = token.chars().filter(char::is_ascii_digit).count();
+            if token.chars().all(|c| c.is_ascii_digit() || c == '_') && digits >= 3 && !matches!(before, '/' | '*') && token != "65535" {
+                found.push(line.trim().to_string());
+            }
+        }
+    }
+    found
+}
+
+/// Where the core's limits cannot reach: the content scripts (they run at document_start in
+/// every page, before any call) and the keeper document. Their few numbers are their own.
+fn reads_limits(path: &Path) -> bool {
+    let p = path.to_string_lossy();
+    !p.contains("/extension/page/") && !p.ends_with("/keeper.js")
+}
+
+#[test]
+fn the_worker_writes_no_number_in_place_of_a_limit() {
+    let bad: Vec<String> = sources().iter().filter(|(p, _)| reads_limits(p)).flat_map(|(p, t)| literal_numbers(t).into_iter().map(move |l| format!("{}: {l}", p.display()))).collect();
+    assert!(bad.is_empty(), "numbers in place of budget.rs limits:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn a_number_in_place_of_a_limit_is_found() {
+    assert_eq!(literal_numbers("  if (Date.now() - start > 500) break;\n  setTimeout(r, 1_000);"), ["if (Date.now() - start > 500) break;", "setTimeout(r, 1_000);"]);
+    assert!(literal_numbers("// waits 500 ms\n  x = ms / 1000;\n  s = 'port 17373';\n  p > 65535;\n  a[12]; h ^ 0x1f;\n  y = limits.pollMs; // 100 ms\n  ok = /^[0-9a-f]{32,128}$/.test(t);").is_empty());
+}
+
 #[test]
 fn the_extension_keeps_no_limit_of_its_own() {
     let bad: Vec<String> = sources().iter().flat_map(|(p, t)| literal_caps(t).into_iter().map(move |l| format!("{}: {l}", p.display()))).collect();

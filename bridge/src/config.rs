@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 /// The Bridge's default port; the extension connects to the same one unless configured.
-pub const DEFAULT_PORT: u16 = 17373;
+pub const DEFAULT_PORT: u16 = pcc::budget::BRIDGE_DEFAULT_PORT as u16;
 
 pub fn home() -> PathBuf {
     if let Some(h) = std::env::var_os("PCC_HOME").filter(|h| !h.is_empty()) {

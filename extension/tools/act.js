@@ -194,7 +194,7 @@ async function browserScroll(params, signal) {
     if (direction !== undefined && !DIRECTIONS.includes(direction)) fail('INVALID_REQUEST', `direction is one of ${DIRECTIONS.join(', ')}`);
     if (pages !== undefined && !(typeof pages === 'number' && pages > 0 && pages <= 20)) fail('INVALID_REQUEST', 'pages must be a number in (0, 20]');
     for (const [k, v] of [['deltaX', deltaX], ['deltaY', deltaY]]) {
-      if (v !== undefined && !(Number.isFinite(v) && Math.abs(v) <= 100000)) fail('INVALID_REQUEST', `${k} must be a number of CSS pixels (|${k}| ≤ 100,000)`);
+      if (v !== undefined && !(Number.isFinite(v) && Math.abs(v) <= limits.coordMaxPx)) fail('INVALID_REQUEST', `${k} must be a number of CSS pixels (|${k}| ≤ ${limits.coordMaxPx})`);
     }
     if (!direction && !deltaX && !deltaY) fail('INVALID_REQUEST', 'scroll needs direction, deltaX/deltaY or toRef');
   }

@@ -72,7 +72,7 @@ export async function waitLoaded(tab, timeout) {
   for (;;) {
     now = await chrome.tabs.get(tab.id);
     if (now.status === 'loading') seenLoading = true;
-    if (now.status === 'complete' && !now.pendingUrl && (seenLoading || Date.now() - start > 500)) break;
+    if (now.status === 'complete' && !now.pendingUrl && (seenLoading || Date.now() - start > limits.fastLoadMs)) break;
     if (Date.now() - start > timeout) return { ok: true, loading: true, tab: tabInfo(now) };
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -135,7 +135,7 @@ async function browserWaitFor(params, signal) {
     if (ok && element) ok = await elementIn(tab, params, state ?? 'visible', signal);
     if (ok) return { ok: true, waitedMs: Date.now() - start };
     if (Date.now() - start > timeout) fail('BROWSER_WAIT_TIMEOUT', `the condition did not hold within ${timeout} ms`, 'check it (browser_find, a snapshot), or wait longer with timeout');
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, limits.pollMs));
   }
 }
 

@@ -51,7 +51,7 @@ async function browserDownload(params, signal) {
   const until = Date.now() + timeoutOf(params);
   let [d] = await chrome.downloads.search({ id });
   while (d?.state === 'in_progress' && Date.now() < until && !signal?.aborted) {
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, limits.pollMs));
     [d] = await chrome.downloads.search({ id });
   }
   return d ? downloadRow(d) : { id, state: 'interrupted' };
