@@ -157,8 +157,13 @@ export async function keepWorker() {
 /** Starts the link; `call(method, params)` serves the Bridge's calls. */
 export function startBridge(call) {
   handler = call;
-  // The keeper's message is what starts a stopped worker; the listener only has to exist.
-  chrome.runtime.onMessage.addListener((msg) => void (msg?.type === 'pcc-wake'));
+  // The keeper's message is what starts a stopped worker; the listener only has to exist. The
+  // popup asks how the link stands.
+  chrome.runtime.onMessage.addListener((msg, _sender, reply) => {
+    if (msg?.type !== 'pcc-link') return undefined;
+    reply(linkSummary());
+    return false;
+  });
   keepWorker();
   chrome.alarms?.create('pcc-bridge', { periodInMinutes: 0.5 });
   chrome.alarms?.onAlarm.addListener((a) => a.name === 'pcc-bridge' && connect());
@@ -185,4 +190,13 @@ function reconnect() {
 
 export function bridgeState() {
   return { ...state };
+}
+
+/** One line for the person (the toolbar popup): linked, or what is missing and its fix. */
+export function linkSummary() {
+  if (state.connected) return { linked: true, text: 'Linked to the local Bridge: your agent reaches this browser.' };
+  if (state.native && state.native !== 'ok' && /not found|forbidden/i.test(state.native)) {
+    return { linked: false, text: `Not linked: pcc is not set up for this browser (${state.native}). On this computer run ./build.sh install, or pcc setup (for this install: pcc setup --extension-id ${chrome.runtime.id}).` };
+  }
+  return { linked: false, text: `Not linked: ${state.problem ?? `no Bridge answers on port ${state.port ?? limits.bridgeDefaultPort}`}. pcc doctor names what is missing.` };
 }

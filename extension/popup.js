@@ -50,3 +50,5 @@ $('read-user-tabs').addEventListener('change', async (e) => {
   render();
 });
 render();
+// How the link to the local Bridge stands, in the worker's words (bridge.js linkSummary).
+chrome.runtime.sendMessage({ type: 'pcc-link' }).then((s) => { $('link').textContent = s?.text ?? ''; }, () => {});

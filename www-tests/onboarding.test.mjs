@@ -143,6 +143,12 @@ test('pcc setup for the profile, Chromium with dist/extension, and `pcc mcp` by 
   assert.ok(health.connectionGeneration >= 1);
   assert.match(JSON.parse(fs.readFileSync(path.join(state, 'native.json'), 'utf8')).origin, new RegExp(id));
 
+  // The person sees the link in the toolbar popup.
+  const popup = await browser.context.newPage();
+  await popup.goto(`chrome-extension://${id}/popup.html`);
+  assert.match(await until('the popup\'s link line', async () => popup.textContent('#link')), /^Linked to the local Bridge/);
+  await popup.close();
+
   const transport = new StdioClientTransport({ command: 'pcc', args: ['mcp'], env, stderr: 'ignore' });
   mcp = new Client({ name: 'onboarding', version: '1.0.0' });
   await mcp.connect(transport);
@@ -248,6 +254,11 @@ test('each missing piece: the message names the fix', async () => {
     });
     assert.equal(refused.code, 3);
     assert.match(refused.stdout, /MISSING +an extension tried to link and was refused: it does not hold this Bridge's token\n +fix: pcc setup/);
+    // Its popup says the same to the person: no native host for this profile, and the fix.
+    const popup = await stale.context.newPage();
+    await popup.goto(`chrome-extension://${new URL(stale.worker.url()).host}/popup.html`);
+    const line = await until('the popup\'s link line', async () => popup.textContent('#link'));
+    assert.match(line, /^Not linked: pcc is not set up for this browser \(Specified native messaging host not found\.\)\. .*pcc setup --extension-id [a-p]{32}/);
   } finally {
     await stale.close();
   }
