@@ -100,7 +100,7 @@ export interface TabHandle { tabId: number; browserId?: string; tabFence?: strin
 export interface SnapshotOptions { maxChars?: number; maxNodes?: number; tab?: TabHandle; page?: number; }
 export interface AccessibilityOptions extends SnapshotOptions { sessionId?: string; scope?: string; disableDiffing?: boolean; baseSnapshotId?: string; unchangedSince?: string; }
 export interface SnapshotResult { snapshotId: string; baseSnapshotId?: string; mode: "full" | "diff" | "unchanged"; source: "chromium_ax" | "dom"; state?: string; nodeCount: number; charCount: number; truncated: boolean; refCount: number; totalNodes: number; omittedNodes?: number; fullReason?: string; }
-export interface FindResult { snapshotId: string; matches: number; shown: number; truncated: boolean; state: string; }
+export interface FindResult { snapshotId: string; matches: number; shown: number; truncated: boolean; state: string; refs?: string[]; lines?: string[]; }
 export interface RefTarget { frameId: string; session: string; backendNodeId?: number; walkIndex?: number; walkId?: string; role: string; name: string; tag: string; idAttr?: string; nameAttr?: string; }
 export interface VisibleDomResult { state: string; nodeCount: number; charCount: number; totalNodes: number; frameCount?: number; truncated: boolean; }
 export interface ExtractOptions { maxChars?: number; format?: "markdown" | "text"; offset?: number; }
@@ -172,6 +172,13 @@ impl WasmCollector {
     pub fn resolve(&self, snapshot_id: &str, ref_label: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue) -> Result<JsValue, JsValue> {
         let tab = decode(tab, "tab handle", options::tab_key)?;
         self.core.resolve(snapshot_id, ref_label, &tab).map_err(err).and_then(|t| to_js(&t))
+    }
+
+    /// Throws (`BROWSER_STALE_REF`, `BROWSER_TARGET_MISMATCH`) unless the refs of `snapshotId`
+    /// still resolve for the tab handle `tab`.
+    pub fn holds(&self, snapshot_id: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue) -> Result<(), JsValue> {
+        let tab = decode(tab, "tab handle", options::tab_key)?;
+        self.core.holds(snapshot_id, &tab).map_err(err)
     }
 
     /// Rebinds a ref whose node is gone to its unique strong equivalent in `observation`.

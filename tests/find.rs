@@ -105,3 +105,18 @@ fn text_and_names_match_across_case_in_every_script() {
     let accent = Collector::new("t").find(&obs, &text("elan"), &tab(), &|_| true).expect("find");
     assert_eq!(accent.matches, 0, "accents stay: {}", accent.state);
 }
+
+#[test]
+fn target_mode_hands_each_matchs_ref_and_its_line_without_it() {
+    use common::page::{el, page};
+    let obs = page([el("save", "button").says("Save"), el("save_copy", "button").says("Save a copy")]);
+    let q = Query { role: Some("button".into()), name: Some("save".into()), elements: true, ..Query::default() };
+    let f = Collector::new("t").find(&obs, &q, &tab(), &|_| true).expect("find");
+    assert_eq!(f.refs, ["e1", "e2"]);
+    assert_eq!(f.lines.len(), 2);
+    assert!(f.lines.iter().all(|l| l.starts_with("button \"Save") && !l.contains("[ref=")), "{:?}", f.lines);
+    // browser_find itself sends neither.
+    let plain = Collector::new("t").find(&obs, &Query { elements: false, ..q }, &tab(), &|_| true).expect("find");
+    let json = serde_json::to_value(&plain).unwrap();
+    assert!(json.get("refs").is_none() && json.get("lines").is_none(), "{json}");
+}

@@ -16,10 +16,9 @@ async function browserSnapshot(params, signal) {
   const { result, tab, timing } = await trackedRead(params, signal, `snapshot ${page ?? ''} ${params.source ?? ''}`, {
     tracked: true,
     preferDom: true,
-    // The held result while its refs are still in the registry (a first ref resolves).
+    // The held result while its refs still resolve (the core says so; it throws when not).
     reuse: (held, handle, collector) => {
-      const ref = held.state?.match(/\[(?:ref|more)=(\w+)\]/)?.[1];
-      if (ref) collector.resolve(held.snapshotId, ref, handle);
+      if (held.refCount > 0) collector.holds(held.snapshotId, handle);
       return held;
     },
     keep: (result) => result,

@@ -51,12 +51,12 @@ export async function resolveTarget(tab, t, signal) {
   const what = JSON.stringify(t).slice(0, limits.echoChars);
   if (!f.matches) fail('BROWSER_TARGET_NOT_FOUND', `no visible element matches ${what}`, 'check the role and name with browser_find or a snapshot');
   if (t.index === undefined && f.matches > 1) {
-    const lines = f.state.split('\n').slice(0, 5).map((l) => l.replace(/ \[ref=\w+\]/, ''));
+    const lines = (f.lines ?? []).slice(0, 5);
     fail('BROWSER_TARGET_AMBIGUOUS', `${f.matches} elements match ${what}: ${lines.join(' | ')}${f.matches > 5 ? ' | …' : ''}`, 'add index (0 is the first, in document order) or narrow the target');
   }
   const i = t.index ?? 0;
-  if (i >= f.shown) fail('BROWSER_TARGET_NOT_FOUND', `index ${i} is past the ${f.matches} elements matching ${what}`);
-  return { snapshotId: f.snapshotId, ref: `e${i + 1}` };
+  if (i >= (f.refs?.length ?? 0)) fail('BROWSER_TARGET_NOT_FOUND', `index ${i} is past the ${f.matches} elements matching ${what}`);
+  return { snapshotId: f.snapshotId, ref: f.refs[i] };
 }
 
 const LOCATOR_READS = ['count', 'text', 'value', 'attribute', 'visible', 'enabled'];

@@ -136,6 +136,22 @@ impl Registry {
     }
 
     pub fn resolve(&self, snapshot_id: &str, ref_label: &str, current: &TabKey) -> Result<&RefTarget> {
+        self.record(snapshot_id, ref_label, current)?
+            .refs
+            .iter()
+            .find(|(l, _)| l == ref_label)
+            .map(|(_, t)| t)
+            .ok_or_else(|| Error::stale_ref(format!("ref {} is not in snapshot {snapshot_id}", crate::text::capped(ref_label, crate::budget::REF_LABEL_CHARS))))
+    }
+
+    /// Whether the refs of `snapshot_id` still resolve for the tab handle `current` (the same
+    /// errors as `resolve`, for no ref in particular).
+    pub fn holds(&self, snapshot_id: &str, current: &TabKey) -> Result<()> {
+        self.record(snapshot_id, "its refs", current).map(|_| ())
+    }
+
+    /// The record of `snapshot_id` if it still serves the tab handle `current`.
+    fn record(&self, snapshot_id: &str, ref_label: &str, current: &TabKey) -> Result<&Record> {
         let Some(rec) = self.records.iter().find(|r| r.snapshot_id == snapshot_id) else {
             if let Some((_, tab_id)) = self.superseded.iter().find(|(id, _)| id == snapshot_id) {
                 let latest = self.records.iter().rev().find(|r| r.tab.tab_id == *tab_id).map(|r| r.snapshot_id.as_str());
@@ -163,11 +179,7 @@ impl Registry {
                 None => format!("the page navigated or reloaded since {snapshot_id}"),
             }));
         }
-        rec.refs
-            .iter()
-            .find(|(l, _)| l == ref_label)
-            .map(|(_, t)| t)
-            .ok_or_else(|| Error::stale_ref(format!("ref {} is not in snapshot {snapshot_id}", crate::text::capped(ref_label, crate::budget::REF_LABEL_CHARS))))
+        Ok(rec)
     }
 }
 
@@ -195,6 +207,16 @@ mod tests {
         let mut fenced = tab(1, "d1");
         fenced.tab_fence = "g".into();
         assert_eq!(r.resolve("s-1", "e1", &fenced).unwrap_err().code, Code::StaleRef);
+    }
+
+    #[test]
+    fn a_snapshot_holds_while_its_refs_would_resolve() {
+        let mut r = Registry::default();
+        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false);
+        assert!(r.holds("s-1", &tab(1, "d1")).is_ok());
+        assert_eq!(r.holds("s-1", &tab(1, "d2")).unwrap_err().code, Code::StaleRef);
+        assert_eq!(r.holds("s-1", &tab(2, "d1")).unwrap_err().code, Code::TargetMismatch);
+        assert_eq!(r.holds("s-9", &tab(1, "d1")).unwrap_err().code, Code::StaleRef);
     }
 
     #[test]

@@ -121,6 +121,12 @@ impl Collector {
         self.registry.resolve(snapshot_id, ref_label, tab).cloned()
     }
 
+    /// Whether the refs of `snapshot_id` still resolve for `tab` (a held result given again
+    /// must keep its refs usable): `BROWSER_STALE_REF` or `BROWSER_TARGET_MISMATCH` when not.
+    pub fn holds(&self, snapshot_id: &str, tab: &TabKey) -> Result<()> {
+        self.registry.holds(snapshot_id, tab)
+    }
+
     /// The original node is gone: find its unique strong equivalent in a fresh observation.
     pub fn rebind<'a>(&self, snapshot_id: &str, ref_label: &str, tab: &TabKey, observation_json: impl Into<ObservationText<'a>>) -> Result<RefTarget> {
         let old = self.registry.resolve(snapshot_id, ref_label, tab)?;

@@ -48,6 +48,12 @@ pub struct FindResult {
     pub shown: usize,
     pub truncated: bool,
     pub state: String,
+    /// Target mode only (never shown to a model): each shown line's ref and the line without
+    /// it, in order, for the extension's choice among the matches.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<String>,
 }
 
 pub struct Found {
@@ -243,6 +249,7 @@ pub fn find(view: &View, tree: &Tree, q: &Query, pred: &dyn Fn(&str) -> bool) ->
     }
     let mut state = String::new();
     let mut refs = Vec::new();
+    let (mut labels, mut lines) = (Vec::new(), Vec::new());
     let (mut total, mut shown, mut cut) = (0, 0, false);
     for i in view.preorder() {
         let v = &view.nodes[i];
@@ -255,22 +262,23 @@ pub fn find(view: &View, tree: &Tree, q: &Query, pred: &dyn Fn(&str) -> bool) ->
         }
         let target = (v.kind == Kind::Element).then(|| target_of(v, tree)).flatten();
         let label = target.as_ref().map(|_| format!("e{}", refs.len() + 1));
-        let mut line = line_body(view, i, tree, needle.as_deref());
-        if let Some(l) = &label {
-            line.push_str(" [ref=");
-            line.push_str(l);
-            line.push(']');
-        }
+        let body = line_body(view, i, tree, needle.as_deref());
         let at = path(view, &parents, i);
-        if !at.is_empty() {
-            line.push_str(" — in ");
-            line.push_str(&at);
-        }
+        let place = if at.is_empty() { String::new() } else { format!(" — in {at}") };
+        let line = match &label {
+            Some(l) => format!("{body} [ref={l}]{place}"),
+            None => format!("{body}{place}"),
+        };
+        let bare = format!("{body}{place}");
         if char_len(&state) + line_cost(&line, 0, false) > max_chars {
             cut = true;
             continue;
         }
         if let (Some(l), Some(t)) = (label, target) {
+            if q.elements {
+                labels.push(l.clone());
+                lines.push(bare);
+            }
             refs.push((l, t));
         }
         state.push_str("- ");
@@ -279,6 +287,6 @@ pub fn find(view: &View, tree: &Tree, q: &Query, pred: &dyn Fn(&str) -> bool) ->
         shown += 1;
     }
     state.pop();
-    let result = FindResult { snapshot_id: String::new(), matches: total, shown, truncated: shown < total, state };
+    let result = FindResult { snapshot_id: String::new(), matches: total, shown, truncated: shown < total, state, refs: labels, lines };
     Found { result, refs }
 }
