@@ -100,6 +100,7 @@ export interface TabHandle { tabId: number; browserId?: string; tabFence?: strin
 export interface SnapshotOptions { maxChars?: number; maxNodes?: number; tab?: TabHandle; page?: number; }
 export interface AccessibilityOptions extends SnapshotOptions { sessionId?: string; scope?: string; disableDiffing?: boolean; baseSnapshotId?: string; unchangedSince?: string; }
 export interface SnapshotResult { snapshotId: string; baseSnapshotId?: string; mode: "full" | "diff" | "unchanged"; source: "chromium_ax" | "dom"; state?: string; nodeCount: number; charCount: number; truncated: boolean; refCount: number; totalNodes: number; omittedNodes?: number; fullReason?: string; }
+export interface FindQuery { text?: string; role?: string; name?: string; exact?: boolean; placeholder?: string; testId?: string; elements?: boolean; maxResults?: number; maxChars?: number; }
 export interface FindResult { snapshotId: string; matches: number; shown: number; truncated: boolean; state: string; refs?: string[]; lines?: string[]; }
 export interface RefTarget { frameId: string; session: string; backendNodeId?: number; walkIndex?: number; walkId?: string; role: string; name: string; tag: string; idAttr?: string; nameAttr?: string; }
 export interface VisibleDomResult { state: string; nodeCount: number; charCount: number; totalNodes: number; frameCount?: number; truncated: boolean; }
@@ -155,13 +156,12 @@ impl WasmCollector {
         self.core.snapshot(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
 
-    /// `browser_find` (see `find::Query`); `tab` is the tab handle and `regex`, when given, a
-    /// RegExp every match must also pass. (Plain arguments: an options decoder costs more wasm.)
-    #[allow(clippy::too_many_arguments)]
+    /// `browser_find`: `query` says what to look for (`find::Query`), `tab` is the tab handle
+    /// and `regex`, when given, a RegExp every match must also pass.
     #[wasm_bindgen(unchecked_return_type = "FindResult")]
-    pub fn find(&mut self, observation: Vec<u8>, text: Option<String>, role: Option<String>, name: Option<String>, exact: bool, placeholder: Option<String>, test_id: Option<String>, elements: bool, max_results: Option<u32>, max_chars: Option<u32>, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
+    pub fn find(&mut self, observation: Vec<u8>, #[wasm_bindgen(unchecked_param_type = "FindQuery")] query: JsValue, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
         let tab = decode(tab, "tab handle", options::tab_key)?;
-        let q = crate::tools::find::Query { text, role, name, exact, placeholder, test_id, elements, max_results: max_results.map(u64::from), max_chars: max_chars.map(u64::from) };
+        let q = options::find_query(query).map_err(err)?;
         let obs = owned_text(observation)?;
         let pred = |s: &str| regex.as_ref().map(|r| r.test(s)).unwrap_or(true);
         self.core.find(obs, &q, &tab, &pred).map_err(err).and_then(|r| to_js(&r))

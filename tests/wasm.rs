@@ -50,13 +50,16 @@ fn snapshot_returns_a_plain_object_and_redacts() {
 fn find_takes_a_host_regexp_and_its_refs_resolve() {
     let mut c = Collector::new("w");
     let re: pcc::wasm::RegExp = wasm_bindgen::JsCast::unchecked_into(JsValue::from(js_sys::RegExp::new("^sa", "i")));
-    let r = back(c.find(OBS.as_bytes().to_vec(), None, Some("button".into()), None, false, None, None, false, None, None, tab(), Some(re)).unwrap());
+    let r = back(c.find(OBS.as_bytes().to_vec(), js(json!({"role": "button"})), tab(), Some(re)).unwrap());
     assert_eq!((&r["matches"], &r["state"]), (&json!(1), &json!("- button \"Save\" [ref=e1]")));
     let target = back(c.resolve(r["snapshotId"].as_str().unwrap(), "e1", tab()).unwrap());
     assert_eq!(target["backendNodeId"], json!(11));
     // The password's value is not searchable.
-    let r = back(c.find(OBS.as_bytes().to_vec(), Some("s3cret".into()), None, None, false, None, None, false, None, None, tab(), None).unwrap());
+    let r = back(c.find(OBS.as_bytes().to_vec(), js(json!({"text": "s3cret", "maxResults": 5})), tab(), None).unwrap());
     assert_eq!(r["matches"], json!(0));
+    // A wrong type in the query is a typed error, not a panic.
+    let bad = c.find(OBS.as_bytes().to_vec(), js(json!({"text": 5})), tab(), None).err().expect("refused");
+    assert_eq!(back(bad)["code"], json!("INVALID_REQUEST"));
 }
 
 #[wasm_bindgen_test]

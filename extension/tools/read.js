@@ -51,7 +51,7 @@ async function browserFind(params, signal) {
   const asked = optionalInt(params, 'maxResults'); // default and cap: budget.rs
   const maxResults = asked === undefined ? undefined : Math.min(asked, 1e9);
   const { result, tab } = await readTab(params, signal, (c, json, budget, handle) =>
-    c.find(json, params.text, params.role, params.name, params.exact === true, undefined, undefined, false, maxResults, budget.maxChars === undefined ? undefined : Math.min(budget.maxChars, 1e9), handle, regex));
+    c.find(json, { text: params.text, role: params.role, name: params.name, exact: params.exact === true, maxResults, maxChars: budget.maxChars }, handle, regex));
   return { tab, ...result };
 }
 

@@ -38,7 +38,7 @@ async function matchTarget(tab, t, max, signal) {
   const { obs, all } = await captureAx(tab, signal);
   signal?.throwIfAborted();
   const handle = await handleOf(tab, all[0]);
-  return collector.find(utf8(obs), t.text, t.role, t.name ?? t.label, t.exact === true, t.placeholder, t.testId, true, max, undefined, handle, undefined);
+  return collector.find(utf8(obs), { text: t.text, role: t.role, name: t.name ?? t.label, exact: t.exact === true, placeholder: t.placeholder, testId: t.testId, elements: true, maxResults: max }, handle);
 }
 
 /**
