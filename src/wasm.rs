@@ -14,7 +14,6 @@ use crate::tools::collector::Collector as Core;
 use crate::budget::Budget;
 use crate::error::{Code, Error};
 use crate::tools::extract::Format;
-use crate::input::{json, json::Parser};
 
 mod options;
 use serde::Serialize;
@@ -34,8 +33,6 @@ pub fn start() {
 extern "C" {
     #[wasm_bindgen(catch, js_namespace = JSON, js_name = parse)]
     fn json_parse(text: &str) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch, js_namespace = JSON, js_name = stringify)]
-    fn json_stringify(v: &JsValue) -> Result<Option<String>, JsValue>;
     /// A host `RegExp` (browser_find's `regex`).
     pub type RegExp;
     #[wasm_bindgen(method)]
@@ -46,11 +43,6 @@ extern "C" {
     type ArrayBuffer;
     #[wasm_bindgen(method, getter, js_name = byteLength)]
     fn byte_length(this: &ArrayBuffer) -> f64;
-}
-
-/// `JSON.stringify(v)` as Rust text (`None`: not serializable, e.g. `undefined`).
-fn stringify(v: &JsValue) -> Option<String> {
-    json_stringify(v).ok().flatten()
 }
 
 /// Results cross as JSON text parsed by the engine: one `serde_json` serializer serves
@@ -65,16 +57,6 @@ fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
 
 fn err(e: Error) -> JsValue {
     to_js(&e).unwrap_or_else(|_| JsValue::from_str(e.code.as_str()))
-}
-
-/// Options cross as JSON text and are read by the same parser as observations (one
-/// decoder for everything keeps the module small).
-fn decode<T: Default>(v: JsValue, what: &'static str, read: fn(&mut Parser<'_>) -> crate::error::Result<T>) -> Result<T, JsValue> {
-    if v.is_undefined() || v.is_null() {
-        return Ok(T::default());
-    }
-    let json = stringify(&v).ok_or_else(|| err(Error::malformed(what, "not JSON-serializable")))?;
-    json::parse(&json, what, read).map_err(err)
 }
 
 /// Observations are passed as the UTF-8 bytes of their JSON text (`TextEncoder`):
@@ -151,7 +133,7 @@ impl WasmCollector {
     /// `observation`: JSON text of the observation envelope; `options`: `{maxChars, maxNodes, tab}`.
     #[wasm_bindgen(unchecked_return_type = "SnapshotResult")]
     pub fn snapshot(&mut self, observation: Vec<u8>, #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-        let opts = decode(options, "snapshot options", options::snapshot)?;
+        let opts = options::snapshot(options).map_err(err)?;
         let obs = owned_text(observation)?;
         self.core.snapshot(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
@@ -160,7 +142,7 @@ impl WasmCollector {
     /// and `regex`, when given, a RegExp every match must also pass.
     #[wasm_bindgen(unchecked_return_type = "FindResult")]
     pub fn find(&mut self, observation: Vec<u8>, #[wasm_bindgen(unchecked_param_type = "FindQuery")] query: JsValue, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
-        let tab = decode(tab, "tab handle", options::tab_key)?;
+        let tab = options::tab_key(tab).map_err(err)?;
         let q = options::find_query(query).map_err(err)?;
         let obs = owned_text(observation)?;
         let pred = |s: &str| regex.as_ref().map(|r| r.test(s)).unwrap_or(true);
@@ -170,21 +152,21 @@ impl WasmCollector {
     /// Resolves `ref` of `snapshotId` for the tab handle `tab`; throws `BROWSER_STALE_REF`.
     #[wasm_bindgen(unchecked_return_type = "RefTarget")]
     pub fn resolve(&self, snapshot_id: &str, ref_label: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue) -> Result<JsValue, JsValue> {
-        let tab = decode(tab, "tab handle", options::tab_key)?;
+        let tab = options::tab_key(tab).map_err(err)?;
         self.core.resolve(snapshot_id, ref_label, &tab).map_err(err).and_then(|t| to_js(&t))
     }
 
     /// Throws (`BROWSER_STALE_REF`, `BROWSER_TARGET_MISMATCH`) unless the refs of `snapshotId`
     /// still resolve for the tab handle `tab`.
     pub fn holds(&self, snapshot_id: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue) -> Result<(), JsValue> {
-        let tab = decode(tab, "tab handle", options::tab_key)?;
+        let tab = options::tab_key(tab).map_err(err)?;
         self.core.holds(snapshot_id, &tab).map_err(err)
     }
 
     /// Rebinds a ref whose node is gone to its unique strong equivalent in `observation`.
     #[wasm_bindgen(unchecked_return_type = "RefTarget")]
     pub fn rebind(&self, snapshot_id: &str, ref_label: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, observation: Vec<u8>) -> Result<JsValue, JsValue> {
-        let tab = decode(tab, "tab handle", options::tab_key)?;
+        let tab = options::tab_key(tab).map_err(err)?;
         let obs = owned_text(observation)?;
         self.core.rebind(snapshot_id, ref_label, &tab, obs).map_err(err).and_then(|t| to_js(&t))
     }
@@ -193,7 +175,7 @@ impl WasmCollector {
     /// disableDiffing, baseSnapshotId}`; result mode `full`, `diff` or `unchanged`.
     #[wasm_bindgen(unchecked_return_type = "SnapshotResult")]
     pub fn accessibility(&mut self, observation: Vec<u8>, #[wasm_bindgen(unchecked_param_type = "AccessibilityOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-        let opts = decode(options, "accessibility options", options::accessibility)?;
+        let opts = options::accessibility(options).map_err(err)?;
         let obs = owned_text(observation)?;
         self.core.accessibility(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
@@ -231,7 +213,7 @@ impl WasmCollector {
     /// `browser_console`: options `{maxEntries, maxChars, filter}` (filter = a level).
     #[wasm_bindgen(unchecked_return_type = "Log<ConsoleEntry>")]
     pub fn console(&mut self, tab_id: f64, #[wasm_bindgen(unchecked_param_type = "JournalOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-        let opts = decode(options, "console options", options::journal_read)?;
+        let opts = options::journal_read(options, "console options").map_err(err)?;
         let mut log = self.core.journal.read_console(tab_id as i64, &opts);
         crate::tools::evaluate::scrub_texts(log.entries.iter_mut().map(|e| &mut e.text), opts.fields.as_deref().unwrap_or("")).map_err(err)?;
         to_js(&log)
@@ -240,7 +222,7 @@ impl WasmCollector {
     /// `browser_network`: options `{maxEntries, maxChars, filter}` (filter = URL substring).
     #[wasm_bindgen(unchecked_return_type = "Log<RequestEntry>")]
     pub fn network(&mut self, tab_id: f64, #[wasm_bindgen(unchecked_param_type = "JournalOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-        let opts = decode(options, "network options", options::journal_read)?;
+        let opts = options::journal_read(options, "network options").map_err(err)?;
         to_js(&self.core.journal.read_network(tab_id as i64, &opts))
     }
 
@@ -253,7 +235,7 @@ impl WasmCollector {
 /// `browser_dom_cua` over the JSON of the tab's frame walks (UTF-8 bytes); options `{maxChars, maxNodes}`.
 #[wasm_bindgen(js_name = visibleDom, unchecked_return_type = "VisibleDomResult")]
 pub fn visible_dom(walk_json: &[u8], #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-    let opts = decode(options, "dom_cua options", options::cua)?;
+    let opts = options::cua(options).map_err(err)?;
     let page = crate::input::decode_page_walk(json_text(walk_json)?).map_err(err)?;
     to_js(&crate::tools::visible_dom::visible_dom(&page, Budget::clamped(opts.max_chars, opts.max_nodes)))
 }
@@ -262,7 +244,7 @@ pub fn visible_dom(walk_json: &[u8], #[wasm_bindgen(unchecked_param_type = "Snap
 /// format `markdown` (default) or `text`.
 #[wasm_bindgen(unchecked_return_type = "ExtractResult")]
 pub fn extract(walk_json: &[u8], #[wasm_bindgen(unchecked_param_type = "ExtractOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-    let opts = decode(options, "extract options", options::extract)?;
+    let opts = options::extract(options).map_err(err)?;
     let format = match opts.format.as_deref() {
         None | Some("markdown") => Format::Markdown,
         Some("text") => Format::Text,
@@ -322,8 +304,7 @@ pub fn project_tab(tab_json: &str) -> Result<JsValue, JsValue> {
 #[cfg(feature = "host")]
 /// Any JS value as a JSON value, read by the core's parser.
 fn value_of(v: &JsValue, what: &'static str) -> Result<serde_json::Value, JsValue> {
-    let json = stringify(v).ok_or_else(|| err(Error::malformed(what, "not JSON-serializable")))?;
-    json::parse(&json, what, |p| p.value()).map_err(err)
+    serde_wasm_bindgen::from_value(v.clone()).map_err(|e| err(Error::malformed(what, e)))
 }
 
 // JS-host exports (`--features host`, the `pkg/` build): the extension's module does not

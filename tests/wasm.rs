@@ -108,6 +108,9 @@ fn host_projection_is_idempotent_and_errors_are_coded() {
     assert_eq!(twice, once);
     let text = pcc::wasm::model_text("browser_snapshot", js(twice), JsValue::UNDEFINED).unwrap();
     assert!(text.starts_with("<untrusted-page-content>\n") && text.contains("\n- button \"Save\" [ref=e1]\n"), "{text}");
+    // Integers cross as integers (serde-wasm-bindgen), never as `3.0`.
+    assert_eq!(once["tab"]["id"], json!(3));
+    assert!(text.contains("\"id\":3") && !text.contains("3.0"), "{text}");
     let e = back(pcc::wasm::project("browser_click", js(json!({}))).unwrap_err());
     assert_eq!(e["code"], "INVALID_REQUEST");
 }
