@@ -27,23 +27,8 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-// Direct imports of the few engine functions the facade needs: js-sys links its futures
-// machinery (closures, task queue exports) into every module that depends on it.
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(catch, js_namespace = JSON, js_name = parse)]
-    fn json_parse(text: &str) -> Result<JsValue, JsValue>;
-    /// A host `RegExp` (browser_find's `regex`).
-    pub type RegExp;
-    #[wasm_bindgen(method)]
-    fn test(this: &RegExp, s: &str) -> bool;
-    type Memory;
-    #[wasm_bindgen(method, getter)]
-    fn buffer(this: &Memory) -> ArrayBuffer;
-    type ArrayBuffer;
-    #[wasm_bindgen(method, getter, js_name = byteLength)]
-    fn byte_length(this: &ArrayBuffer) -> f64;
-}
+/// A host `RegExp` (browser_find's `regex`): the engine's, through js-sys.
+pub use js_sys::RegExp;
 
 /// Results cross as JSON text parsed by the engine: one `serde_json` serializer serves
 /// every result type, which keeps the module small (a `serde_wasm_bindgen` serializer
@@ -52,7 +37,7 @@ fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
     // (A result that cannot serialize is a bug; its message would link serde_json's error
     // formatting, ~1 KB, for nothing.)
     let json = serde_json::to_string(v).map_err(|_| JsValue::from_str("pcc: result not serializable"))?;
-    json_parse(&json)
+    js_sys::JSON::parse(&json)
 }
 
 fn err(e: Error) -> JsValue {
@@ -352,5 +337,5 @@ pub fn computed_styles() -> Vec<String> {
 /// Bytes of wasm linear memory now (it only grows, so after a read this is its peak).
 #[wasm_bindgen(js_name = memoryBytes)]
 pub fn memory_bytes() -> f64 {
-    wasm_bindgen::memory().unchecked_into::<Memory>().buffer().byte_length()
+    wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
 }
