@@ -3,6 +3,7 @@
 //! backend node ids, new nodes with new ids.
 
 mod common;
+use pcc::session::mode::{FullReason, Mode};
 use common::*;
 use pcc::{AxOptions, Code, Collector, SnapshotResult, TabKey};
 use serde_json::{json, Value};
@@ -40,11 +41,11 @@ fn first_read_is_full_and_an_unchanged_page_is_unchanged() {
     let mut c = Collector::new("x");
     let json = capture("basic");
     let r1 = read(&mut c, &json);
-    assert_eq!(r1.mode, "full");
+    assert_eq!(r1.mode, Mode::Full);
     assert!(r1.base_snapshot_id.is_none());
     assert!(r1.state.as_deref().unwrap().contains("button \"Query\" [ref=a"));
     let r2 = read(&mut c, &json);
-    assert_eq!(r2.mode, "unchanged");
+    assert_eq!(r2.mode, Mode::Unchanged);
     assert_eq!(r2.char_count, 0);
     assert!(r2.state.is_none());
     assert_eq!(r2.base_snapshot_id.as_deref(), Some(r1.snapshot_id.as_str()));
@@ -65,7 +66,7 @@ fn one_label_change_is_one_changed_line() {
         node_named(n, "StaticText", "Click me")["name"]["value"] = json!("Clicked 1 times");
     });
     let r2 = read(&mut c, &changed);
-    assert_eq!(r2.mode, "diff");
+    assert_eq!(r2.mode, Mode::Diff);
     assert_eq!(r2.state.as_deref(), Some(format!("~ button \"Clicked 1 times\" [ref={ref_before}]").as_str()));
     assert_eq!(r2.node_count, 1);
     // The changed node keeps its ref, in the new snapshot too.
@@ -80,7 +81,7 @@ fn a_typed_value_is_one_changed_line_with_the_value() {
     read(&mut c, &json);
     let typed = edit(&json, |n| { node_named(n, "textbox", "Search")["value"] = json!({"type":"string","value":"orders"}); });
     let r = read(&mut c, &typed);
-    assert_eq!(r.mode, "diff");
+    assert_eq!(r.mode, Mode::Diff);
     let state = r.state.unwrap();
     assert_eq!(state.lines().count(), 1, "{state}");
     assert!(state.starts_with("~ textbox \"Search\" value=\"orders\" [ref=a"), "{state}");
@@ -93,7 +94,7 @@ fn a_password_change_is_not_reported() {
     read(&mut c, &json);
     let typed = edit(&json, |n| { node_named(n, "textbox", "Password")["value"] = json!({"type":"string","value":"diff-SECRET"}); });
     let r = read(&mut c, &typed);
-    assert_eq!(r.mode, "unchanged", "a secret's change is not a visible change");
+    assert_eq!(r.mode, Mode::Unchanged, "a secret's change is not a visible change");
     let typed = edit(&json, |n| {
         node_named(n, "textbox", "Password")["value"] = json!({"type":"string","value":"diff-SECRET"});
         node_named(n, "textbox", "Nickname")["value"] = json!({"type":"string","value":"nick2"});
@@ -110,7 +111,7 @@ fn an_added_element_is_one_added_line_with_a_fresh_ref() {
     let r1 = read(&mut c, &json);
     let added = edit(&json, |n| add_button(n, "RootWebArea", "Save", 900_001));
     let r2 = read(&mut c, &added);
-    assert_eq!(r2.mode, "diff");
+    assert_eq!(r2.mode, Mode::Diff);
     let state = r2.state.unwrap();
     assert!(state.starts_with("+ button \"Save\" [ref=a"), "{state}");
     assert_eq!(state.lines().count(), 1);
@@ -154,28 +155,28 @@ fn mass_change_navigation_replacement_and_disable_diffing_give_full() {
             }
         }
     });
-    assert_eq!(read(&mut c, &mass).mode, "full");
+    assert_eq!(read(&mut c, &mass).mode, Mode::Full);
     // Navigation/reload: a new incarnation never diffs across documents.
     let mut navigated = tab();
     navigated.incarnation = "doc-2".into();
-    assert_eq!(c.accessibility(&json, &ax_opts(navigated.clone())).unwrap().mode, "full");
-    assert_eq!(c.accessibility(&json, &ax_opts(navigated.clone())).unwrap().mode, "unchanged");
+    assert_eq!(c.accessibility(&json, &ax_opts(navigated.clone())).unwrap().mode, Mode::Full);
+    assert_eq!(c.accessibility(&json, &ax_opts(navigated.clone())).unwrap().mode, Mode::Unchanged);
     let mut replaced = navigated.clone();
     replaced.tab_fence = "tab:7:2".into();
-    assert_eq!(c.accessibility(&json, &ax_opts(replaced.clone())).unwrap().mode, "full");
+    assert_eq!(c.accessibility(&json, &ax_opts(replaced.clone())).unwrap().mode, Mode::Full);
     let mut forced = ax_opts(replaced.clone());
     forced.disable_diffing = true;
-    assert_eq!(c.accessibility(&json, &forced).unwrap().mode, "full");
+    assert_eq!(c.accessibility(&json, &forced).unwrap().mode, Mode::Full);
     // A client that lost the latest revision says so and gets full.
     let mut stale = ax_opts(replaced);
     stale.base_snapshot_id = Some("ax-x-1".into());
-    assert_eq!(c.accessibility(&json, &stale).unwrap().mode, "full");
+    assert_eq!(c.accessibility(&json, &stale).unwrap().mode, Mode::Full);
     // Another agent session has its own revisions.
     let mut other = ax_opts(tab());
     other.session_id = "agent-2".into();
-    assert_eq!(c.accessibility(&json, &other).unwrap().mode, "full");
+    assert_eq!(c.accessibility(&json, &other).unwrap().mode, Mode::Full);
     c.dispose_session("agent-2");
-    assert_eq!(c.accessibility(&json, &other).unwrap().mode, "full");
+    assert_eq!(c.accessibility(&json, &other).unwrap().mode, Mode::Full);
 }
 
 #[test]
@@ -222,7 +223,7 @@ fn long_session_append_is_a_small_diff() {
         add_button(n, "main", "Copy message", 990_003);
     });
     let d = read(&mut c, &appended);
-    assert_eq!(d.mode, "diff");
+    assert_eq!(d.mode, Mode::Diff);
     assert!(d.char_count <= 600, "{} chars:\n{}", d.char_count, d.state.unwrap());
     assert!(d.state.as_deref().unwrap().contains("+ button \"Copy message\" [ref=a"));
 }
@@ -239,10 +240,10 @@ fn revisions_are_bounded() {
     // The oldest tabs' revisions were evicted: they read full again.
     let mut t = tab();
     t.tab_id = 0;
-    assert_eq!(c.accessibility(&json, &ax_opts(t)).unwrap().mode, "full");
+    assert_eq!(c.accessibility(&json, &ax_opts(t)).unwrap().mode, Mode::Full);
     let mut t = tab();
     t.tab_id = 39;
-    assert_eq!(c.accessibility(&json, &ax_opts(t)).unwrap().mode, "unchanged");
+    assert_eq!(c.accessibility(&json, &ax_opts(t)).unwrap().mode, Mode::Unchanged);
 }
 
 #[test]
@@ -261,10 +262,10 @@ fn an_unverified_iframe_is_one_warning_line_and_the_rest_still_diffs() {
     assert!(state.contains("- iframe \"Same origin\"\n  - note: iframe not expanded: frame not verified"), "{state}");
     assert!(!state.contains('{'));
     // The frame is left out of the diff instead of forcing `full` for the whole page.
-    assert_eq!(read(&mut c, &json).mode, "unchanged");
+    assert_eq!(read(&mut c, &json).mode, Mode::Unchanged);
     let added = edit(&json, |n| add_button(n, "RootWebArea", "Later", 900_010));
     let r = read(&mut c, &added);
-    assert_eq!(r.mode, "diff", "{r:?}");
+    assert_eq!(r.mode, Mode::Diff, "{r:?}");
     assert!(r.state.unwrap().starts_with("+ button \"Later\" [ref=a"));
 }
 
@@ -284,10 +285,10 @@ fn text_without_a_dom_node_is_keyed_under_its_ancestor_and_still_diffs() {
     let r1 = read(&mut c, &json);
     assert!(r1.state.unwrap().contains("Deeply nested unique text alpha"));
     let r2 = read(&mut c, &json);
-    assert_eq!(r2.mode, "unchanged", "{r2:?}");
+    assert_eq!(r2.mode, Mode::Unchanged, "{r2:?}");
     let added = edit(&json, |n| add_button(n, "RootWebArea", "Added", 900_020));
     let r3 = read(&mut c, &added);
-    assert_eq!(r3.mode, "diff", "{r3:?}");
+    assert_eq!(r3.mode, Mode::Diff, "{r3:?}");
     assert!(r3.state.unwrap().starts_with("+ button \"Added\" [ref="));
 }
 
@@ -296,14 +297,14 @@ fn a_control_without_identity_is_never_given_a_ref_from_an_ancestor() {
     let mut c = Collector::new("x");
     let json = without_identity(&capture("basic"), |n| n["role"]["value"] == "button" && n["name"]["value"] == "Query");
     let r1 = read(&mut c, &json);
-    assert_eq!(r1.mode, "full");
+    assert_eq!(r1.mode, Mode::Full);
     // Its ref (from this full read) resolves to no DOM node: acting on it fails closed.
     let state = r1.state.unwrap();
     let label = ref_on(&state, "button \"Query\"");
     assert_eq!(c.resolve(&r1.snapshot_id, &label, &tab()).unwrap().backend_node_id, None);
     // No diff may carry a ref over an identity it cannot prove: the next read is full, and says why.
     let r2 = read(&mut c, &json);
-    assert_eq!((r2.mode, r2.full_reason), ("full", Some("unprovable-identity")));
+    assert_eq!((r2.mode, r2.full_reason), (Mode::Full, Some(FullReason::UnprovableIdentity)));
 }
 
 #[test]
@@ -312,12 +313,12 @@ fn a_full_read_that_could_have_been_a_diff_says_why() {
     let json = capture("basic");
     assert_eq!(read(&mut c, &json).full_reason, None, "a first read needs no reason");
     let forced = c.accessibility(&json, &AxOptions { disable_diffing: true, ..ax_opts(tab()) }).unwrap();
-    assert_eq!(forced.full_reason, Some("disableDiffing"));
+    assert_eq!(forced.full_reason, Some(FullReason::DisableDiffing));
     let stale = c.accessibility(&json, &AxOptions { base_snapshot_id: Some("ax-x-0".into()), ..ax_opts(tab()) }).unwrap();
-    assert_eq!(stale.full_reason, Some("base-mismatch"));
+    assert_eq!(stale.full_reason, Some(FullReason::BaseMismatch));
     let mut moved = tab();
     moved.incarnation = "doc-2".into();
-    assert_eq!(c.accessibility(&json, &ax_opts(moved)).unwrap().full_reason, Some("navigation"));
+    assert_eq!(c.accessibility(&json, &ax_opts(moved)).unwrap().full_reason, Some(FullReason::Navigation));
 }
 
 /// A repeat the extension's change tracker proved unchanged: no observation, `unchanged_since`.

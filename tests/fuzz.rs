@@ -7,6 +7,7 @@
 //! `./build.sh fuzz` runs many more).
 
 mod common;
+use pcc::session::mode::Mode;
 use common::*;
 use pcc::{budget, AxOptions, Code, Collector};
 use proptest::prelude::*;
@@ -124,7 +125,7 @@ fn check(name: &str, muts: &[Mutation], secrets: &[&str]) -> Result<(), TestCase
             Ok(r) => {
                 prop_assert!(r.char_count <= budget::TOTAL_CHARS, "{} chars", r.char_count);
                 prop_assert!(r.node_count <= budget::TOTAL_NODES.max(r.total_nodes), "{} nodes", r.node_count);
-                if r.mode == "full" {
+                if r.mode == Mode::Full {
                     prop_assert!(r.node_count <= budget::TOTAL_NODES);
                 }
                 let wire = serde_json::to_string(&r).unwrap();

@@ -6,6 +6,7 @@
 //! sized once and the layout packed (issue #20), this read peaked at 3.7× its text; it is 1.7×.
 
 mod common;
+use pcc::session::mode::Mode;
 use common::*;
 use pcc::{AxOptions, Collector};
 
@@ -28,7 +29,7 @@ fn an_ax_read_peaks_under_twice_its_text() {
         // The text is handed over (as the wasm facade hands it) and counted from here.
         let owned = String::from(text.as_str());
         let r = c.accessibility(owned, &AxOptions { tab: tab(), session_id: "m".into(), ..AxOptions::default() }).expect("read");
-        assert_eq!(r.mode, "full");
+        assert_eq!(r.mode, Mode::Full);
     });
     let ratio = peak as f64 / len as f64;
     assert!(ratio < 2.0, "peak {peak} bytes = {ratio:.2}× the {len}-byte observation");

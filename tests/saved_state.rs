@@ -3,6 +3,7 @@
 //! stopped: the same refs, the same AX revision bases, fresh ids, the same journals.
 
 mod common;
+use pcc::session::mode::Mode;
 use common::*;
 use pcc::tools::journal::ReadOptions;
 use pcc::{AxOptions, Code, Collector};
@@ -63,7 +64,7 @@ fn an_unchanged_page_stays_unchanged_across_a_restore() {
     let (mut c, _, first, json) = busy();
     let mut r = restore(&c.save()).expect("restore");
     let again = ax(&mut r, &json);
-    assert_eq!(again.mode, "unchanged");
+    assert_eq!(again.mode, Mode::Unchanged);
     assert_eq!(again.base_snapshot_id.as_deref(), Some(first.as_str()));
     assert_ne!(again.snapshot_id, first, "ids keep counting");
 }
@@ -78,7 +79,7 @@ fn a_change_after_a_restore_is_the_same_diff() {
     let changed = v.to_string();
     let mut new = restore(&c.save()).expect("restore");
     let (a, b) = (ax(&mut c, &changed), ax(&mut new, &changed));
-    assert_eq!(b.mode, "diff");
+    assert_eq!(b.mode, Mode::Diff);
     assert_eq!(a.state, b.state);
 }
 

@@ -2,6 +2,7 @@
 //! www-tests/capture-fixtures.mjs). Each test names the SPEC rule it checks.
 
 mod common;
+use pcc::session::mode::Mode;
 use common::*;
 use pcc::budget;
 
@@ -23,7 +24,7 @@ fn basic_page_renders_roles_names_attrs_and_refs() {
 - button "Hover me" [ref=e8]
 - textbox "Keys" [ref=e9]"#;
     assert_eq!(r.state, expected);
-    assert_eq!(r.mode, "full");
+    assert_eq!(r.mode, Mode::Full);
     assert_eq!(r.source, "chromium_ax");
     assert_eq!(r.ref_count, 9);
     assert_eq!(r.node_count, 14);

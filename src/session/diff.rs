@@ -199,10 +199,10 @@ pub fn lines(
     budget: Budget,
     last_label: usize,
     target: impl Fn(usize) -> Option<RefTarget>,
-) -> Result<Lines, &'static str> {
+) -> Result<Lines, crate::session::mode::FullReason> {
     let size = base.order.len().max(new.order.len()).max(1);
     if changes.len() * DIFF_MAX_CHANGED_DEN > size * DIFF_MAX_CHANGED_NUM {
-        return Err("mass-change");
+        return Err(crate::session::mode::FullReason::MassChange);
     }
     let mut next = last_label;
     let mut out = Lines { state: String::new(), count: 0, omitted: 0 };

@@ -6,5 +6,6 @@
 
 pub mod diff;
 pub mod identity;
+pub mod mode;
 pub mod refs;
 pub mod revision;

@@ -9,6 +9,7 @@
 
 use crate::budget::REVISIONS_TOTAL;
 use crate::session::diff::{Entries, Key};
+use crate::session::mode::FullReason;
 use crate::session::refs::{RefTarget, TabKey};
 use rustc_hash::FxHashMap as HashMap;
 use crate::tape::{Tape, Taped};
@@ -76,6 +77,26 @@ impl Store {
             .find(|(k, _)| k == key)
             .map(|(_, r)| r)
             .filter(|r| r.tab.tab_fence == tab.tab_fence && r.tab.incarnation == tab.incarnation && r.url == url)
+    }
+
+    /// The revision a read diffs against: `Ok(None)` for a first read under `key`, or why the
+    /// read is `full` (the caller forces it, holds another revision, or the document or node
+    /// identity changed).
+    pub fn choose_base(&self, key: &RevisionKey, tab: &TabKey, url: &str, disable_diffing: bool, held: Option<&str>, temporary: bool) -> Result<Option<&Revision>, FullReason> {
+        if self.latest(key).is_none() {
+            return Ok(None);
+        }
+        if disable_diffing {
+            return Err(FullReason::DisableDiffing);
+        }
+        let base = self.base(key, tab, url).ok_or(FullReason::Navigation)?;
+        if held.is_some_and(|id| id != base.snapshot_id) {
+            return Err(FullReason::BaseMismatch);
+        }
+        if temporary || base.entries.temporary {
+            return Err(FullReason::UnprovableIdentity);
+        }
+        Ok(Some(base))
     }
 
     /// The latest revision under `key`, whatever document it was of.

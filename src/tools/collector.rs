@@ -6,6 +6,7 @@
 
 use crate::budget::Budget;
 use crate::session::diff;
+use crate::session::mode::{FullReason, Mode};
 use crate::session::revision::{Revision, RevisionKey, Store};
 use crate::tools::snapshot::Output;
 use crate::tree::Tree;
@@ -174,28 +175,9 @@ impl Collector {
         let snapshot_id = format!("ax-{}-{}", self.runtime, self.ax_counter);
 
         // Why a read that could have been a diff is `full` (absent on a first read).
-        let mut full_reason = None;
-        let base = match self.revisions.latest(&key) {
-            None => None,
-            Some(_) if opts.disable_diffing => {
-                full_reason = Some("disableDiffing");
-                None
-            }
-            Some(_) => match self.revisions.base(&key, &opts.tab, &url) {
-                None => {
-                    full_reason = Some("navigation");
-                    None
-                }
-                Some(b) if opts.base_snapshot_id.as_deref().is_some_and(|id| id != b.snapshot_id) => {
-                    full_reason = Some("base-mismatch");
-                    None
-                }
-                Some(b) if entries.temporary || b.entries.temporary => {
-                    full_reason = Some("unprovable-identity");
-                    None
-                }
-                Some(b) => Some(b),
-            },
+        let (base, mut full_reason) = match self.revisions.choose_base(&key, &opts.tab, &url, opts.disable_diffing, opts.base_snapshot_id.as_deref(), entries.temporary) {
+            Ok(b) => (b, None),
+            Err(reason) => (None, Some(reason)),
         };
         let base_nodes = base.map(|b| b.node_count).unwrap_or(0);
         let proposal = match base {
@@ -236,7 +218,7 @@ impl Collector {
         };
         self.registry.insert(snapshot_id.clone(), opts.tab.clone(), listed, false);
         // The node count of the state the client holds: the full read's, carried through diffs.
-        let node_count = if result.mode == "full" { result.node_count } else { base_nodes };
+        let node_count = if result.mode == Mode::Full { result.node_count } else { base_nodes };
         self.revisions.put(key, Revision { snapshot_id, tab: opts.tab.clone(), url, entries, refs, node_count, source: result.source, total_nodes: result.total_nodes });
         Ok(result)
     }
@@ -256,7 +238,7 @@ impl Collector {
         let result = SnapshotResult {
             snapshot_id: snapshot_id.clone(),
             base_snapshot_id: Some(rev.snapshot_id.clone()),
-            mode: "unchanged",
+            mode: Mode::Unchanged,
             source: rev.source,
             state: None,
             node_count: rev.node_count,
@@ -282,14 +264,14 @@ impl Collector {
         out: &Output,
         tree: &Tree,
         budget: Budget,
-    ) -> std::result::Result<(SnapshotResult, HashMap<diff::Key, (String, RefTarget)>), &'static str> {
+    ) -> std::result::Result<(SnapshotResult, HashMap<diff::Key, (String, RefTarget)>), FullReason> {
         let changes = diff::changes(&base.entries, entries);
         let mut refs: HashMap<diff::Key, (String, RefTarget)> =
             base.refs.iter().filter(|(k, _)| entries.map.contains_key(k)).map(|(k, v)| (*k, v.clone())).collect();
         let mut result = SnapshotResult {
             snapshot_id: String::new(),
             base_snapshot_id: Some(base.snapshot_id.clone()),
-            mode: "unchanged",
+            mode: Mode::Unchanged,
             source: tree.source.as_str(),
             state: None,
             node_count: base.node_count,
@@ -306,9 +288,9 @@ impl Collector {
         let diff::Lines { state, count, omitted } = diff::lines(&changes, &base.entries, entries, &mut refs, budget, self.ax_refs, |vi| identity::target_of(&out.view.nodes[vi], tree))?;
         let chars = crate::text::char_len(&state);
         if chars >= out.result.char_count {
-            return Err("diff-not-shorter");
+            return Err(FullReason::DiffNotShorter);
         }
-        result.mode = "diff";
+        result.mode = Mode::Diff;
         result.char_count = chars;
         result.state = Some(state);
         result.node_count = count;

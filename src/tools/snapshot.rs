@@ -24,8 +24,7 @@ pub struct SnapshotResult {
     /// The revision a `diff` or `unchanged` result is relative to.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub base_snapshot_id: Option<String>,
-    /// `full`, `diff` or `unchanged`.
-    pub mode: &'static str,
+    pub mode: crate::session::mode::Mode,
     pub source: &'static str,
     /// Absent for `unchanged`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -38,10 +37,9 @@ pub struct SnapshotResult {
     pub total_nodes: usize,
     #[serde(skip_serializing_if = "is_zero")]
     pub omitted_nodes: usize,
-    /// Why an AX read that could have been a diff is `full`: `navigation`, `base-mismatch`,
-    /// `mass-change`, `diff-not-shorter`, `unprovable-identity`, `disableDiffing`.
+    /// Why an AX read that could have been a diff is `full`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub full_reason: Option<&'static str>,
+    pub full_reason: Option<crate::session::mode::FullReason>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -95,7 +93,7 @@ pub fn snapshot(tree: &Tree, budget: Budget, labels: RefLabels, page: Option<usi
     let result = SnapshotResult {
         snapshot_id: String::new(),
         base_snapshot_id: None,
-        mode: "full",
+        mode: crate::session::mode::Mode::Full,
         source: tree.source.as_str(),
         char_count: crate::text::char_len(&state),
         state: Some(state),
