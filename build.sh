@@ -301,7 +301,9 @@ case "$cmd" in
     log "AX repeat reads on every corpus page → bench/revisions.json"
     node bench/revisions.mjs
     log "the worker's cold start (module size, instantiate, first snapshot) → bench/coldstart.json"
-    node bench/coldstart.mjs ;;
+    node bench/coldstart.mjs
+    log "what pages no agent reads pay: load and main-thread time with and without the extension → bench/browsing.json"
+    node bench/browsing.mjs ;;
   corpus) setup; build; node www-tests/corpus.mjs "$@" ;;
   reach) setup; build; node www-tests/reach.mjs "$@" ;;
   accname) setup; build; node www-tests/accname.mjs "$@" ;;
