@@ -6,19 +6,19 @@
 // Entry point for tests and the Bridge: `globalThis.pcc.call(method, params)` resolves to
 // the tool's result, or to `{error: {code, message, hint}}`.
 import { memoryBytes } from './wasm/pcc.js';
-import { lateFrames } from './inject.js';
-import { ready, startup, whileRunning } from './core.js';
-import { assertReadable, resolveTab } from './handles.js';
-import { fail, toWire, ToolError, HINTS } from './errors.js';
-import { status, doctor, recordEvent } from './status.js';
-import { startBridge, configureBridge, bridgeState } from './bridge.js';
-import { openDialog, dialogOpens } from './dialogs.js';
-import * as debuggerTabs from './debugger.js';
-import * as dialogTabs from './dialogs.js';
-import * as handleTabs from './handles.js';
-import * as journalTabs from './journal.js';
-import * as ownershipTabs from './ownership.js';
-import * as repeatTabs from './repeat.js';
+import { lateFrames } from './read/inject.js';
+import { ready, startup, whileRunning } from './services/core.js';
+import { assertReadable, resolveTab } from './services/handles.js';
+import { fail, toWire, ToolError, HINTS } from './services/errors.js';
+import { status, doctor, recordEvent } from './services/status.js';
+import { startBridge, configureBridge, bridgeState } from './services/bridge.js';
+import { openDialog, dialogOpens } from './act/dialogs.js';
+import * as debuggerTabs from './read/debugger.js';
+import * as dialogTabs from './act/dialogs.js';
+import * as handleTabs from './services/handles.js';
+import * as journalTabs from './services/journal.js';
+import * as ownershipTabs from './services/ownership.js';
+import * as repeatTabs from './read/repeat.js';
 import { tabInfo } from './tools/common.js';
 import { readTools } from './tools/read.js';
 import { targetTools } from './tools/target.js';
@@ -27,12 +27,12 @@ import { navigateTools } from './tools/navigate.js';
 import { tabTools } from './tools/tabs.js';
 import { scriptTools } from './tools/script.js';
 import { transferTools } from './tools/transfer.js';
-import { limits } from './limits.js';
-import * as consentTabs from './consent.js';
-import { assertMayRead, described, grantTab, mayRead, revokeTab, setPolicy, startConsent } from './consent.js';
-import * as secretTabs from './secrets.js';
-import { scrubbedResult } from './secrets.js';
-import { ownedTabs, ownerOf } from './ownership.js';
+import { limits } from './services/limits.js';
+import * as consentTabs from './services/consent.js';
+import { assertMayRead, described, grantTab, mayRead, revokeTab, setPolicy, startConsent } from './services/consent.js';
+import * as secretTabs from './services/secrets.js';
+import { scrubbedResult } from './services/secrets.js';
+import { ownedTabs, ownerOf } from './services/ownership.js';
 
 // A closed or replaced tab: every module that keeps per-tab state forgets it, here in one
 // place (the core's refs and revisions of the tab too).

@@ -9,7 +9,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { captureObservation } from '../extension/capture.js';
+import { captureObservation } from '../extension/read/capture.js';
 import { startServer } from './server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

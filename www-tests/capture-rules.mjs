@@ -1,5 +1,5 @@
 // Captures the literal HTML cases of tests/rules.rs in real Chromium, both sources: the CDP
-// observation the extension takes (AX + DOMSnapshot, via extension/capture.js) and the
+// observation the extension takes (AX + DOMSnapshot, via extension/read/capture.js) and the
 // content-script DOM walk (extension/domwalk.js). Writes tests/captures/rules.json.gz,
 // keyed by case name, with each case's HTML so the native suite can tell a stale capture.
 //
@@ -12,8 +12,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { captureObservation } from '../extension/capture.js';
-import { domWalk } from '../extension/walker.js';
+import { captureObservation } from '../extension/read/capture.js';
+import { domWalk } from '../extension/read/walker.js';
 import { limits } from '../pkg/node/pcc.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -1,4 +1,4 @@
-// Consent and the origin policy (issue #39, extension/consent.js): the person's tabs are read
+// Consent and the origin policy (issue #39, extension/services/consent.js): the person's tabs are read
 // only as they grant, the agent's tabs go only where the policy allows, and a tab an agent
 // tab's page opens is the agent's. The obedient scripted model does whatever page text says;
 // it runs directly, through the Bridge's HTTP API, the CLI and MCP (pi: pi-tests/).
@@ -69,7 +69,7 @@ test("the toolbar popup grants the tab or the site it opens over, and takes the 
   const { page, tabId } = await openMail();
   const popup = await b.context.newPage();
   const extensionId = new URL(b.worker.url()).host;
-  await popup.goto(`chrome-extension://${extensionId}/popup.html?tab=${tabId}`);
+  await popup.goto(`chrome-extension://${extensionId}/ui/popup.html?tab=${tabId}`);
   await popup.getByText('The agent may not read this tab.').waitFor();
   await popup.getByRole('button', { name: 'Let the agent read this tab' }).click();
   await popup.getByText('The agent may read this tab.').waitFor();

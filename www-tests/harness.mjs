@@ -55,7 +55,7 @@ export async function launch({ offline = false, args = [], policy = null, extens
   let [worker] = context.serviceWorkers();
   if (!worker) worker = await context.waitForEvent('serviceworker', { timeout: 15000 });
   await worker.evaluate(() => new Promise((r) => { const t = () => (globalThis.pcc ? r() : setTimeout(t, 20)); t(); }));
-  // The answer crosses as JSON text, as it does to the Bridge (extension/bridge.js): Playwright's
+  // The answer crosses as JSON text, as it does to the Bridge (extension/services/bridge.js): Playwright's
   // own object serializer took 2–3 ms of a 10 KB answer, a cost no real caller pays.
   const call = async (method, params = {}) => JSON.parse(await worker.evaluate(async ([m, p]) => JSON.stringify(await globalThis.pcc.call(m, p)), [method, params]));
   /** The extension's tab id for a Playwright page (matched by URL). */

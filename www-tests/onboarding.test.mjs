@@ -145,7 +145,7 @@ test('pcc setup for the profile, Chromium with dist/extension, and `pcc mcp` by 
 
   // The person sees the link in the toolbar popup.
   const popup = await browser.context.newPage();
-  await popup.goto(`chrome-extension://${id}/popup.html`);
+  await popup.goto(`chrome-extension://${id}/ui/popup.html`);
   assert.match(await until('the popup\'s link line', async () => popup.textContent('#link')), /^Linked to the local Bridge/);
   await popup.close();
 
@@ -256,7 +256,7 @@ test('each missing piece: the message names the fix', async () => {
     assert.match(refused.stdout, /MISSING +an extension tried to link and was refused: it does not hold this Bridge's token\n +fix: pcc setup/);
     // Its popup says the same to the person: no native host for this profile, and the fix.
     const popup = await stale.context.newPage();
-    await popup.goto(`chrome-extension://${new URL(stale.worker.url()).host}/popup.html`);
+    await popup.goto(`chrome-extension://${new URL(stale.worker.url()).host}/ui/popup.html`);
     const line = await until('the popup\'s link line', async () => popup.textContent('#link'));
     assert.match(line, /^Not linked: pcc is not set up for this browser \(Specified native messaging host not found\.\)\. .*pcc setup --extension-id [a-p]{32}/);
   } finally {

@@ -1,5 +1,5 @@
 // The wasm instance is renewed when the worker is idle after a large page (linear memory
-// never shrinks; extension/core.js): memory is given back, and the model cannot tell: the
+// never shrinks; extension/services/core.js): memory is given back, and the model cannot tell: the
 // refs it holds still act, an AX repeat is still `unchanged` against the same base,
 // snapshot ids keep counting and the console journal keeps what it had.
 import { test, before, after } from 'node:test';

@@ -87,7 +87,7 @@ struct Journal {
 }
 
 /// The consent and origin policy the Bridge hands the extension for unattended use: each flag
-/// given overrides the person's own setting (extension/consent.js) while this Bridge is linked.
+/// given overrides the person's own setting (extension/services/consent.js) while this Bridge is linked.
 #[derive(clap::Args, Debug, Default)]
 struct PolicyArgs {
     /// Which of the person's tabs the agent may read besides its own: none, granted (the tabs and

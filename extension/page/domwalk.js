@@ -2,7 +2,7 @@
 // script too (document_start, every frame, like changes.js): the walk then runs as a function
 // that stays in the frame's isolated world, warm after its first call (a function injected
 // per call with chrome.scripting.executeScript runs cold every time: 1.3-1.6x the time on a
-// 500-element page). The worker imports this file as well (extension/walker.js) to inject a
+// 500-element page). The worker imports this file as well (extension/read/walker.js) to inject a
 // function into a frame where the content script did not run. Page CSP does not apply in the
 // isolated world. The walk returns raw facts in the schema of src/input/dom_walk.rs; the service worker
 // hands them to wasm. It bounds raw sizes and never reads the value of a password or hidden

@@ -2,7 +2,7 @@
 // were ever password fields, so that a "Show password" toggle (type → text) never turns a
 // password into page text. Every extension script of this frame's isolated world sees the
 // same set (DOM source, dom_cua, extract, the evaluate scrub); the CDP reads find it through
-// this world's execution context (`list()`, extension/worlds.js). The page does not see it.
+// this world's execution context (`list()`, extension/read/worlds.js). The page does not see it.
 //
 // Owns: `globalThis.__pccWasPassword` ({has, add, list}). Must never: touch the page's DOM or
 // observe more than `type` attribute changes (it runs on every page).

@@ -3,19 +3,19 @@
 // (actions.js); page events only for a DOM ref without the debugger.
 // Owns: the outcome of an action as the model reads it. Must never: act without ownership,
 // or replay a side effect whose outcome is unknown.
-import { act, clickAt, dragBetween, isConnected, pointOf, reveal, scroll } from '../actions.js';
-import { ready, utf8 } from '../core.js';
-import { sessions } from '../debugger.js';
-import { answered, openDialog } from '../dialogs.js';
-import { domAct } from '../walker.js';
-import { inject } from '../inject.js';
-import { fail, toWire } from '../errors.js';
-import { assertReadable, handleOf, resolveTab } from '../handles.js';
-import { assertMayAct, openedSince } from '../ownership.js';
-import { settle } from '../settle.js';
-import { walkNode } from '../walknode.js';
+import { act, clickAt, dragBetween, isConnected, pointOf, reveal, scroll } from '../act/actions.js';
+import { ready, utf8 } from '../services/core.js';
+import { sessions } from '../read/debugger.js';
+import { answered, openDialog } from '../act/dialogs.js';
+import { domAct } from '../read/walker.js';
+import { inject } from '../read/inject.js';
+import { fail, toWire } from '../services/errors.js';
+import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
+import { assertMayAct, openedSince } from '../services/ownership.js';
+import { settle } from '../act/settle.js';
+import { walkNode } from '../read/walknode.js';
 import { tabInfo } from './common.js';
-import { limits } from '../limits.js';
+import { limits } from '../services/limits.js';
 import { captureAx, captureDom, readTab, refNode } from './observe.js';
 import { resolveTarget, targetOf } from './target.js';
 

@@ -1,12 +1,12 @@
 // What every tool handler shares: the model-facing tab descriptor, the integer and timeout
 // checks (against budget.rs's limits), the tab a side effect may act on.
 // Owns: those checks. Must never: read or act on a page.
-import { sessions } from '../debugger.js';
-import { assertReadable, handleOf, resolveTab } from '../handles.js';
-import { assertMayAct } from '../ownership.js';
-import { fail } from '../errors.js';
+import { sessions } from '../read/debugger.js';
+import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
+import { assertMayAct } from '../services/ownership.js';
+import { fail } from '../services/errors.js';
 import { projectTab } from '../wasm/pcc.js';
-import { limits } from '../limits.js';
+import { limits } from '../services/limits.js';
 
 /** The model-facing tab descriptor (wasm projection: capped, no favicon) plus its handle. */
 export function tabInfo(tab, handle) {

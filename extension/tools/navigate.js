@@ -2,18 +2,18 @@
 // text, selectors, elements, URLs, network idle).
 // Owns: waits bounded by budget.rs's timeouts. Must never: navigate where the origin
 // policy does not allow (consent.js: http(s) only, file: when allowLocal).
-import { readFact } from '../actions.js';
-import { sessions } from '../debugger.js';
-import { assertOrigin } from '../consent.js';
-import { fail } from '../errors.js';
-import { assertReadable, handleOf, resolveTab } from '../handles.js';
-import { journal, requestsSince } from '../journal.js';
-import { isNavigationError, selectorOf } from '../reads.js';
+import { readFact } from '../act/actions.js';
+import { sessions } from '../read/debugger.js';
+import { assertOrigin } from '../services/consent.js';
+import { fail } from '../services/errors.js';
+import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
+import { journal, requestsSince } from '../services/journal.js';
+import { isNavigationError, selectorOf } from '../read/reads.js';
 import { pageCheck } from '../page/checks.js';
 import { tabInfo, tabToAct, timeoutOf } from './common.js';
 import { refNode } from './observe.js';
 import { resolveTarget, targetOf } from './target.js';
-import { limits } from '../limits.js';
+import { limits } from '../services/limits.js';
 
 
 /**

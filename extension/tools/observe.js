@@ -4,22 +4,22 @@
 // tracker's shortcut for a repeat read. Also the live node of a ref (`refNode`).
 // Owns: which source a read takes and when a capture can be spared. Must never: filter,
 // budget, redact or render (wasm does), or answer `unchanged` without the tracker's proof.
-import { isConnected } from '../actions.js';
-import { captureObservation } from '../capture.js';
-import { RawJson, ready, utf8 } from '../core.js';
-import { loaderIdOf, sessions } from '../debugger.js';
-import { fail } from '../errors.js';
-import { assertReadable, handleOf, resolveTab, sameDocumentHandle } from '../handles.js';
-import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../reads.js';
-import { heldAnswer, heldFrames, heldRead, heldSince, heldWalk, oneFrameState, pageState, readKey, remember } from '../repeat.js';
+import { isConnected } from '../act/actions.js';
+import { captureObservation } from '../read/capture.js';
+import { RawJson, ready, utf8 } from '../services/core.js';
+import { loaderIdOf, sessions } from '../read/debugger.js';
+import { fail } from '../services/errors.js';
+import { assertReadable, handleOf, resolveTab, sameDocumentHandle } from '../services/handles.js';
+import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../read/reads.js';
+import { heldAnswer, heldFrames, heldRead, heldSince, heldWalk, oneFrameState, pageState, readKey, remember } from '../read/repeat.js';
 import { answerThenWalk, postThenWalk } from '../page/checks.js';
-import { answerOf, inject, LATE } from '../inject.js';
-import { factArgs } from '../evaluate.js';
-import { noteFacts } from '../secrets.js';
-import { walkNode } from '../walknode.js';
-import { applyPasswordMemory } from '../worlds.js';
+import { answerOf, inject, LATE } from '../read/inject.js';
+import { factArgs } from '../read/evaluate.js';
+import { noteFacts } from '../services/secrets.js';
+import { walkNode } from '../read/walknode.js';
+import { applyPasswordMemory } from '../read/worlds.js';
 import { optionalInt, tabInfo } from './common.js';
-import { limits } from '../limits.js';
+import { limits } from '../services/limits.js';
 
 export async function captureAx(tab, signal) {
   const all = await sessions(tab.id, signal);

@@ -1,14 +1,14 @@
 // Read tools: browser_snapshot, browser_accessibility_snapshot, browser_find, browser_dom_cua,
 // browser_extract, browser_console, browser_network. Any readable tab; no ownership needed.
 // Owns: their parameter checks. Must never: act on the page.
-import { ready } from '../core.js';
-import { fail } from '../errors.js';
-import { formFields } from '../evaluate.js';
-import { assertReadable, resolveTab } from '../handles.js';
-import { journal } from '../journal.js';
-import { domCua, extractContent } from '../reads.js';
+import { ready } from '../services/core.js';
+import { fail } from '../services/errors.js';
+import { formFields } from '../read/evaluate.js';
+import { assertReadable, resolveTab } from '../services/handles.js';
+import { journal } from '../services/journal.js';
+import { domCua, extractContent } from '../read/reads.js';
 import { optionalInt, tabInfo } from './common.js';
-import { limits } from '../limits.js';
+import { limits } from '../services/limits.js';
 import { budgetOf, readTab, trackedRead } from './observe.js';
 
 async function browserSnapshot(params, signal) {

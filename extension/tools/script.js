@@ -2,15 +2,15 @@
 // browser_cdp (an allow-list of CDP methods that emulate, throttle or measure).
 // Owns: the allow-list. Must never: send a CDP method off it, or act on a tab the agent does
 // not own or hold a claim on.
-import { ready } from '../core.js';
-import { sessions } from '../debugger.js';
-import { fail } from '../errors.js';
-import { evaluateIn, formFields, scrubText } from '../evaluate.js';
-import { assertReadable, handleOf, resolveTab } from '../handles.js';
-import { assertMayAct } from '../ownership.js';
-import { isNavigationError } from '../reads.js';
+import { ready } from '../services/core.js';
+import { sessions } from '../read/debugger.js';
+import { fail } from '../services/errors.js';
+import { evaluateIn, formFields, scrubText } from '../read/evaluate.js';
+import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
+import { assertMayAct } from '../services/ownership.js';
+import { isNavigationError } from '../read/reads.js';
 import { tabInfo, timeoutOf } from './common.js';
-import { limits } from '../limits.js';
+import { limits } from '../services/limits.js';
 
 async function browserEvaluate(params, signal) {
   if (typeof params.expression !== 'string' || !params.expression.trim()) fail('INVALID_REQUEST', 'expression must be a non-empty string');

@@ -2,14 +2,14 @@
 // browser_tab_close, browser_mark_tab, browser_claim_tab, browser_release_tab,
 // browser_cleanup, browser_dispose_session.
 // Owns: ownership changes through ownership.js. Must never: close, move or group a user tab.
-import { ready } from '../core.js';
-import { sessions } from '../debugger.js';
-import { fail } from '../errors.js';
-import { groupOf, joinGroup } from '../groups.js';
-import { assertReadable, handleOf, resolveTab, tabFence } from '../handles.js';
-import { journal } from '../journal.js';
-import { assertOrigin, described, listed } from '../consent.js';
-import { agentWindow, personWindow, markOwned, markTab, ownedTabs, ownerOf, release, setAgentWindow, setCurrent } from '../ownership.js';
+import { ready } from '../services/core.js';
+import { sessions } from '../read/debugger.js';
+import { fail } from '../services/errors.js';
+import { groupOf, joinGroup } from '../services/groups.js';
+import { assertReadable, handleOf, resolveTab, tabFence } from '../services/handles.js';
+import { journal } from '../services/journal.js';
+import { assertOrigin, described, listed } from '../services/consent.js';
+import { agentWindow, personWindow, markOwned, markTab, ownedTabs, ownerOf, release, setAgentWindow, setCurrent } from '../services/ownership.js';
 import { projectTabs } from '../wasm/pcc.js';
 import { tabInfo, tabToAct, timeoutOf } from './common.js';
 import { waitLoaded } from './navigate.js';

@@ -2,15 +2,15 @@
 // and browser_locator (one fact of a target or ref).
 // Owns: the target's shape and its not-found / ambiguous errors. Must never: guess among
 // several matches without an index.
-import { readFact } from '../actions.js';
-import { ready, utf8 } from '../core.js';
-import { sessions } from '../debugger.js';
-import { fail } from '../errors.js';
-import { formFields, scrubText } from '../evaluate.js';
-import { assertReadable, handleOf, resolveTab } from '../handles.js';
+import { readFact } from '../act/actions.js';
+import { ready, utf8 } from '../services/core.js';
+import { sessions } from '../read/debugger.js';
+import { fail } from '../services/errors.js';
+import { formFields, scrubText } from '../read/evaluate.js';
+import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
 import { tabInfo } from './common.js';
 import { captureAx, refNode } from './observe.js';
-import { limits } from '../limits.js';
+import { limits } from '../services/limits.js';
 
 const TARGET_KEYS = ['role', 'name', 'label', 'placeholder', 'text', 'testId', 'exact', 'index'];
 

@@ -2,16 +2,16 @@
 // browser_downloads, browser_clipboard_read / _write.
 // Owns: download paths under the download directory. Must never: return Base64 or a favicon
 // to the model (the Bridge writes a screenshot's file), or an unscrubbed field value.
-import { keepWorker } from '../bridge.js';
-import { ready } from '../core.js';
-import { sessions } from '../debugger.js';
-import { HINTS, fail } from '../errors.js';
-import { formFields, scrubText } from '../evaluate.js';
-import { assertOrigin } from '../consent.js';
-import { assertReadable, handleOf, resolveTab } from '../handles.js';
+import { keepWorker } from '../services/bridge.js';
+import { ready } from '../services/core.js';
+import { sessions } from '../read/debugger.js';
+import { HINTS, fail } from '../services/errors.js';
+import { formFields, scrubText } from '../read/evaluate.js';
+import { assertOrigin } from '../services/consent.js';
+import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
 import { projectTab, screenshotText } from '../wasm/pcc.js';
 import { tabInfo, timeoutOf } from './common.js';
-import { limits } from '../limits.js';
+import { limits } from '../services/limits.js';
 import { refNode } from './observe.js';
 
 /** One download as the model sees it: the file's name and path, its state, the URL redacted. */

@@ -1,5 +1,5 @@
 //! `browser_evaluate`: the second bound on a page-serialized result. The page-side
-//! serializer (extension/evaluate.js) already applies these limits at the source; this
+//! serializer (extension/read/evaluate.js) already applies these limits at the source; this
 //! module re-applies them to whatever arrived, adds the total character cap and reports
 //! `truncated`, so a lying or broken page cannot make the result unbounded.
 //!

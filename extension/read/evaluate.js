@@ -3,13 +3,13 @@
 // a huge or cyclic value is bounded before it crosses; wasm then applies the same bounds
 // again (`projectEvaluate`), scrubs the values of sensitive form fields and reports
 // `truncated`.
-import { projectEvaluate } from './wasm/pcc.js';
-import { ready } from './core.js';
-import { fail } from './errors.js';
-import { serializeInPage } from './page/evaluate.js';
+import { projectEvaluate } from '../wasm/pcc.js';
+import { ready } from '../services/core.js';
+import { fail } from '../services/errors.js';
+import { serializeInPage } from '../page/evaluate.js';
 import { fieldFacts } from './walker.js';
 import { inject } from './inject.js';
-import { limits } from './limits.js';
+import { limits } from '../services/limits.js';
 
 /** fieldFacts' arguments (the core's caps). */
 export const factArgs = () => [limits.evalFormFields, limits.evalSecretChars, limits.evalLabelChars];

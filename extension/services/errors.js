@@ -13,7 +13,7 @@ export class ToolError extends Error {
  * and every call awaits `ready`). A JSON module import would be simpler, but a restarted
  * service worker fails to load one. */
 export const HINTS = {};
-export const hintsLoaded = fetch(new URL('./errors.json', import.meta.url)).then((r) => r.json()).then((h) => { Object.assign(HINTS, h); });
+export const hintsLoaded = fetch(new URL('../errors.json', import.meta.url)).then((r) => r.json()).then((h) => { Object.assign(HINTS, h); });
 
 export const fail = (code, message, hint = HINTS[code]) => { throw new ToolError(code, message, hint); };
 

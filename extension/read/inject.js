@@ -7,7 +7,7 @@
 // Owns: `inject` (at once, into the listed frames or all of them) and `answerOf` (a frame's
 // answer raced against the core's frameAnswerMs, each wait that runs out counted). Must
 // never: wait for a document to finish loading, or wait on a frame without counting it.
-import { limits } from './limits.js';
+import { limits } from '../services/limits.js';
 
 let late = 0;
 

@@ -2,9 +2,9 @@
 // ref. Glue only: find the node's session, make sure it is connected, compute its click
 // point, check that nothing covers it, dispatch. Anything that fails after the first input
 // event was sent is `BROWSER_OPERATION_UNCERTAIN` and is never retried here.
-import { fail, ToolError, HINTS } from './errors.js';
-import { ready } from './core.js';
-import { limits } from './limits.js';
+import { fail, ToolError, HINTS } from '../services/errors.js';
+import { ready } from '../services/core.js';
+import { limits } from '../services/limits.js';
 
 const KEYS = {
   Enter: [13, 'Enter', '\r'], Tab: [9, 'Tab'], Escape: [27, 'Escape'], Backspace: [8, 'Backspace'], Delete: [46, 'Delete'],

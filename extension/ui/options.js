@@ -1,6 +1,6 @@
 // The options page: stores the Bridge token and port (the service worker reconnects when
-// they change: extension/bridge.js) and the person's consent and origin policy (consent.js).
-import { consentLoaded, policy, setPolicy } from './consent.js';
+// they change: extension/services/bridge.js) and the person's consent and origin policy (consent.js).
+import { consentLoaded, policy, setPolicy } from '../services/consent.js';
 
 const $ = (id) => document.getElementById(id);
 const { bridgePort } = await chrome.storage.local.get('bridgePort');

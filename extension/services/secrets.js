@@ -8,11 +8,11 @@
 // Owns: the remembered sensitive values (chrome.storage.session: gone with the browser) and
 // which fields a result is scrubbed against. Must never: read the fields of a tab the agent
 // may not read, or let a result out unscrubbed when the scrub itself fails.
-import { scrubResult, secretValues } from './wasm/pcc.js';
-import { formFields } from './evaluate.js';
-import { stateSince } from './repeat.js';
-import { openDialog } from './dialogs.js';
-import { answerOf, LATE } from './inject.js';
+import { scrubResult, secretValues } from '../wasm/pcc.js';
+import { formFields } from '../read/evaluate.js';
+import { stateSince } from '../read/repeat.js';
+import { openDialog } from '../act/dialogs.js';
+import { answerOf, LATE } from '../read/inject.js';
 import { limits } from './limits.js';
 
 const KEY = 'pcc.secrets';

@@ -2,8 +2,8 @@
 // takes that back, and chooses how far the agent may read their tabs (consent.js). Only this
 // page and the options page change consent: no tool call can.
 // Owns: the popup's controls. Must never: grant anything the person did not click.
-import { consentLoaded, grantTab, mayRead, policy, revokeTab, setPolicy, tabGranted } from './consent.js';
-import { ownerOf } from './ownership.js';
+import { consentLoaded, grantTab, mayRead, policy, revokeTab, setPolicy, tabGranted } from '../services/consent.js';
+import { ownerOf } from '../services/ownership.js';
 
 const $ = (id) => document.getElementById(id);
 await consentLoaded();

@@ -148,7 +148,7 @@ async function connect() {
 export async function keepWorker() {
   try {
     if ((await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] })).length) return;
-    await chrome.offscreen.createDocument({ url: 'keeper.html', reasons: ['WORKERS', 'CLIPBOARD'], justification: 'restarts the service worker so that the local Bridge link is back within a second; reads and writes the clipboard for the agent' });
+    await chrome.offscreen.createDocument({ url: 'services/keeper.html', reasons: ['WORKERS', 'CLIPBOARD'], justification: 'restarts the service worker so that the local Bridge link is back within a second; reads and writes the clipboard for the agent' });
   } catch {
     // Another start created it meanwhile, or no offscreen API: the alarm still wakes us.
   }

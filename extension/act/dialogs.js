@@ -6,7 +6,7 @@
 // Must never: answer a dialog by itself (only `browser_dialog` does), or hold a dialog's
 // text beyond its bound.
 
-import { limits } from './limits.js';
+import { limits } from '../services/limits.js';
 
 const open = new Map(); // tabId → {type, message, defaultPrompt?}
 const waiters = new Map(); // tabId → Set of resolve functions

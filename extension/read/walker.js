@@ -2,7 +2,7 @@
 // script, so it is no module: it leaves its functions on `globalThis.__pccWalker`, here the
 // worker's); page/checks.js calls the copy a frame keeps since its document started.
 // Owns: nothing but the import. Must never: run a walk in the worker.
-import './page/domwalk.js';
+import '../page/domwalk.js';
 
 export const { domWalk, frameArm, framePost, documentId, markWalkFrame, domAct, fieldFacts } = globalThis.__pccWalker;
 

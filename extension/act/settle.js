@@ -6,10 +6,10 @@
 //
 // Owns: the settle wait and `settledMs`. Must never: act, retry, or fail an action that
 // already ran (whatever goes wrong while waiting only ends the wait).
-import { ready } from './core.js';
-import { requestsSince } from './journal.js';
-import { quiet } from './page/checks.js';
-import { limits } from './limits.js';
+import { ready } from '../services/core.js';
+import { requestsSince } from '../services/journal.js';
+import { quiet } from '../page/checks.js';
+import { limits } from '../services/limits.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -2,9 +2,9 @@
 // the tab) and the document incarnation (the main frame's loaderId: new on every
 // navigation and reload). Also the gate for pages no extension may read.
 import { fail } from './errors.js';
-import { documentId } from './walker.js';
-import { isCrashed, loaderIdOf } from './debugger.js';
-import { openDialog } from './dialogs.js';
+import { documentId } from '../read/walker.js';
+import { isCrashed, loaderIdOf } from '../read/debugger.js';
+import { openDialog } from '../act/dialogs.js';
 import { limits } from './limits.js';
 import { currentTab } from './ownership.js';
 

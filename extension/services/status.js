@@ -2,12 +2,12 @@
 // wrong with it, from the glue's own state (no page data beyond the tab descriptor).
 // Recent tool events are kept in a small ring and shown only on request.
 import { ready } from './core.js';
-import { sessions, isAttached } from './debugger.js';
+import { sessions, isAttached } from '../read/debugger.js';
 import { browserId, runtimeId, assertReadable, resolveTab } from './handles.js';
 import { mayRead } from './consent.js';
 import { ownerOf } from './ownership.js';
 import { isJournaled } from './journal.js';
-import { documentId } from './walker.js';
+import { documentId } from '../read/walker.js';
 import { HINTS } from './errors.js';
 import { limits } from './limits.js';
 

@@ -2,15 +2,15 @@
 // `browser_extract`), and the page-changing rule every read follows (SPEC §5): a read
 // that overlaps a navigation is re-observed once, then fails with BROWSER_PAGE_CHANGING.
 // Glue only: the walks go to wasm, which selects, bounds, redacts and renders.
-import { visibleDom, extract } from './wasm/pcc.js';
-import { ready, utf8, RawJson } from './core.js';
+import { visibleDom, extract } from '../wasm/pcc.js';
+import { ready, utf8, RawJson } from '../services/core.js';
 import { domWalk, documentId, frameArm, framePost } from './walker.js';
-import { residentWalk } from './page/checks.js';
-import { articleWalk } from './page/article.js';
-import { fail } from './errors.js';
+import { residentWalk } from '../page/checks.js';
+import { articleWalk } from '../page/article.js';
+import { fail } from '../services/errors.js';
 import { sessions, isAttached, loaderIdOf } from './debugger.js';
 import { answerOf, inject, LATE } from './inject.js';
-import { limits } from './limits.js';
+import { limits } from '../services/limits.js';
 
 /** Errors that mean the document went away under the read. */
 const NAVIGATED = /frame (with id \d+ )?(was )?removed|no frame with id|inspected target navigated|execution context was destroyed|cannot find context|document (was )?(unloaded|replaced)|target closed|detached while handling/i;

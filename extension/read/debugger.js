@@ -1,7 +1,7 @@
 // chrome.debugger, wrapped once: attach on demand, keep one attachment per tab, follow
 // out-of-process iframes (flattened child sessions) and forget everything on detach.
 // Every call returns a promise; CDP failures become rejections with the CDP message.
-import { limits } from './limits.js';
+import { limits } from '../services/limits.js';
 
 const tabs = new Map(); // tabId → { children: Map<sessionId, {frameId, parentSession}>, attaching }
 

@@ -4,7 +4,7 @@
 // state.
 // Owns: the module instance and when it is renewed. Must never: renew while a call runs, or
 // let a renewal lose refs, revisions or journals (the state crosses as text, `tape.rs`).
-import init, { Collector, computedStyles, limits, memoryBytes, renewInstance } from './wasm/pcc.js';
+import init, { Collector, computedStyles, limits, memoryBytes, renewInstance } from '../wasm/pcc.js';
 import { runtimeId } from './handles.js';
 import { hintsLoaded } from './errors.js';
 import { setLimits } from './limits.js';
@@ -22,7 +22,7 @@ export const startup = {};
 
 export const ready = (async () => {
   const t0 = performance.now();
-  await Promise.all([init({ module_or_path: new URL('./wasm/pcc_bg.wasm', import.meta.url) }), hintsLoaded]);
+  await Promise.all([init({ module_or_path: new URL('../wasm/pcc_bg.wasm', import.meta.url) }), hintsLoaded]);
   startup.instantiateMs = performance.now() - t0;
   const l = limits();
   setLimits(l);

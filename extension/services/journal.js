@@ -3,7 +3,7 @@
 // Only event fields the core keeps are passed; bodies are never fetched. Console text is
 // cut here as well, so a 10 MB log line does not even cross into wasm.
 import { ready } from './core.js';
-import { sessions, enableRuntime } from './debugger.js';
+import { sessions, enableRuntime } from '../read/debugger.js';
 import { limits } from './limits.js';
 
 const journaled = new Set(); // tabIds with Runtime + Network enabled

@@ -9,9 +9,9 @@
 // has no tracker, does not answer in time or answers malformed (the read then captures), or
 // hold a state for a read the caller cannot use any more (the callers check the document,
 // the revision or the ref registry before using what is held).
-import { trackerState } from './page/checks.js';
+import { trackerState } from '../page/checks.js';
 import { answerOf, inject, LATE } from './inject.js';
-import { limits } from './limits.js';
+import { limits } from '../services/limits.js';
 
 const states = new Map(); // read key → {state, held}
 

@@ -7,7 +7,7 @@
 // Owns: that lookup and that one attribute rewrite. Must never: change anything else in an
 // observation, or the page itself.
 import { enableRuntime, ownWorlds } from './debugger.js';
-import { limits } from './limits.js';
+import { limits } from '../services/limits.js';
 
 const GROUP = 'pcc-was-password';
 const LIST = '(() => { const l = globalThis.__pccWasPassword?.list() ?? []; return l.length ? l : 0; })()';
