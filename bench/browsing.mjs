@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { extensionDir } from '../www-tests/harness.mjs';
+import { browserOptions, extensionDir } from '../www-tests/harness.mjs';
 import { corpusServer, pagesOf, fullDir } from '../www-tests/corpus.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,17 +31,8 @@ const srv = await corpusServer(fullDir);
 
 async function browser(withExtension) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-browse-'));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1280, height: 720 },
-    args: [
-      '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      // Without: the browser as the person has it otherwise (its component extensions too).
-      ...(withExtension ? [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`] : []),
-    ],
-  });
+  // Without: the browser as the person has it otherwise (its component extensions too).
+  const context = await chromium.launchPersistentContext(dir, browserOptions({ extension: withExtension ? extensionDir : null }));
   await context.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/])[a-z]+:\/\//, (r) => r.abort());
   if (withExtension) {
     let [w] = context.serviceWorkers();

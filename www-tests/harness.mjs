@@ -31,6 +31,21 @@ export async function openUserTab(b, server, path, { grant = true } = {}) {
   return { page, tabId };
 }
 
+/** Playwright's options for headless Debian Chromium, with `extension` loaded (none: null). */
+export function browserOptions({ extension = extensionDir, args = [], env } = {}) {
+  return {
+    ...(env ? { env } : {}),
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 720 },
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      ...(extension ? [`--disable-extensions-except=${extension}`, `--load-extension=${extension}`] : []), ...args,
+    ],
+  };
+}
+
 /**
  * `offline`: every request but to the local test servers fails at once (real pages' ads,
  * fonts, trackers). `policy`: consent and origin policy fields set as the person would in the
@@ -40,17 +55,7 @@ export async function openUserTab(b, server, path, { grant = true } = {}) {
  */
 export async function launch({ offline = false, args = [], policy = null, extension = extensionDir, userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-profile-')), env } = {}) {
   if (!fs.existsSync(path.join(extension, 'wasm', 'pcc_bg.wasm'))) throw new Error('run ./build.sh build first');
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    ...(env ? { env } : {}),
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1280, height: 720 },
-    args: [
-      '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--disable-extensions-except=${extension}`, `--load-extension=${extension}`, ...args,
-    ],
-  });
+  const context = await chromium.launchPersistentContext(userDataDir, browserOptions({ extension, args, env }));
   if (offline) await context.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/])[a-z]+:\/\//, (r) => r.abort());
   let [worker] = context.serviceWorkers();
   if (!worker) worker = await context.waitForEvent('serviceworker', { timeout: 15000 });
