@@ -103,7 +103,7 @@ async fn idle_for(b: &Bridge, limit: Option<Duration>) {
         let linked = current_link(b).is_some();
         if linked {
             touch(b);
-        } else if b.last_use.lock().map_or(false, |t| t.elapsed() >= limit) {
+        } else if b.last_use.lock().is_ok_and(|t| t.elapsed() >= limit) {
             return;
         }
     }
