@@ -4,6 +4,7 @@
 // projection (pkg/node) and the Bridge's security checks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -444,6 +445,22 @@ test('upload: the Bridge checks each path (absolute, existing, canonical) before
   assert.equal((await callBridge('browser_upload', { tabId, target: { label: 'Caption' }, paths: [a] })).json.error?.code, 'INVALID_REQUEST');
   await callBridge('browser_tab_close', { tabId });
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('a Bridge started with --idle-exit (as pcc starts one by itself) leaves once nothing uses it, and takes its bridge.json along', async () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-idle-'));
+  const port = await freePort();
+  const proc = spawn(pccBin, ['bridge', '--port', String(port), '--idle-exit', '1'], { env: { ...process.env, PCC_HOME: home }, stdio: 'ignore' });
+  try {
+    await until('its bridge.json', async () => fs.existsSync(path.join(home, 'bridge.json')), 10000);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(home, 'bridge.json'), 'utf8')).port, port);
+    const code = await new Promise((r) => proc.once('exit', r));
+    assert.equal(code, 0);
+    assert.ok(!fs.existsSync(path.join(home, 'bridge.json')), 'bridge.json removed');
+  } finally {
+    proc.kill();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
 });
 
 // Last in this file: the worker that Playwright's `b.worker` points at is gone afterwards.
