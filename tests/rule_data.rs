@@ -38,6 +38,23 @@ fn filter_owns_text_once_at_its_deepest_owner() {
 }
 
 #[test]
+fn a_focusable_element_ignores_role_presentation() {
+    // ARIA's conflict rule, as Chromium applies it: jQuery UI's tab link keeps its link role
+    // (no line ever says `presentation`); an unfocusable one is presentational indeed.
+    check(
+        page([el("tabs", "ul").attr("role", "tablist").kids([
+            el("tab", "li").attr("role", "tab").kids([el("tab_link", "a").attr("role", "presentation").attr("href", "#tabs-2").says("Tab #2")]),
+            el("plain", "li").attr("role", "tab").kids([el("inert_link", "a").attr("role", "presentation").says("Tab #3")]),
+        ])]),
+        expect![[r#"
+            - tablist
+              - tab "Tab #2" [ref=e1]
+                - link "Tab #2" [href=#tabs-2] [ref=e2]
+              - tab "Tab #3" [ref=e3]"#]],
+    );
+}
+
+#[test]
 fn filter_drops_what_the_page_hides() {
     check(
         page([

@@ -453,6 +453,12 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     // The first ARIA role of the attribute's list wins; an unknown token (`role="btn"`) is skipped.
     let cx = g.context[wi];
     let explicit = w.attrs.get("role").and_then(|r| r.split_whitespace().map(|t| t.to_ascii_lowercase()).find(|t| role::is_aria(t)));
+    // ARIA's conflict rule: `presentation` / `none` is ignored on an element that is focusable
+    // or carries a global ARIA attribute; it keeps its own role (jQuery UI's `<a
+    // role=presentation href>` in a tab stays a link), as Chromium computes it.
+    let focusable_el = (w.tag == "a" && w.attrs.get("href").is_some()) || matches!(w.tag.as_str(), "button" | "input" | "select" | "textarea") || w.attrs.get("tabindex").is_some();
+    let global_aria = w.attrs.iter().any(|(k, _)| k.starts_with("aria-") && k != "aria-hidden");
+    let explicit = explicit.filter(|r| !(matches!(r.as_str(), "presentation" | "none") && (focusable_el || global_aria)));
     let mut role = explicit.unwrap_or_else(|| implicit_role(w, cx).to_string());
     let editable_root = crate::tree::walk_view::is_editable(w) && !cx.editable && !matches!(w.tag.as_str(), "input" | "textarea");
     if editable_root && !matches!(role.as_str(), "searchbox" | "combobox" | "spinbutton") {
