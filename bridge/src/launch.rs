@@ -61,8 +61,10 @@ pub fn port() -> u16 {
     if std::env::var("PCC_PORT").is_ok_and(|p| !p.is_empty()) {
         return config::port(None);
     }
+    // Asked only of another port than the default (the answer either way on the default), so
+    // the usual call pays no extra request.
     match read_state() {
-        Some((p, _)) if health(p).is_some() => p,
+        Some((p, _)) if p != config::DEFAULT_PORT && health(p).is_some() => p,
         _ => config::DEFAULT_PORT,
     }
 }

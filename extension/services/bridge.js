@@ -21,6 +21,8 @@ import { limits, limitsLoaded } from './limits.js';
 
 /** The native-messaging host `pcc setup` registers (bridge/src/setup.rs HOST_NAME). */
 const NATIVE_HOST = 'com.pi_control_chrome.pcc';
+/** The Bridge's per-install token (bridge/src/config.rs: 32 random bytes, hex). */
+const TOKEN = /^[0-9a-f]{32,128}$/;
 
 let socket = null;
 let backoff = 0; // ms before the next attempt: budget.rs's bridgeBackoffMinMs, doubling to its max
@@ -57,7 +59,7 @@ async function askNative() {
     state.native = String(e?.message ?? e); // e.g. not registered: `pcc setup`
     return false;
   }
-  if (answer?.type !== 'bridge' || !Number.isInteger(answer.port) || typeof answer.token !== 'string' || !/^[0-9a-f]{32,128}$/.test(answer.token)) {
+  if (answer?.type !== 'bridge' || !Number.isInteger(answer.port) || typeof answer.token !== 'string' || !TOKEN.test(answer.token)) {
     state.native = answer?.error ? `${answer.error.code}: ${answer.error.message}` : 'an answer that is not {port, token}';
     return false;
   }
@@ -176,7 +178,7 @@ export function startBridge(call) {
 /** Stores the port and/or the pairing token (from `pcc pair`) and reconnects now. */
 export async function configureBridge({ port: p, token } = {}) {
   if (p !== undefined && (!Number.isInteger(p) || p < 1 || p > 65535)) throw new Error('port must be an integer 1–65535');
-  if (token !== undefined && (typeof token !== 'string' || !/^[0-9a-f]{32,128}$/.test(token))) throw new Error('token must be the hex token printed by `pcc pair`');
+  if (token !== undefined && (typeof token !== 'string' || !TOKEN.test(token))) throw new Error('token must be the hex token printed by `pcc pair`');
   // The storage listener reconnects (the options page writes the same keys).
   await chrome.storage.local.set({ ...(p !== undefined ? { bridgePort: p } : {}), ...(token !== undefined ? { bridgeToken: token } : {}) });
 }
