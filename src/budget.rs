@@ -132,7 +132,8 @@ pub const TEXT_RUN_CHARS: usize = 1_000;
 /// A clickable wrapper with more nodes below it than this is a page-level listener (event
 /// delegation, an app root), not a control.
 pub const CLICKABLE_MAX_SUBTREE: usize = 24;
-/// JSON nesting deeper than this is an error (the wire types nest at most ~6 levels).
+/// JSON nesting this deep is an error (the wire types nest at most ~6 levels). serde_json's
+/// own fixed limit: `input::wire`'s test holds the two equal.
 pub const JSON_MAX_DEPTH: usize = 128;
 /// An `[type=…]` attribute of an input line.
 pub const INPUT_TYPE_CHARS: usize = 20;

@@ -1,7 +1,8 @@
 //! CDP `Accessibility.getFullAXTree` result (`{nodes: AXNode[]}`), decoded leniently.
 
-use super::json::{reader, Parser, Scalar};
-use crate::error::Result;
+use super::wire::{nullable, scalar, Scalar};
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
 use std::borrow::Cow;
 
 #[derive(Debug, Clone, Default)]
@@ -33,8 +34,9 @@ pub struct AxNode {
 
 /// `AXValue`: the value is any JSON (string, number, boolean, idref list…). Its `type`
 /// and `sources` are not read (and not kept: they dominate memory on large pages).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct AxValue {
+    #[serde(default, deserialize_with = "scalar")]
     pub value: Option<Scalar>,
 }
 
@@ -48,55 +50,99 @@ pub struct AxProperty {
 pub const KEPT_PROPERTIES: [&str; 13] =
     ["checked", "pressed", "disabled", "expanded", "selected", "focused", "focusable", "required", "readonly", "level", "hasPopup", "editable", "modal"];
 
-// Decodes the nodes one by one, keeping only `KEPT_PROPERTIES`.
-reader!(pub(super) fn read_tree -> AxTree {
-    "nodes" => nodes: |p: &mut Parser<'_>| p.vec_sized(16, read_node),
-});
-
-/// An id as a number: Chromium sends integers as decimal text; any other text is an error.
-fn read_id(p: &mut Parser<'_>) -> Result<AxId> {
-    let s = p.str()?;
-    // Parsed as i64 (that parser is in the module already), then narrowed.
-    s.parse::<i64>().ok().and_then(|n| AxId::try_from(n).ok()).ok_or_else(|| p.fail("an AX node id that is not a 32-bit integer"))
+impl<'de> Deserialize<'de> for AxTree {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Wire {
+            #[serde(default, deserialize_with = "nullable")]
+            nodes: Vec<AxNode>,
+        }
+        Wire::deserialize(d).map(|w| AxTree { nodes: w.nodes })
+    }
 }
 
-fn read_node(p: &mut Parser<'_>) -> Result<AxNode> {
-    let mut n = AxNode::default();
-    p.object(|p, k| {
-        match k {
-            "nodeId" => n.node_id = read_id(p)?,
-            "ignored" => n.ignored = p.bool()?,
-            "role" => n.role = read_role(p)?,
-            "name" => n.name = read_opt_value(p)?,
-            "value" => n.value = read_opt_value(p)?,
+/// An id as a number: Chromium sends integers as decimal text; any other text is an error.
+fn id<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<AxId, D::Error> {
+    let s = Cow::<'de, str>::deserialize(d)?;
+    s.parse::<AxId>().map_err(|_| de::Error::custom("expected an AX node id that is a 32-bit integer"))
+}
+
+fn opt_id<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<AxId>, D::Error> {
+    #[derive(Deserialize)]
+    struct Id(#[serde(deserialize_with = "id")] AxId);
+    Option::<Id>::deserialize(d).map(|o| o.map(|i| i.0))
+}
+
+fn ids<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<AxId>, D::Error> {
+    #[derive(Deserialize)]
+    struct Id(#[serde(deserialize_with = "id")] AxId);
+    Option::<Vec<Id>>::deserialize(d).map(|o| o.unwrap_or_default().into_iter().map(|i| i.0).collect())
+}
+
+/// A property or an ignored reason as CDP sends it: a name (borrowed from the text) and a value.
+#[derive(Deserialize)]
+struct WireProperty<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(default)]
+    value: AxValue,
+}
+
+/// A node as CDP sends it; `AxNode` keeps what the core reads of it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireNode<'a> {
+    #[serde(default, deserialize_with = "id")]
+    node_id: AxId,
+    #[serde(default, deserialize_with = "nullable")]
+    ignored: bool,
+    #[serde(default)]
+    role: Option<AxValue>,
+    #[serde(default)]
+    name: Option<AxValue>,
+    #[serde(default)]
+    value: Option<AxValue>,
+    #[serde(default, borrow, deserialize_with = "nullable")]
+    properties: Vec<WireProperty<'a>>,
+    #[serde(default, deserialize_with = "opt_id")]
+    parent_id: Option<AxId>,
+    #[serde(default, deserialize_with = "ids")]
+    child_ids: Vec<AxId>,
+    #[serde(default, rename = "backendDOMNodeId")]
+    backend_dom_node_id: Option<i64>,
+    #[serde(default, borrow, deserialize_with = "nullable")]
+    ignored_reasons: Vec<WireProperty<'a>>,
+}
+
+impl<'de> Deserialize<'de> for AxNode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let w = WireNode::deserialize(d)?;
+        let mut n = AxNode {
+            node_id: w.node_id,
+            ignored: w.ignored,
+            role: role(w.role),
+            name: w.name,
+            value: w.value,
             // Only the properties the core reads are kept (the rest are most of the bytes).
-            "properties" => p.array(|p| {
-                let prop = read_property(p)?;
-                if KEPT_PROPERTIES.contains(&prop.name.as_str()) {
-                    n.properties.push(prop);
-                }
-                Ok(())
-            })?,
-            "parentId" => n.parent_id = if p.null() { None } else { Some(read_id(p)?) },
-            "childIds" => n.child_ids = p.vec(read_id)?,
-            "backendDOMNodeId" => n.backend_dom_node_id = p.opt_i64()?,
-            "ignoredReasons" => p.array(|p| {
-                let reason = read_property(p)?;
-                n.behind_modal |= reason.name == "activeModalDialog";
-                Ok(())
-            })?,
-            _ => p.skip()?,
+            properties: w
+                .properties
+                .into_iter()
+                .filter_map(|p| KEPT_PROPERTIES.iter().find(|k| **k == p.name).map(|k| AxProperty { name: (*k).to_string(), value: p.value }))
+                .collect(),
+            parent_id: w.parent_id,
+            child_ids: w.child_ids,
+            backend_dom_node_id: w.backend_dom_node_id,
+            behind_modal: w.ignored_reasons.iter().any(|r| r.name == "activeModalDialog"),
+        };
+        if n.is_never_shown() {
+            // Kept for the tree's shape only: its text is never read (an inline text box's
+            // repeats its parent's; a third of a large page's nodes are inline text boxes).
+            n.name = None;
+            n.value = None;
+            n.properties = Vec::new();
         }
-        Ok(())
-    })?;
-    if n.is_never_shown() {
-        // Kept for the tree's shape only: its text is never read (an inline text box's
-        // repeats its parent's; a third of a large page's nodes are inline text boxes).
-        n.name = None;
-        n.value = None;
-        n.properties = Vec::new();
+        Ok(n)
     }
-    Ok(n)
 }
 
 /// The roles most nodes have: a 50k-node page's 99k role strings were 2 MiB of its peak.
@@ -107,29 +153,13 @@ const COMMON_ROLES: [&str; 24] = [
 ];
 
 /// A role value's text (anything but a string reads as no role).
-fn read_role(p: &mut Parser<'_>) -> Result<Cow<'static, str>> {
-    let text = match read_opt_value(p)?.and_then(|v| v.value) {
+fn role(v: Option<AxValue>) -> Cow<'static, str> {
+    let text = match v.and_then(|v| v.value) {
         Some(Scalar::Str(s)) => s,
         _ => String::new(),
     };
-    Ok(COMMON_ROLES.iter().find(|r| **r == text).map_or(Cow::Owned(text), |r| Cow::Borrowed(*r)))
+    COMMON_ROLES.iter().find(|r| **r == text).map_or(Cow::Owned(text), |r| Cow::Borrowed(*r))
 }
-
-fn read_opt_value(p: &mut Parser<'_>) -> Result<Option<AxValue>> {
-    if p.null() {
-        return Ok(None);
-    }
-    read_value(p).map(Some)
-}
-
-reader!(fn read_value -> AxValue {
-    "value" => value: Parser::scalar,
-});
-
-reader!(fn read_property -> AxProperty {
-    "name" => name: Parser::string,
-    "value" => value: read_value,
-});
 
 impl AxValue {
     /// `text`, moving a string out instead of copying it.

@@ -2,14 +2,21 @@
 //! whose strings are indices into one shared `strings` table (-1 = absent). Only the
 //! columns the core reads are declared; the rest are skipped by the decoder.
 
+use serde::de::{self, DeserializeSeed, Deserializer, SeqAccess, Visitor};
+use serde::Deserialize;
+use std::fmt;
+use std::marker::PhantomData;
 
-#[derive(Debug, Clone, Default)]
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
 pub struct DomSnapshot {
     pub documents: Vec<DocumentSnapshot>,
     pub strings: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct DocumentSnapshot {
     pub nodes: NodeSnapshot,
     pub layout: LayoutSnapshot,
@@ -17,7 +24,8 @@ pub struct DocumentSnapshot {
     pub scroll_offset_y: f64,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct NodeSnapshot {
     pub parent_index: Vec<i64>,
     pub node_type: Vec<i64>,
@@ -29,7 +37,8 @@ pub struct NodeSnapshot {
     pub is_clickable: RareBool,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct LayoutSnapshot {
     pub node_index: Vec<i64>,
     /// One row per layout object: indices of the computed styles asked for, in order.
@@ -60,81 +69,59 @@ impl<T> Rows<T> {
         let start = if row == 0 { 0 } else { self.ends[row - 1] as usize };
         self.values.get(start..end)
     }
+}
 
-    fn read<'a>(p: &mut Parser<'a>, item: fn(&mut Parser<'a>) -> Result<T>) -> Result<Rows<T>> {
-        let (n, values) = p.items_ahead(2);
-        let mut rows = Rows { values: Vec::with_capacity(values), ends: Vec::with_capacity(n) };
-        p.array(|p| {
-            p.array(|p| {
-                rows.values.push(item(p)?);
-                Ok(())
-            })?;
-            rows.ends.push(u32::try_from(rows.values.len()).map_err(|_| p.fail("too many values"))?);
-            Ok(())
-        })?;
-        Ok(rows)
+/// Rows as CDP sends them: an array of arrays (`null` reads as no rows).
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Rows<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Rows<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array of arrays")
+            }
+            fn visit_unit<E: de::Error>(self) -> std::result::Result<Self::Value, E> {
+                Ok(Rows::default())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Self::Value, A::Error> {
+                let mut rows = Rows::default();
+                while seq.next_element_seed(Row(&mut rows.values))?.is_some() {
+                    rows.ends.push(u32::try_from(rows.values.len()).map_err(|_| de::Error::custom("too many values"))?);
+                }
+                Ok(rows)
+            }
+        }
+        d.deserialize_any(V(PhantomData))
     }
 }
 
-#[derive(Debug, Clone, Default)]
-pub struct RareBool {
-    pub index: Vec<i64>,
+/// One row, appended to the flat values.
+struct Row<'v, T>(&'v mut Vec<T>);
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for Row<'_, T> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
 }
 
-use super::json::{reader, Parser};
-use crate::error::Result;
-
-reader!(pub(super) fn read_snapshot -> DomSnapshot {
-    "documents" => documents: |p: &mut Parser<'_>| p.vec(read_document),
-    "strings" => strings: |p: &mut Parser<'_>| p.vec(Parser::string),
-});
-
-fn ints(p: &mut Parser<'_>) -> Result<Vec<i64>> {
-    p.vec_sized(2, |p| p.i64())
-}
-
-fn read_document(p: &mut Parser<'_>) -> Result<DocumentSnapshot> {
-    let mut d = DocumentSnapshot::default();
-    p.object(|p, k| {
-        match k {
-            "nodes" => p.object(|p, k| {
-                let n = &mut d.nodes;
-                match k {
-                    "parentIndex" => n.parent_index = ints(p)?,
-                    "nodeType" => n.node_type = ints(p)?,
-                    "nodeName" => n.node_name = ints(p)?,
-                    "backendNodeId" => n.backend_node_id = ints(p)?,
-                    "attributes" => n.attributes = Rows::read(p, Parser::i64)?,
-                    "nodeValue" => n.node_value = ints(p)?,
-                    "isClickable" => p.object(|p, k| {
-                        match k {
-                            "index" => n.is_clickable.index = ints(p)?,
-                            _ => p.skip()?,
-                        }
-                        Ok(())
-                    })?,
-                    _ => p.skip()?,
-                }
-                Ok(())
-            })?,
-            "layout" => p.object(|p, k| {
-                let l = &mut d.layout;
-                match k {
-                    "nodeIndex" => l.node_index = ints(p)?,
-                    "styles" => l.styles = Rows::read(p, Parser::i64)?,
-                    "bounds" => l.bounds = Rows::read(p, Parser::f64)?,
-                    "paintOrders" => l.paint_orders = ints(p)?,
-                    _ => p.skip()?,
-                }
-                Ok(())
-            })?,
-            "scrollOffsetX" => d.scroll_offset_x = p.f64()?,
-            "scrollOffsetY" => d.scroll_offset_y = p.f64()?,
-            _ => p.skip()?,
+impl<'de, T: Deserialize<'de>> Visitor<'de> for Row<'_, T> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<(), A::Error> {
+        while let Some(v) = seq.next_element()? {
+            self.0.push(v);
         }
         Ok(())
-    })?;
-    Ok(d)
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct RareBool {
+    pub index: Vec<i64>,
 }
 
 impl DomSnapshot {

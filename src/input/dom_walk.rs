@@ -4,17 +4,22 @@
 //! Elements carry their tag, a whitelisted set of attributes, layout and state; text nodes
 //! carry `text` (the walker bounds raw sizes, it decides nothing about meaning).
 
-use super::json::{reader, Parser};
-use crate::error::Result;
+use super::wire::nullable;
 use rustc_hash::FxHashMap as HashMap;
+use serde::{Deserialize, Deserializer};
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct DomWalk {
     /// The extension's id for this walk: DOM-source refs name it, so an action finds the
     /// elements of exactly this walk.
+    #[serde(deserialize_with = "nullable")]
     pub walk_id: String,
+    #[serde(deserialize_with = "nullable")]
     pub url: String,
+    #[serde(deserialize_with = "nullable")]
     pub title: String,
+    #[serde(deserialize_with = "nullable")]
     pub nodes: Vec<WalkNode>,
     /// Elements an open modal dialog makes inert (the walk does not descend into them).
     pub behind_modal: usize,
@@ -66,10 +71,14 @@ pub struct WalkNode {
 
 /// The walks of one tab's frames (`browser_dom_cua`, `browser_extract`): frame 0 is the
 /// main document; a child frame is shown only under a visible element carrying its tag.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct PageWalk {
+    #[serde(deserialize_with = "nullable")]
     pub url: String,
+    #[serde(deserialize_with = "nullable")]
     pub title: String,
+    #[serde(deserialize_with = "nullable")]
     pub frames: Vec<FrameWalk>,
     /// The selector's element in frame 0's walk, when the caller narrowed the read.
     pub scope_index: Option<i64>,
@@ -79,7 +88,8 @@ pub struct PageWalk {
 }
 
 /// Metadata of an article, from the page's own markup (meta tags, JSON-LD, bylines).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct ArticleMeta {
     pub byline: Option<String>,
     pub site: Option<String>,
@@ -87,105 +97,83 @@ pub struct ArticleMeta {
     pub lang: Option<String>,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct FrameWalk {
     pub frame_id: i64,
     /// The tag this frame's window received from its parent ("" when none or ambiguous).
+    #[serde(deserialize_with = "nullable")]
     pub tag: String,
+    #[serde(deserialize_with = "nullable")]
     pub url: String,
+    #[serde(deserialize_with = "nullable")]
     pub viewport: super::viewport::Viewport,
+    #[serde(deserialize_with = "nullable")]
     pub nodes: Vec<WalkNode>,
 }
 
-reader!(pub(super) fn read_walk -> DomWalk {
-    "walkId" => walk_id: Parser::string,
-    "url" => url: Parser::string,
-    "title" => title: Parser::string,
-    "nodes" => nodes: |p: &mut Parser<'_>| p.vec_sized(16, read_node),
-    "behindModal" => behind_modal: |p: &mut Parser<'_>| Ok(p.opt_i64()?.and_then(|n| usize::try_from(n).ok()).unwrap_or(0)),
-});
-
-fn read_node(p: &mut Parser<'_>) -> Result<WalkNode> {
-    let mut n = WalkNode::default();
-    let mut saw_attrs = false;
-    p.object(|p, k| {
-        match k {
-            "parent" => n.parent = p.i64()?,
-            "tag" => n.tag = p.string()?,
-            "text" => n.text = p.opt_string()?,
-            "attrs" => {
-                saw_attrs = true;
-                p.object(|p, k| {
-                    let v = p.string()?;
-                    n.attrs.insert(k.to_string(), v);
-                    Ok(())
-                })?
-            }
-            "rect" => n.rect = if p.null() { None } else { Some(p.vec(|p| p.f64())?) },
-            "display" => n.display = p.opt_string()?,
-            "visibility" => n.visibility = p.opt_string()?,
-            "opacity" => n.opacity = p.opt_f64()?,
-            "value" => n.value = p.opt_string()?,
-            "checked" => n.checked = p.opt_bool()?,
-            "selected" => n.selected = p.opt_bool()?,
-            "disabled" => n.disabled = p.opt_bool()?,
-            "focused" => n.focused = p.opt_bool()?,
-            "ws" => n.ws_before = p.opt_bool()?.unwrap_or(false),
-            "wsEnd" => n.ws_end = p.opt_bool()?.unwrap_or(false),
-            "clickable" => n.clickable = p.opt_bool()?.unwrap_or(false),
-            "covered" => n.covered = p.opt_bool()?.unwrap_or(false),
-            "label" => n.label = p.opt_string()?,
-            "before" => n.before = p.opt_string()?,
-            "after" => n.after = p.opt_string()?,
-            "frameTag" => n.frame_tag = p.opt_string()?,
-            "cellBox" => n.cell_box = p.opt_i64()?.and_then(|b| u8::try_from(b).ok()).unwrap_or(0),
-            _ => p.skip()?,
-        }
-        Ok(())
-    })?;
-    if !saw_attrs {
-        // Without its attributes (type, name, id, autocomplete) a field's value cannot be
-        // proven safe: fail closed, the value never enters the core.
-        n.value = None;
-    }
-    Ok(n)
+/// A node as the walk sends it; `WalkNode` is what the core keeps of it.
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct WireNode {
+    parent: i64,
+    #[serde(deserialize_with = "nullable")]
+    tag: String,
+    text: Option<String>,
+    attrs: Option<HashMap<String, String>>,
+    rect: Option<Vec<f64>>,
+    display: Option<String>,
+    visibility: Option<String>,
+    opacity: Option<f64>,
+    value: Option<String>,
+    checked: Option<bool>,
+    selected: Option<bool>,
+    disabled: Option<bool>,
+    focused: Option<bool>,
+    #[serde(deserialize_with = "nullable")]
+    ws: bool,
+    #[serde(deserialize_with = "nullable")]
+    ws_end: bool,
+    #[serde(deserialize_with = "nullable")]
+    clickable: bool,
+    #[serde(deserialize_with = "nullable")]
+    covered: bool,
+    label: Option<String>,
+    before: Option<String>,
+    after: Option<String>,
+    frame_tag: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    cell_box: u8,
 }
 
-// One frame's walk: `{frameId, tag, url, viewport, nodes}`.
-reader!(pub(super) fn read_frame -> FrameWalk {
-    "frameId" => frame_id: Parser::i64,
-    "tag" => tag: Parser::string,
-    "url" => url: Parser::string,
-    "viewport" => viewport: super::viewport::read_viewport,
-    "nodes" => nodes: |p: &mut Parser<'_>| p.vec_sized(16, read_node),
-});
-
-pub(super) fn read_page(p: &mut Parser<'_>) -> Result<PageWalk> {
-    let mut w = PageWalk::default();
-    p.object(|p, k| {
-        match k {
-            "url" => w.url = p.string()?,
-            "title" => w.title = p.string()?,
-            "scopeIndex" => w.scope_index = p.opt_i64()?,
-            "frames" => w.frames = p.vec(read_frame)?,
-            "article" => {
-                let mut m = ArticleMeta::default();
-                p.object(|p, k| {
-                    let slot = match k {
-                        "byline" => &mut m.byline,
-                        "site" => &mut m.site,
-                        "published" => &mut m.published,
-                        "lang" => &mut m.lang,
-                        _ => return p.skip(),
-                    };
-                    *slot = p.opt_string()?;
-                    Ok(())
-                })?;
-                w.article = Some(m);
-            }
-            _ => p.skip()?,
-        }
-        Ok(())
-    })?;
-    Ok(w)
+impl<'de> Deserialize<'de> for WalkNode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let w = WireNode::deserialize(d)?;
+        Ok(WalkNode {
+            parent: w.parent,
+            tag: w.tag,
+            text: w.text,
+            // Without its attributes (type, name, id, autocomplete) a field's value cannot be
+            // proven safe: fail closed, the value never enters the core.
+            value: w.value.filter(|_| w.attrs.is_some()),
+            attrs: w.attrs.unwrap_or_default(),
+            rect: w.rect,
+            display: w.display,
+            visibility: w.visibility,
+            opacity: w.opacity,
+            checked: w.checked,
+            selected: w.selected,
+            disabled: w.disabled,
+            focused: w.focused,
+            ws_before: w.ws,
+            ws_end: w.ws_end,
+            clickable: w.clickable,
+            covered: w.covered,
+            before: w.before,
+            after: w.after,
+            label: w.label,
+            frame_tag: w.frame_tag,
+            cell_box: w.cell_box,
+        })
+    }
 }

@@ -6,11 +6,11 @@
 //! fields are ignored; wrong types become `Error` values, never panics.
 
 mod ax;
-pub mod json;
 mod dom_snapshot;
 mod dom_walk;
 mod observation;
 mod viewport;
+pub mod wire;
 
 pub use ax::{AxId, AxNode, AxProperty, AxTree, AxValue};
 pub use dom_snapshot::{DocumentSnapshot, DomSnapshot, LayoutSnapshot, NodeSnapshot, RareBool, Rows};
@@ -22,7 +22,7 @@ use crate::error::Result;
 
 /// Decodes an observation from JSON text.
 pub fn decode_observation(json: &str) -> Result<Observation> {
-    json::parse(json, "observation", observation::read_observation)
+    wire::decode(json, "observation")
 }
 
 /// An observation's JSON text, borrowed or owned. Owned text is freed as soon as it is
@@ -61,5 +61,5 @@ impl From<String> for ObservationText<'_> {
 
 /// Decodes the frame walks of `browser_dom_cua` / `browser_extract` from JSON text.
 pub fn decode_page_walk(json: &str) -> Result<PageWalk> {
-    json::parse(json, "page walk", dom_walk::read_page)
+    wire::decode(json, "page walk")
 }

@@ -2,15 +2,11 @@
 //!
 //! Owns: its wire shape. Must never: hold a position or a scale.
 
-use super::json::{reader, Parser};
+use serde::Deserialize;
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
 pub struct Viewport {
     pub width: f64,
     pub height: f64,
 }
-
-reader!(pub(super) fn read_viewport -> Viewport {
-    "width" => width: Parser::f64,
-    "height" => height: Parser::f64,
-});

@@ -46,7 +46,7 @@ struct Bound {
 /// `json`: `{"value": …, "type": "…", "truncated": bool}` from the page-side serializer.
 pub fn project(json: &str) -> Result<Evaluated> {
     // Depth is bounded at the source; serde_json's own recursion limit (128) guards the rest.
-    let raw: Value = crate::input::json::parse(json, "evaluate result", |p| p.value())?;
+    let raw: Value = crate::input::wire::decode(json, "evaluate result")?;
     let mut b = Bound { remaining: EVAL_TOTAL_CHARS, truncated: raw.get("truncated").and_then(Value::as_bool).unwrap_or(false) };
     let kind = raw.get("type").and_then(Value::as_str).map(|t| cut(t, crate::budget::EVAL_TYPE_CHARS, false)).unwrap_or_else(|| "undefined".into());
     let value = bound(raw.get("value").unwrap_or(&Value::Null), 0, &mut b);
@@ -84,7 +84,7 @@ pub fn scrub_texts<'a>(texts: impl Iterator<Item = &'a mut String>, fields_json:
 /// The secrets among reported fields (`None`: none); a sensitive value the extension could
 /// not read whole fails closed.
 fn secrets_of(fields_json: &str) -> Result<Option<Secrets>> {
-    let fields: Value = if fields_json.is_empty() { Value::Null } else { crate::input::json::parse(fields_json, "form fields", |p| p.value())? };
+    let fields: Value = if fields_json.is_empty() { Value::Null } else { crate::input::wire::decode(fields_json, "form fields")? };
     let mut secrets: Vec<Vec<char>> = Vec::new();
     for f in fields.as_array().into_iter().flatten() {
         let Some(value) = secret_of(f) else { continue };

@@ -49,7 +49,7 @@ fn secret(f: &Value) -> Option<&str> {
 }
 
 fn found(fields_json: &str) -> Result<Found> {
-    let fields: Value = if fields_json.trim().is_empty() { Value::Null } else { crate::input::json::parse(fields_json, "form fields", |p| p.value())? };
+    let fields: Value = if fields_json.trim().is_empty() { Value::Null } else { crate::input::wire::decode(fields_json, "form fields")? };
     let mut long: Vec<Vec<char>> = Vec::new();
     let mut short: Vec<String> = Vec::new();
     for f in fields.as_array().into_iter().flatten() {
@@ -78,7 +78,7 @@ fn hidden(f: &Value) -> bool {
 /// The sensitive values among `fields_json`, as the worker remembers them for later results
 /// (a hidden input's short value is not one).
 pub fn secret_values(fields_json: &str) -> Result<Vec<String>> {
-    let fields: Value = if fields_json.trim().is_empty() { Value::Null } else { crate::input::json::parse(fields_json, "form fields", |p| p.value())? };
+    let fields: Value = if fields_json.trim().is_empty() { Value::Null } else { crate::input::wire::decode(fields_json, "form fields")? };
     let mut out: Vec<String> = Vec::new();
     for f in fields.as_array().into_iter().flatten() {
         let keep = |v: &&str| v.chars().count() >= EVAL_SECRET_MIN_CHARS && (!hidden(f) || skeleton(v).len() >= SCRUB_ANYWHERE_MIN_CHARS);
@@ -94,7 +94,7 @@ pub fn secret_values(fields_json: &str) -> Result<Vec<String>> {
 /// `result_json` with every secret of `fields_json` and every secret-named parameter and PEM
 /// body redacted (see the module's rules); the same JSON when none is there.
 pub fn scrub_result(result_json: &str, fields_json: &str) -> Result<String> {
-    let mut v: Value = crate::input::json::parse(result_json, "result", |p| p.value())?;
+    let mut v: Value = crate::input::wire::decode(result_json, "result")?;
     let found = found(fields_json)?;
     walk(&mut v, &found);
     Ok(serde_json::to_string(&v).unwrap_or_else(|_| result_json.to_string()))

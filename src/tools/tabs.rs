@@ -130,7 +130,7 @@ fn describe_row(t: &Value) -> Option<TabDescriptor> {
 
 /// Projects the JSON of a `chrome.tabs.query` result.
 pub fn project_tabs(json: &str) -> Result<TabList> {
-    let raw: Value = crate::input::json::parse(json, "tab list", |p| p.value())?;
+    let raw: Value = crate::input::wire::decode(json, "tab list")?;
     let raw = raw.as_array().ok_or_else(|| Error::malformed("tab list", "expected an array"))?;
     let count = raw.len();
     let tabs: Vec<TabDescriptor> = raw.iter().filter_map(describe_row).take(MAX_TABS).collect();
@@ -139,7 +139,7 @@ pub fn project_tabs(json: &str) -> Result<TabList> {
 
 /// Projects one `chrome.tabs.Tab` object.
 pub fn project_tab(json: &str) -> Result<TabDescriptor> {
-    let raw: Value = crate::input::json::parse(json, "tab", |p| p.value())?;
+    let raw: Value = crate::input::wire::decode(json, "tab")?;
     describe(&raw).ok_or_else(|| Error::malformed("tab", "it has no id"))
 }
 
