@@ -54,6 +54,25 @@ impl Error {
         Error { code, message: message.into(), hint: hint.into() }
     }
 
+    /// JSON text that did not decode as `what`: the position and what was expected, never
+    /// the value found (a value can be a secret; serde's own messages quote it: `invalid
+    /// type: string "hunter2", expected u8` keeps `expected u8`).
+    pub fn json(what: &str, e: &serde_json::Error) -> Error {
+        use serde_json::error::Category;
+        let text = e.to_string();
+        let before_position = |t: &str| t.split(" at line ").next().unwrap_or_default().to_string();
+        let kind = match e.classify() {
+            Category::Io | Category::Eof => "unexpected end".to_string(),
+            Category::Syntax => before_position(&text),
+            Category::Data => match text.find("expected ") {
+                Some(i) => before_position(&text[i..]),
+                None if text.starts_with("missing field") => before_position(&text),
+                None => "a value of the wrong type".to_string(),
+            },
+        };
+        Error::malformed(what, format!("{kind} at line {} column {}", e.line(), e.column()))
+    }
+
     /// Input that could not be decoded (wrong types, not JSON, missing required parts).
     pub fn malformed(what: &str, detail: impl fmt::Display) -> Error {
         // serde_json messages name the position and the expected type, never the value.

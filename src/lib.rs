@@ -12,7 +12,7 @@
 pub mod budget;
 pub mod error;
 mod order;
-pub mod tape;
+pub mod saved;
 pub mod text;
 
 pub mod input;

@@ -1,10 +1,15 @@
-//! The core's one sort: `(key, index)` pairs, ascending. Every ordering the core needs is
-//! expressed as a `u64` key plus a tiebreaking index, so the sort is compiled once (each
-//! `sort_unstable` instantiation costs ~1 KB of wasm).
+//! How the core sorts: by a total order only, so every output that depends on an order is
+//! the same for the same input (no comparator that can tie two different values and leave
+//! them in memory order). Most orderings are a `u64` key plus a tiebreaking index.
 //!
-//! Owns: that sort. Must never: be bypassed by another `sort*` call in the core.
+//! Owns: sorting. Must never: be bypassed by another `sort*` call in the core.
 
 pub fn sort_keyed(v: &mut [(u64, usize)]) {
+    sort(v);
+}
+
+/// Any values with a total order, ascending.
+pub fn sort<T: Ord>(v: &mut [T]) {
     v.sort_unstable();
 }
 

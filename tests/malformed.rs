@@ -92,6 +92,6 @@ fn dom_walk_with_bad_parent_links_is_repaired() {
     let json = r##"{"viewport":{"width":800,"height":600},"domWalk":{"url":"u","nodes":[
         {"parent":-1,"tag":"body"},{"parent":5,"tag":"button"},{"parent":0,"tag":"button","attrs":{"id":"b"}},{"parent":2,"tag":"#text","text":"Go"}]}}"##;
     let r = run(json).expect("repaired");
-    assert_eq!(r.source, "dom");
+    assert_eq!(r.source.as_str(), "dom");
     assert!(r.state.contains("button \"Go\""), "{}", r.state);
 }

@@ -25,7 +25,7 @@ fn basic_page_renders_roles_names_attrs_and_refs() {
 - textbox "Keys" [ref=e9]"#;
     assert_eq!(r.state, expected);
     assert_eq!(r.mode, Mode::Full);
-    assert_eq!(r.source, "chromium_ax");
+    assert_eq!(r.source.as_str(), "chromium_ax");
     assert_eq!(r.ref_count, 9);
     assert_eq!(r.node_count, 14);
     assert_eq!(r.char_count, r.state.chars().count());

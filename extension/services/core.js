@@ -3,7 +3,7 @@
 // `ready` and reads `collector` from it at the start of each use; nothing else holds core
 // state.
 // Owns: the module instance and when it is renewed. Must never: renew while a call runs, or
-// let a renewal lose refs, revisions or journals (the state crosses as text, `tape.rs`).
+// let a renewal lose refs, revisions or journals (the state crosses as text, `saved.rs`).
 import init, { Collector, computedStyles, limits, memoryBytes, renewInstance } from '../wasm/pcc.js';
 import { runtimeId } from './handles.js';
 import { hintsLoaded } from './errors.js';

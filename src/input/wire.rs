@@ -4,10 +4,8 @@
 //!
 //! Owns: the JSON syntax rules every wire type shares (unknown fields are skipped, a missing
 //! field reads as its default, a wrong type is an error naming line and column), the nesting
-//! limit (`crate::budget::JSON_MAX_DEPTH`, which is serde_json's own), and the error text.
-//! Must never: panic on any input, or put a byte of the input into an error message (a
-//! value can be a secret; serde's messages quote wrong values, so only what was *expected*
-//! is kept).
+//! limit (`crate::budget::JSON_MAX_DEPTH`, which is serde_json's own). Must never: panic on
+//! any input, or put a byte of the input into an error message (`Error::json`).
 
 use crate::error::{Error, Result};
 use serde::de::{self, Deserializer, IgnoredAny, Visitor};
@@ -16,24 +14,7 @@ use std::fmt;
 
 /// `s` decoded as one `T`; anything else (trailing text too) is an `InvalidRequest` error.
 pub fn decode<'a, T: Deserialize<'a>>(s: &'a str, what: &'static str) -> Result<T> {
-    serde_json::from_str(s).map_err(|e| error(what, &e))
-}
-
-/// A decode failure as a typed error with the position and what was expected, never the
-/// value found (`invalid type: string "hunter2", expected u8` keeps `expected u8`).
-fn error(what: &str, e: &serde_json::Error) -> Error {
-    use serde_json::error::Category;
-    let text = e.to_string();
-    let kind = match e.classify() {
-        Category::Io | Category::Eof => "unexpected end".to_string(),
-        Category::Syntax => text.split(" at line ").next().unwrap_or("syntax error").to_string(),
-        Category::Data => match text.find("expected ") {
-            Some(i) => text[i..].split(" at line ").next().unwrap_or("").to_string(),
-            None if text.starts_with("missing field") => text.split(" at line ").next().unwrap_or("").to_string(),
-            None => "a value of the wrong type".to_string(),
-        },
-    };
-    Error::malformed(what, format!("{kind} at line {} column {}", e.line(), e.column()))
+    serde_json::from_str(s).map_err(|e| Error::json(what, &e))
 }
 
 /// A JSON scalar as CDP sends it in `AXValue.value`.

@@ -12,11 +12,13 @@ use crate::session::refs::RefTarget;
 use crate::view::render::body;
 use crate::tree::Tree;
 use rustc_hash::FxHashMap as HashMap;
+use serde::{Deserialize, Serialize};
 use std::hash::BuildHasher;
-use crate::tape::{Tape, Taped};
 
 /// Identity of a node across reads: backend DOM node id within its frame's document.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+/// Saved as `[frame, backend, sub]` (a revision holds tens of thousands of keys).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(from = "(i64, i64, u32)", into = "(i64, i64, u32)")]
 pub struct Key {
     /// The frame's id, hashed (64 bits over a page's few frame ids; a revision holds tens of
     /// thousands of keys, and a string in each was most of its memory).
@@ -28,8 +30,20 @@ pub struct Key {
     pub sub: u32,
 }
 
+impl From<(i64, i64, u32)> for Key {
+    fn from((frame, backend, sub): (i64, i64, u32)) -> Key {
+        Key { frame, backend, sub }
+    }
+}
+
+impl From<Key> for (i64, i64, u32) {
+    fn from(k: Key) -> Self {
+        (k.frame, k.backend, k.sub)
+    }
+}
+
 /// What a revision remembers of one view node.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Entry {
     pub body: String,
     pub parent: Option<Key>,
@@ -39,39 +53,18 @@ pub struct Entry {
 }
 
 /// All entries of a view, in document order.
-#[derive(Default)]
+#[derive(Default, Serialize, Deserialize)]
 pub struct Entries {
     pub order: Vec<Key>,
+    #[serde(with = "crate::saved::pairs")]
     pub map: HashMap<Key, Entry>,
     /// An actionable node had no backend identity (or shared one): a ref could not be
     /// carried over provably, so no diff.
     pub temporary: bool,
 }
 
-impl Taped for Key {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        t.repeated(&mut self.frame);
-        self.backend.tape(t);
-        self.sub.tape(t);
-    }
-}
 
-impl Taped for Entry {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.body.tape(t);
-        self.parent.tape(t);
-        self.actionable.tape(t);
-        self.view_index.tape(t);
-    }
-}
 
-impl Taped for Entries {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.order.tape(t);
-        self.map.tape(t);
-        self.temporary.tape(t);
-    }
-}
 
 pub fn entries(view: &View, tree: &Tree) -> Entries {
     let mut e = Entries { order: Vec::new(), map: HashMap::default(), temporary: false };

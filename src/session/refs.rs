@@ -8,11 +8,10 @@
 
 use crate::budget::{REF_SNAPSHOTS_PER_TAB, REF_SNAPSHOTS_TOTAL};
 use crate::error::{Code, Error, Result};
-use serde::Serialize;
-use crate::tape::{Tape, Taped};
+use serde::{Deserialize, Serialize};
 
 /// The tab handle a snapshot was taken under (SPEC §4 `handle`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TabKey {
     pub tab_id: i64,
@@ -22,7 +21,7 @@ pub struct TabKey {
 }
 
 /// Where a ref points, and what the node looked like (for a provable rebind).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RefTarget {
     pub frame_id: String,
@@ -43,7 +42,7 @@ pub struct RefTarget {
     pub name_attr: Option<String>,
 }
 
-#[derive(Default)]
+#[derive(Default, Serialize, Deserialize)]
 struct Record {
     snapshot_id: String,
     tab: TabKey,
@@ -53,7 +52,7 @@ struct Record {
     ephemeral: bool,
 }
 
-#[derive(Default)]
+#[derive(Default, Serialize, Deserialize)]
 pub struct Registry {
     records: Vec<Record>,
     /// Snapshots dropped because their tab moved to another document: (snapshot id, tab id).
@@ -62,45 +61,9 @@ pub struct Registry {
 }
 
 
-impl Taped for TabKey {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.tab_id.tape(t);
-        self.browser_id.tape(t);
-        self.tab_fence.tape(t);
-        self.incarnation.tape(t);
-    }
-}
 
-impl Taped for RefTarget {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.frame_id.tape(t);
-        self.session.tape(t);
-        self.backend_node_id.tape(t);
-        self.walk_index.tape(t);
-        self.walk_id.tape(t);
-        self.role.tape(t);
-        self.name.tape(t);
-        self.tag.tape(t);
-        self.id_attr.tape(t);
-        self.name_attr.tape(t);
-    }
-}
 
-impl Taped for Record {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.snapshot_id.tape(t);
-        self.tab.tape(t);
-        self.refs.tape(t);
-        self.ephemeral.tape(t);
-    }
-}
 
-impl Taped for Registry {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.records.tape(t);
-        self.superseded.tape(t);
-    }
-}
 
 impl Registry {
     pub fn insert(&mut self, snapshot_id: String, tab: TabKey, refs: Vec<(String, RefTarget)>, ephemeral: bool) {

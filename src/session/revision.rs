@@ -12,9 +12,9 @@ use crate::session::diff::{Entries, Key};
 use crate::session::mode::FullReason;
 use crate::session::refs::{RefTarget, TabKey};
 use rustc_hash::FxHashMap as HashMap;
-use crate::tape::{Tape, Taped};
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RevisionKey {
     pub browser_id: String,
     pub session_id: String,
@@ -22,52 +22,28 @@ pub struct RevisionKey {
     pub scope: String,
 }
 
-#[derive(Default)]
+#[derive(Default, Serialize, Deserialize)]
 pub struct Revision {
     pub snapshot_id: String,
     pub tab: TabKey,
     pub url: String,
     pub entries: Entries,
     /// The ref label and target of every node that currently has one.
+    #[serde(with = "crate::saved::pairs")]
     pub refs: HashMap<Key, (String, RefTarget)>,
     pub node_count: usize,
     /// The source and page node count of the read (an `unchanged` answer repeats them).
-    pub source: &'static str,
+    pub source: crate::tree::Source,
     pub total_nodes: usize,
 }
 
-#[derive(Default)]
+#[derive(Default, Serialize, Deserialize)]
 pub struct Store {
     revisions: Vec<(RevisionKey, Revision)>,
 }
 
-impl Taped for RevisionKey {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.browser_id.tape(t);
-        self.session_id.tape(t);
-        self.tab_id.tape(t);
-        self.scope.tape(t);
-    }
-}
 
-impl Taped for Revision {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.snapshot_id.tape(t);
-        self.tab.tape(t);
-        self.url.tape(t);
-        self.entries.tape(t);
-        self.refs.tape(t);
-        self.node_count.tape(t);
-        t.name(&mut self.source, &[crate::tree::Source::ChromiumAx.as_str(), crate::tree::Source::Dom.as_str()]);
-        self.total_nodes.tape(t);
-    }
-}
 
-impl Taped for Store {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.revisions.tape(t);
-    }
-}
 
 impl Store {
     /// The revision to diff against, if it is of the same document.

@@ -5,6 +5,7 @@
 //! clock or draw random numbers (the runtime id comes from the host).
 
 use crate::budget::Budget;
+use serde::{Deserialize, Serialize};
 use crate::session::diff;
 use crate::session::mode::{FullReason, Mode};
 use crate::session::revision::{Revision, RevisionKey, Store};
@@ -18,7 +19,6 @@ use crate::input::ObservationText;
 use crate::session::refs::{RefTarget, Registry, TabKey};
 use crate::view::render::RefLabels;
 use crate::tools::snapshot::{build_tree, snapshot, SnapshotResult};
-use crate::tape::{Tape, Taped};
 
 #[derive(Debug, Clone, Default)]
 pub struct SnapshotOptions {
@@ -48,7 +48,7 @@ pub struct AxOptions {
     pub unchanged_since: Option<String>,
 }
 
-#[derive(Default)]
+#[derive(Default, Serialize, Deserialize)]
 pub struct Collector {
     runtime: String,
     counter: u64,
@@ -61,28 +61,17 @@ pub struct Collector {
     pub journal: Journal,
 }
 
-impl Taped for Collector {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.runtime.tape(t);
-        self.counter.tape(t);
-        self.ax_counter.tape(t);
-        self.ax_refs.tape(t);
-        self.registry.tape(t);
-        self.revisions.tape(t);
-        self.journal.tape(t);
-    }
-}
 
 impl Collector {
     /// The whole state as text (`restore` reads it back): a host renewing the wasm instance
     /// carries refs, revisions, id counters and journals over with it.
-    pub fn save(&mut self) -> String {
-        Tape::write(self)
+    pub fn save(&self) -> String {
+        crate::saved::write(self)
     }
 
     /// The collector `save` wrote as `state` (an error when it is not one).
     pub fn restore(state: &str) -> Result<Collector> {
-        Tape::read(state)
+        crate::saved::read(state)
     }
 
     /// `runtime` identifies this extension runtime; ids from another runtime never resolve.
@@ -272,7 +261,7 @@ impl Collector {
             snapshot_id: String::new(),
             base_snapshot_id: Some(base.snapshot_id.clone()),
             mode: Mode::Unchanged,
-            source: tree.source.as_str(),
+            source: tree.source,
             state: None,
             node_count: base.node_count,
             char_count: 0,

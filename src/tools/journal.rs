@@ -9,23 +9,20 @@
 use crate::budget::{JOURNAL_CAPACITY, JOURNAL_DEFAULT_CHARS, JOURNAL_DEFAULT_ENTRIES, JOURNAL_ENTRY_CHARS, JOURNAL_MAX_CHARS, JOURNAL_TABS, JOURNAL_URL_CHARS};
 use crate::tree::redact;
 use crate::text::capped;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use crate::tape::{Tape, Taped};
 
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct ConsoleEntry {
     pub level: String,
     pub text: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub source: String,
 }
 
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default, rename_all = "camelCase")]
 pub struct Request {
-    #[serde(skip)]
-    id: String,
     pub method: String,
     pub url: String,
     #[serde(rename = "type", skip_serializing_if = "String::is_empty")]
@@ -65,55 +62,23 @@ pub struct Log<T> {
     pub truncated: bool,
 }
 
-#[derive(Default)]
+#[derive(Default, Serialize, Deserialize)]
 struct TabJournal {
     console: VecDeque<ConsoleEntry>,
     console_seen: u64,
-    network: VecDeque<Request>,
+    /// Each request with CDP's id for it (its response and end find it by that id).
+    network: VecDeque<(String, Request)>,
     network_seen: u64,
 }
 
-#[derive(Default)]
+#[derive(Default, Serialize, Deserialize)]
 pub struct Journal {
     tabs: VecDeque<(i64, TabJournal)>,
 }
 
-impl Taped for ConsoleEntry {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.level.tape(t);
-        self.text.tape(t);
-        self.source.tape(t);
-    }
-}
 
-impl Taped for Request {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.id.tape(t);
-        self.method.tape(t);
-        self.url.tape(t);
-        self.kind.tape(t);
-        self.status.tape(t);
-        self.mime_type.tape(t);
-        self.encoded_bytes.tape(t);
-        self.failed.tape(t);
-        self.pending.tape(t);
-    }
-}
 
-impl Taped for TabJournal {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.console.tape(t);
-        self.console_seen.tape(t);
-        self.network.tape(t);
-        self.network_seen.tape(t);
-    }
-}
 
-impl Taped for Journal {
-    fn tape(&mut self, t: &mut Tape<'_>) {
-        self.tabs.tape(t);
-    }
-}
 
 fn push_ring<T>(ring: &mut VecDeque<T>, v: T) {
     if ring.len() >= JOURNAL_CAPACITY {
@@ -155,7 +120,6 @@ impl Journal {
         let t = self.tab(tab);
         t.network_seen += 1;
         let req = Request {
-            id: capped(id, crate::budget::JOURNAL_ID_CHARS),
             method: capped(method, crate::budget::JOURNAL_METHOD_CHARS),
             url: capped(&redact::url(crate::text::byte_prefix(url, 4 * JOURNAL_URL_CHARS)), JOURNAL_URL_CHARS),
             kind: capped(kind, crate::budget::JOURNAL_KIND_CHARS),
@@ -165,11 +129,11 @@ impl Journal {
             failed: None,
             pending: true,
         };
-        push_ring(&mut t.network, req);
+        push_ring(&mut t.network, (capped(id, crate::budget::JOURNAL_ID_CHARS), req));
     }
 
     fn find(&mut self, tab: i64, id: &str) -> Option<&mut Request> {
-        self.tab(tab).network.iter_mut().rev().find(|r| r.id == id)
+        self.tab(tab).network.iter_mut().rev().find(|(i, _)| i == id).map(|(_, r)| r)
     }
 
     pub fn response(&mut self, tab: i64, id: &str, status: i64, mime_type: &str) {
@@ -203,7 +167,8 @@ impl Journal {
         let t = self.tab(tab);
         let filter = opts.filter.as_deref().unwrap_or("");
         let (seen, kept) = (t.network_seen, t.network.len() as u64);
-        read(&t.network, seen, kept, opts, |r| filter.is_empty() || r.url.contains(filter), |r| r.url.len() + r.mime_type.len() + r.kind.len() + 64)
+        let log = read(&t.network, seen, kept, opts, |(_, r)| filter.is_empty() || r.url.contains(filter), |(_, r)| r.url.len() + r.mime_type.len() + r.kind.len() + 64);
+        Log { entries: log.entries.into_iter().map(|(_, r)| r).collect(), count: log.count, total: log.total, dropped: log.dropped, truncated: log.truncated }
     }
 }
 

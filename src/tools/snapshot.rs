@@ -25,7 +25,7 @@ pub struct SnapshotResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub base_snapshot_id: Option<String>,
     pub mode: crate::session::mode::Mode,
-    pub source: &'static str,
+    pub source: crate::tree::Source,
     /// Absent for `unchanged`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
@@ -94,7 +94,7 @@ pub fn snapshot(tree: &Tree, budget: Budget, labels: RefLabels, page: Option<usi
         snapshot_id: String::new(),
         base_snapshot_id: None,
         mode: crate::session::mode::Mode::Full,
-        source: tree.source.as_str(),
+        source: tree.source,
         char_count: crate::text::char_len(&state),
         state: Some(state),
         node_count,

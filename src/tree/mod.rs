@@ -17,8 +17,10 @@ pub(crate) mod walk_view;
 use crate::tree::layout::Rect;
 
 /// Where the tree came from; reported to the caller as `source`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Source {
+    #[default]
     ChromiumAx,
     Dom,
 }
