@@ -12,6 +12,7 @@
 pub mod budget;
 pub mod error;
 mod order;
+pub mod role;
 pub mod saved;
 pub mod text;
 

@@ -307,3 +307,25 @@ fn no_core_module_keeps_a_limit_of_its_own() {
         }
     }
 }
+
+#[test]
+fn no_role_is_compared_as_a_string_outside_its_module() {
+    // `role` owns the vocabulary; everywhere else a role is the `Role` enum. (A role
+    // attribute's text is read with `Role::from_aria_attribute`, never matched by hand.)
+    let by_hand = role_text_spellings();
+    for (m, text) in code().into_iter().filter(|(m, _)| m != "role") {
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for pat in &by_hand {
+                assert!(!line.contains(pat.as_str()), "module {m} compares a role as text ({pat}): {}", line.trim());
+            }
+        }
+    }
+}
+
+/// The spellings of a role held as text: `role == "…"`, `role.as_str()`, `ROLES.contains`, a
+/// role string constructed by name.
+fn role_text_spellings() -> Vec<String> {
+    let mut v: Vec<String> = ["role == \"", "role != \"", "role.as_str()", "ROLES.contains", "role: \"", "role: String", ".name() == \"", ".display() == \"", "display().eq_ignore_ascii_case"].map(String::from).to_vec();
+    v.push("matches!(role, \"".into());
+    v
+}

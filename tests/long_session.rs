@@ -75,7 +75,7 @@ fn an_elided_run_in_a_container_carries_a_handle_that_resolves_to_that_container
     let note = line_with(&r.state, "more links in \"Conversations\"");
     let handle = note.split("[more=").nth(1).and_then(|h| h.strip_suffix(']')).unwrap_or_else(|| panic!("no handle on {note:?}"));
     let target = c.resolve(&r.result.snapshot_id, handle, &tab()).expect("the handle resolves");
-    assert_eq!((target.role.as_str(), target.name.as_str()), ("navigation", "Conversations"));
+    assert_eq!((target.role.name(), target.name.as_str()), ("navigation", "Conversations"));
     // A handle is a ref like the others: counted once, however many notes carry it.
     assert_eq!(r.result.ref_count, distinct_labels(&r.state));
 }

@@ -10,7 +10,7 @@ fn refs_resolve_to_backend_nodes_of_their_snapshot() {
     let mut c = Collector::new("r");
     let r = c.snapshot(&capture("basic"), &opts(None, None)).unwrap();
     let t = c.resolve(&r.snapshot_id, "e2", &tab()).unwrap();
-    assert_eq!(t.role, "button");
+    assert_eq!(t.role.name(), "button");
     assert_eq!(t.name, "Query");
     assert!(t.backend_node_id.is_some());
     assert_eq!(t.id_attr.as_deref(), Some("query"));

@@ -3,6 +3,7 @@
 use super::wire::{nullable, scalar, Scalar};
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
+use crate::role::Role;
 use std::borrow::Cow;
 
 #[derive(Debug, Clone, Default)]
@@ -18,8 +19,10 @@ pub type AxId = i32;
 pub struct AxNode {
     pub node_id: AxId,
     pub ignored: bool,
-    /// The role's text; the common ones are shared, not a copy per node (see `COMMON_ROLES`).
-    pub role: Cow<'static, str>,
+    /// The role, read from Chromium's name for it (`role::Role::from_chromium`).
+    pub role: Role,
+    /// One of the boxes of a table Chromium decided is for layout (its role reads `generic`).
+    pub layout_table_part: bool,
     pub name: Option<AxValue>,
     pub value: Option<AxValue>,
     /// Only the properties the core reads are kept (see `KEPT_PROPERTIES`).
@@ -117,10 +120,16 @@ struct WireNode<'a> {
 impl<'de> Deserialize<'de> for AxNode {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         let w = WireNode::deserialize(d)?;
+        // A role value's text (anything but a string reads as no role).
+        let role_name = match w.role.and_then(|v| v.value) {
+            Some(Scalar::Str(s)) => s,
+            _ => String::new(),
+        };
         let mut n = AxNode {
             node_id: w.node_id,
             ignored: w.ignored,
-            role: role(w.role),
+            role: Role::from_chromium(&role_name),
+            layout_table_part: crate::role::is_layout_table_part(&role_name),
             name: w.name,
             value: w.value,
             // Only the properties the core reads are kept (the rest are most of the bytes).
@@ -143,22 +152,6 @@ impl<'de> Deserialize<'de> for AxNode {
         }
         Ok(n)
     }
-}
-
-/// The roles most nodes have: a 50k-node page's 99k role strings were 2 MiB of its peak.
-const COMMON_ROLES: [&str; 24] = [
-    "none", "generic", "StaticText", "InlineTextBox", "ListMarker", "paragraph", "link", "listitem", "list", "cell", "row",
-    "LineBreak", "image", "heading", "button", "LayoutTableCell", "LayoutTableRow", "LayoutTable", "gridcell", "columnheader",
-    "option", "LabelText", "table", "section",
-];
-
-/// A role value's text (anything but a string reads as no role).
-fn role(v: Option<AxValue>) -> Cow<'static, str> {
-    let text = match v.and_then(|v| v.value) {
-        Some(Scalar::Str(s)) => s,
-        _ => String::new(),
-    };
-    COMMON_ROLES.iter().find(|r| **r == text).map_or(Cow::Owned(text), |r| Cow::Borrowed(*r))
 }
 
 impl AxValue {
@@ -207,10 +200,6 @@ impl AxNode {
     /// An inline text box or a list marker: never shown (the filter skips them), and not
     /// worth a tree node on pages with 100k of them.
     pub fn is_never_shown(&self) -> bool {
-        matches!(self.role_str(), "InlineTextBox" | "ListMarker")
-    }
-
-    pub fn role_str(&self) -> &str {
-        &self.role
+        matches!(self.role, Role::InlineTextBox | Role::ListMarker)
     }
 }

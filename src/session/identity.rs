@@ -21,7 +21,7 @@ pub fn target_of(v: &VNode, tree: &Tree) -> Option<RefTarget> {
         backend_node_id: n.target.backend_node_id,
         walk_index: n.target.walk_index,
         walk_id: None, // stamped by the collector, which knows the walk
-        role: n.role.clone(),
+        role: n.role,
         name: fold_whitespace(&n.name),
         tag: n.tag.clone(),
         id_attr: n.attr("id").filter(|s| !s.is_empty()).map(str::to_string),

@@ -33,7 +33,7 @@ pub struct RefTarget {
     /// The DOM walk `walk_index` counts in (see `DomWalk::walk_id`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub walk_id: Option<String>,
-    pub role: String,
+    pub role: crate::role::Role,
     pub name: String,
     pub tag: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -155,7 +155,7 @@ mod tests {
     }
 
     fn target(b: i64) -> RefTarget {
-        RefTarget { backend_node_id: Some(b), role: "button".into(), ..RefTarget::default() }
+        RefTarget { backend_node_id: Some(b), role: crate::role::Role::Button, ..RefTarget::default() }
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! parameter, or more than the (clamped) character budget; never call an empty result
 //! complete without a `hint`.
 
+use crate::role::Role;
 use crate::budget::{EXTRACT_CELL_CHARS, EXTRACT_DEFAULT_CHARS, EXTRACT_MAX_CHARS, EXTRACT_TINY_CHARS, HREF_CHARS, MIN_CHARS, NODE_TEXT_CHARS, TAB_URL_CHARS};
 use crate::input::PageWalk;
 use crate::tree::redact;
@@ -147,11 +148,12 @@ const SKIPPED_TAGS: [&str; 12] =
 
 /// Landmarks of page chrome, left out of a whole-body extract (never the body itself).
 const CHROME_TAGS: [&str; 4] = ["nav", "header", "footer", "aside"];
-const CHROME_ROLES: [&str; 6] = ["navigation", "banner", "contentinfo", "complementary", "search", "dialog"];
 
 fn is_chrome(view: &WalkView<'_>, i: usize) -> bool {
     CHROME_TAGS.contains(&view.nodes[i].tag.as_str())
-        || view.attr(i, "role").is_some_and(|r| CHROME_ROLES.contains(&r))
+        || view.attr(i, "role").and_then(Role::from_aria_attribute).is_some_and(|r| {
+            matches!(r, Role::Navigation | Role::Banner | Role::ContentInfo | Role::Complementary | Role::Search | Role::Dialog)
+        })
         || view.attr(i, "aria-hidden") == Some("true")
 }
 
@@ -188,7 +190,7 @@ impl Renderer<'_, '_> {
         }
         let v = self.view;
         let tag = v.nodes[i].tag.as_str();
-        if let Some(level) = crate::tree::role::heading_level(tag) {
+        if let Some(level) = crate::role::heading_level(tag) {
             let text = self.inline_of(i);
             let head = if self.md() { format!("{} {}", "#".repeat(level), text) } else { text };
             return self.paragraph(&head, prefix);

@@ -13,7 +13,7 @@ use crate::view::filter::{Kind, VNode, View};
 use crate::session::identity::target_of;
 use crate::session::refs::RefTarget;
 use crate::view::render::{body, line_cost};
-use crate::tree::role;
+use crate::role::Role;
 use crate::text::{capped, char_len, fold_whitespace};
 use crate::tree::Tree;
 use serde::Serialize;
@@ -85,7 +85,8 @@ fn criteria(v: &VNode, tree: &Tree, q: &Query) -> bool {
         return false;
     }
     if let Some(r) = &q.role {
-        if v.kind != Kind::Element || !role::display(&v.role).eq_ignore_ascii_case(r) {
+        // A role as a line shows it, in any case (`Button`); a name no line shows matches nothing.
+        if v.kind != Kind::Element || Role::from_name(&r.to_ascii_lowercase()) != Some(v.role.shows()) {
             return false;
         }
     }
@@ -171,11 +172,11 @@ fn path(view: &View, parents: &[usize], mut i: usize) -> String {
             break;
         }
         let v = &view.nodes[i];
-        if v.kind != Kind::Element || v.role == "generic" || v.role == "rootwebarea" || v.role == "webarea" {
+        if v.kind != Kind::Element || v.role == Role::Generic {
             continue;
         }
-        let mut s = role::display(&v.role).to_string();
-        if !v.name.is_empty() && (role::is_landmark(&v.role) || matches!(v.role.as_str(), "list" | "table" | "group" | "listitem")) {
+        let mut s = v.role.display().to_string();
+        if !v.name.is_empty() && (v.role.is_landmark() || matches!(v.role, Role::List | Role::Table | Role::Group | Role::ListItem)) {
             s.push_str(" \"");
             s.push_str(&capped(&v.name, crate::budget::FIND_PATH_NAME_CHARS).replace('"', "'"));
             s.push('"');
@@ -203,7 +204,7 @@ fn line_body(view: &View, i: usize, tree: &Tree, needle: Option<&str>) -> String
     });
     let at = at.unwrap_or(0);
     let start = floor_char(&text, at.saturating_sub(NODE_TEXT_CHARS / 2));
-    let mut out = if v.kind == Kind::Text { "text".to_string() } else { role::display(&v.role).to_string() };
+    let mut out = if v.kind == Kind::Text { "text".to_string() } else { v.role.display().to_string() };
     out.push_str(if start > 0 { ": …" } else { ": " });
     out.push_str(&capped(&text[start..], NODE_TEXT_CHARS));
     out

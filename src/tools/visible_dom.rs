@@ -6,6 +6,7 @@
 //! the budget. Must never: emit a sensitive value, a hidden or off-viewport element, or an
 //! iframe whose parent relation is not verified.
 
+use crate::role::Role;
 use crate::budget::{Budget, CUA_ATTR_CHARS, CUA_FRAME_DEPTH, CUA_TEXT_CHARS, HREF_CHARS};
 use crate::input::{FrameWalk, PageWalk};
 use crate::tree::layout::Rect;
@@ -43,10 +44,6 @@ fn is_zero(n: &usize) -> bool {
 const SHOWN_ATTRS: [&str; 11] =
     ["id", "name", "type", "role", "href", "placeholder", "aria-label", "title", "alt", "aria-expanded", "aria-selected"];
 
-const INTERACTIVE_ROLES: [&str; 14] = [
-    "button", "link", "checkbox", "radio", "tab", "menuitem", "option", "switch", "textbox", "combobox", "slider",
-    "searchbox", "spinbutton", "treeitem",
-];
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum ItemKind {
@@ -176,19 +173,19 @@ impl<'a> Walker<'a> {
 
 fn kind_of(view: &WalkView<'_>, i: usize) -> Option<ItemKind> {
     let n = &view.nodes[i];
-    let role = view.attr(i, "role").unwrap_or("");
+    let role = view.attr(i, "role").and_then(Role::from_aria_attribute);
     let interactive = match n.tag.as_str() {
         "a" => view.attr(i, "href").is_some(),
         "button" | "select" | "textarea" | "summary" => true,
         "input" => !n.attrs.get("type").is_some_and(|t| t.eq_ignore_ascii_case("hidden")),
         _ => false,
-    } || INTERACTIVE_ROLES.contains(&role)
+    } || role.is_some_and(Role::is_actionable)
         || view.attr(i, "contenteditable").is_some_and(|v| v != "false")
         || view.attr(i, "tabindex").is_some_and(|t| t.parse::<i64>().is_ok_and(|t| t >= 0));
     if interactive {
         return Some(ItemKind::Interactive);
     }
-    if crate::tree::role::heading_level(&n.tag).is_some() || role == "heading" {
+    if crate::role::heading_level(&n.tag).is_some() || role == Some(Role::Heading) {
         return Some(ItemKind::Heading);
     }
     (n.tag == "img" && view.attr(i, "alt").is_some()).then_some(ItemKind::Content)
@@ -225,7 +222,7 @@ fn sensitive(view: &WalkView<'_>, i: usize) -> bool {
 
 fn line(view: &WalkView<'_>, i: usize, text: &str, rect: Rect) -> String {
     let n = &view.nodes[i];
-    let secret = crate::tree::role::is_field_tag(&n.tag) || view.attr(i, "contenteditable").is_some();
+    let secret = crate::role::is_field_tag(&n.tag) || view.attr(i, "contenteditable").is_some();
     let secret = secret && sensitive(view, i);
     let mut out = n.tag.clone();
     for a in SHOWN_ATTRS {

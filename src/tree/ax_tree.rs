@@ -9,7 +9,7 @@
 use crate::budget::{KEEP_CHARS, MAX_TREE_DEPTH};
 use crate::input::{AxNode, AxValue, Observation};
 use crate::tree::layout::{Layout, Rect};
-use crate::tree::role;
+use crate::role::Role;
 use crate::text::capped;
 use crate::tree::{keep_attrs, Frame, Node, Source, States, Target, Tree};
 use rustc_hash::FxHashMap as HashMap;
@@ -21,7 +21,7 @@ pub fn build(obs: &mut Observation) -> Tree {
     // blocks, no hole was large enough and the memory grew by the arena's size.
     let capacity = 1 + obs.frames.iter().filter_map(|f| f.ax.as_ref()).flat_map(|ax| &ax.nodes).filter(|n| !n.is_never_shown()).count();
     let mut nodes = Vec::with_capacity(capacity);
-    nodes.push(Node { role: "document".into(), ..Node::default() });
+    nodes.push(Node { role: Role::Document, ..Node::default() });
     let layout = Layout::new(&mut obs.snapshots);
     let viewport = Rect { x: 0.0, y: 0.0, w: obs.viewport.width.max(0.0), h: obs.viewport.height.max(0.0) };
     let mut tree = Tree {
@@ -101,7 +101,7 @@ pub fn build(obs: &mut Observation) -> Tree {
     if tree.unverified_frames > 0 {
         // We cannot tell which <iframe> an unverified frame belongs to: every visible iframe
         // left empty says it was not expanded (one short line each, never a debug object).
-        for n in tree.nodes.iter_mut().filter(|n| n.role == "iframe" && n.children.is_empty() && n.warning.is_none() && !n.hidden && n.in_viewport) {
+        for n in tree.nodes.iter_mut().filter(|n| n.role == Role::Iframe && n.children.is_empty() && n.warning.is_none() && !n.hidden && n.in_viewport) {
             n.warning = Some("iframe not expanded: frame not verified".into());
         }
     }
@@ -183,12 +183,12 @@ fn add_frame(
 
 /// Takes the node's name and value (moved, not copied: the AX node is not read for them again).
 fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize, (ox, oy, clip): (f64, f64, Rect)) -> Node {
-    let mut role = role::normalize(ax.role_str());
+    let mut role = ax.role;
     let editable_root = ax.property("editable").is_some() && ax.property("focusable").and_then(|v| v.as_bool()).unwrap_or(false);
-    if editable_root && !matches!(role.as_str(), "document" | "textbox" | "searchbox" | "combobox" | "spinbutton") && !role::is_text(&role) {
+    if editable_root && !matches!(role, Role::Document | Role::TextBox | Role::SearchBox | Role::ComboBox | Role::SpinButton | Role::Text) {
         // The root of a contenteditable region (a div, a <p>, a <td>) is a text box to the
         // user: something to type into, whose text is its value.
-        role = "textbox".into();
+        role = Role::TextBox;
     }
     let facts = match (session, ax.backend_dom_node_id) {
         (Some(s), Some(b)) => layout.facts(s, b),
@@ -210,7 +210,7 @@ fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize
         haspopup: prop_text("hasPopup").filter(|v| v != "false"),
     };
     // Chromium names layout-table parts from their content; as boxes they have no name.
-    let layout_part = matches!(ax.role_str(), "LayoutTable" | "LayoutTableRow" | "LayoutTableCell");
+    let layout_part = ax.layout_table_part;
     let name_unknown = ax.name.is_none();
     let raw_name = ax.name.take().and_then(AxValue::into_text).filter(|_| !layout_part);
     let (space_before, space_after) = raw_name.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
@@ -229,12 +229,12 @@ fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize
         space_after,
         ..Node::default()
     };
-    if role::is_text(&node.role) && ax.property("editable").is_some() {
+    if node.role.is_text() && ax.property("editable").is_some() {
         // Text inside an editable field is the field's value: it leaves only as `value`,
         // after redaction, whatever shape the tree around it has.
         node.hidden = true;
     }
-    if facts.is_none() && session.is_some() && ax.backend_dom_node_id.is_some() && (role::is_text(&node.role) || node.role == "generic") {
+    if facts.is_none() && session.is_some() && ax.backend_dom_node_id.is_some() && matches!(node.role, Role::Text | Role::Generic) {
         // Text the DOM snapshot does not have lives in a user-agent shadow tree: an input's
         // inner editor (its value, maybe a secret), a list marker, a date field's digits.
         node.hidden = true;
@@ -242,11 +242,11 @@ fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize
     if let Some(f) = facts {
         node.tag = f.tag();
         node.attrs = keep_attrs(f.attrs());
-        if node.name.is_empty() && node.role == "generic" {
+        if node.name.is_empty() && node.role == Role::Generic {
             // Chromium files a generic's `title` as its description; to a reader it names it.
             node.name = node.attr("title").map(|t| capped(t, KEEP_CHARS)).unwrap_or_default();
         }
-        if node.attr("aria-selected") == Some("true") && matches!(node.role.as_str(), "row" | "cell" | "gridcell" | "listitem" | "option" | "tab" | "treeitem") {
+        if node.attr("aria-selected") == Some("true") && node.role.is_selectable() {
             // Chromium drops aria-selected where ARIA does not support it (a plain table's row).
             node.states.selected = true;
         }
@@ -257,14 +257,14 @@ fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize
         node.flow = Some(f.flow);
         // Text inside a form control is its value: it only leaves through the redacted value
         // (added to, never replacing, the editable-text rule above).
-        node.hidden |= (f.in_field && role::is_text(&node.role))
-            || f.visibility_hidden || (f.transparent && !role::is_actionable(&node.role));
+        node.hidden |= (f.in_field && node.role.is_text())
+            || f.visibility_hidden || (f.transparent && !node.role.is_actionable());
         if let Some(b) = f.bounds {
             let top = b.offset(ox, oy);
             node.bounds = Some(top);
             let visible = top.intersect(&clip);
             node.in_viewport = visible.is_some();
-            if let (Some(v), true) = (visible, role::is_actionable(&node.role)) {
+            if let (Some(v), true) = (visible, node.role.is_actionable()) {
                 node.covered = layout.is_covered(&f, &v.offset(-ox, -oy));
             }
         }

@@ -8,7 +8,7 @@
 use crate::budget::{KEEP_CHARS, MAX_TREE_DEPTH, NAME_GATHER_CHARS};
 use crate::input::{DomWalk, Observation, WalkNode};
 use crate::tree::layout::Rect;
-use crate::tree::role;
+use crate::role::{self, Role};
 use crate::text::{capped, fold_whitespace};
 use crate::tree::{keep_attrs, Frame, Node, Source, States, Target, Tree};
 use rustc_hash::FxHashMap as HashMap;
@@ -18,7 +18,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
     let viewport = Rect { x: 0.0, y: 0.0, w: obs.viewport.width.max(0.0), h: obs.viewport.height.max(0.0) };
     // Sized once (as `ax_tree` sizes its arena): at most one node per walked node.
     let mut nodes = Vec::with_capacity(1 + walk.nodes.len() + obs.dom_frames.iter().map(|f| f.nodes.len()).sum::<usize>());
-    nodes.push(Node { role: "document".into(), ..Node::default() });
+    nodes.push(Node { role: Role::Document, ..Node::default() });
     let mut tree = Tree {
         nodes,
         root: 0,
@@ -38,7 +38,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
     while k < tree.nodes.len() {
         let (is_frame, tag, bounds) = {
             let n = &tree.nodes[k];
-            (n.role == "iframe", n.frame_tag.clone(), n.bounds)
+            (n.role == Role::Iframe, n.frame_tag.clone(), n.bounds)
         };
         k += 1;
         if !is_frame || tree.frames.len() > crate::budget::DOM_FRAMES {
@@ -379,95 +379,95 @@ fn hidden(w: &WalkNode) -> bool {
     w.display.as_deref() == Some("none") || w.attrs.get("aria-hidden").is_some_and(|v| v == "true")
 }
 
-fn implicit_role(w: &WalkNode, cx: Context) -> &'static str {
+fn implicit_role(w: &WalkNode, cx: Context) -> Role {
     let ty = w.attrs.get("type").map(|t| t.to_ascii_lowercase());
     let named = w.attrs.contains_key("aria-label") || w.attrs.contains_key("aria-labelledby") || w.attrs.contains_key("title");
     match w.tag.as_str() {
-        "tr" | "td" | "th" | "tbody" | "thead" | "tfoot" if cx.layout_table => "generic",
-        "header" | "footer" if cx.sectioned => "generic",
-        "section" if !named => "generic",
-        "aside" if cx.in_section && !named => "generic",
-        "dl" => "list",
-        "dt" | "dfn" => "term",
-        "search" => "search",
-        "dd" => "definition",
-        "meter" => "meter",
-        "output" => "status",
-        "details" | "address" => "group",
-        "figcaption" => "caption",
-        "figure" => "figure",
-        "blockquote" => "blockquote",
-        "select" if w.attrs.get("size").and_then(|s| s.trim().parse::<u32>().ok()).map(|s| s > 1).unwrap_or(false) => "listbox",
-        "#text" => "text",
-        "a" | "area" if w.attrs.contains_key("href") => "link",
+        "tr" | "td" | "th" | "tbody" | "thead" | "tfoot" if cx.layout_table => Role::Generic,
+        "header" | "footer" if cx.sectioned => Role::Generic,
+        "section" if !named => Role::Generic,
+        "aside" if cx.in_section && !named => Role::Generic,
+        "dl" => Role::List,
+        "dt" | "dfn" => Role::Term,
+        "search" => Role::Search,
+        "dd" => Role::Definition,
+        "meter" => Role::Meter,
+        "output" => Role::Status,
+        "details" | "address" => Role::Group,
+        "figcaption" => Role::Caption,
+        "figure" => Role::Figure,
+        "blockquote" => Role::Blockquote,
+        "select" if w.attrs.get("size").and_then(|s| s.trim().parse::<u32>().ok()).map(|s| s > 1).unwrap_or(false) => Role::ListBox,
+        "#text" => Role::Text,
+        "a" | "area" if w.attrs.contains_key("href") => Role::Link,
         // Chromium: an anchor that handles clicks is a link, href or not.
-        "a" if w.clickable => "link",
-        "button" => "button",
-        "summary" if cx.details_summary => "button",
+        "a" if w.clickable => Role::Link,
+        "button" => Role::Button,
+        "summary" if cx.details_summary => Role::Button,
         "input" => match ty.as_deref() {
-            Some("checkbox") => "checkbox",
-            Some("radio") => "radio",
-            Some("button" | "submit" | "reset" | "image" | "file") => "button",
-            Some("range") => "slider",
-            Some("number") => "spinbutton",
-            Some("search") => "searchbox",
-            _ if w.attrs.contains_key("list") => "combobox",
-            _ => "textbox",
+            Some("checkbox") => Role::Checkbox,
+            Some("radio") => Role::Radio,
+            Some("button" | "submit" | "reset" | "image" | "file") => Role::Button,
+            Some("range") => Role::Slider,
+            Some("number") => Role::SpinButton,
+            Some("search") => Role::SearchBox,
+            _ if w.attrs.contains_key("list") => Role::ComboBox,
+            _ => Role::TextBox,
         },
-        "textarea" => "textbox",
-        "br" => "linebreak",
-        "select" if w.attrs.contains_key("multiple") => "listbox",
-        "select" => "combobox",
-        "option" => "option",
-        t if role::heading_level(t).is_some() => "heading",
-        "nav" => "navigation",
-        "main" => "main",
-        "header" => "banner",
-        "footer" => "contentinfo",
-        "aside" => "complementary",
-        "form" => "form",
-        "section" => "region",
-        "dialog" => "dialog",
-        "ul" | "ol" | "menu" => "list",
-        "li" => "listitem",
-        "table" if cx.layout_self => "generic",
-        "table" => "table",
-        "tr" => "row",
-        "td" => "cell",
-        "th" if cx.row_header => "rowheader",
-        "th" => "columnheader",
-        "img" => "img",
-        "p" => "paragraph",
-        "iframe" | "frame" => "iframe",
-        "hr" => "separator",
-        "progress" => "progressbar",
-        "fieldset" => "group",
-        "label" => "label",
-        "article" => "article",
-        "pre" | "code" => "generic",
-        _ => "generic",
+        "textarea" => Role::TextBox,
+        "br" => Role::LineBreak,
+        "select" if w.attrs.contains_key("multiple") => Role::ListBox,
+        "select" => Role::ComboBox,
+        "option" => Role::Option,
+        t if role::heading_level(t).is_some() => Role::Heading,
+        "nav" => Role::Navigation,
+        "main" => Role::Main,
+        "header" => Role::Banner,
+        "footer" => Role::ContentInfo,
+        "aside" => Role::Complementary,
+        "form" => Role::Form,
+        "section" => Role::Region,
+        "dialog" => Role::Dialog,
+        "ul" | "ol" | "menu" => Role::List,
+        "li" => Role::ListItem,
+        "table" if cx.layout_self => Role::Generic,
+        "table" => Role::Table,
+        "tr" => Role::Row,
+        "td" => Role::Cell,
+        "th" if cx.row_header => Role::RowHeader,
+        "th" => Role::ColumnHeader,
+        "img" => Role::Img,
+        "p" => Role::Paragraph,
+        "iframe" | "frame" => Role::Iframe,
+        "hr" => Role::Separator,
+        "progress" => Role::ProgressBar,
+        "fieldset" => Role::Group,
+        "label" => Role::Label,
+        "article" => Role::Article,
+        "pre" | "code" => Role::Generic,
+        _ => Role::Generic,
     }
 }
 
 fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, viewport: Rect, (ox, oy): (f64, f64)) -> Node {
     // The first ARIA role of the attribute's list wins; an unknown token (`role="btn"`) is skipped.
     let cx = g.context[wi];
-    let explicit = w.attrs.get("role").and_then(|r| r.split_whitespace().map(|t| t.to_ascii_lowercase()).find(|t| role::is_aria(t)));
+    let explicit = w.attrs.get("role").and_then(|r| Role::from_aria_attribute(r));
     // ARIA's conflict rule: `presentation` / `none` is ignored on an element that is focusable
     // or carries a global ARIA attribute; it keeps its own role (jQuery UI's `<a
     // role=presentation href>` in a tab stays a link), as Chromium computes it.
     let focusable_el = (w.tag == "a" && w.attrs.get("href").is_some()) || matches!(w.tag.as_str(), "button" | "input" | "select" | "textarea") || w.attrs.get("tabindex").is_some();
     let global_aria = w.attrs.iter().any(|(k, _)| k.starts_with("aria-") && k != "aria-hidden");
-    let explicit = explicit.filter(|r| !(matches!(r.as_str(), "presentation" | "none") && (focusable_el || global_aria)));
-    let mut role = explicit.unwrap_or_else(|| implicit_role(w, cx).to_string());
+    let explicit = explicit.filter(|r| !(r.is_presentational() && (focusable_el || global_aria)));
+    let mut role = explicit.unwrap_or_else(|| implicit_role(w, cx));
     let editable_root = crate::tree::walk_view::is_editable(w) && !cx.editable && !matches!(w.tag.as_str(), "input" | "textarea");
-    if editable_root && !matches!(role.as_str(), "searchbox" | "combobox" | "spinbutton") {
+    if editable_root && !matches!(role, Role::SearchBox | Role::ComboBox | Role::SpinButton) {
         // The root of a contenteditable region (a div, a <p>, a <td>) is a text box to the
         // user, whose text is its value.
-        role = "textbox".into();
+        role = Role::TextBox;
     }
     let attr = |k: &str| w.attrs.get(k).map(String::as_str);
-    let name = if role == "text" {
+    let name = if role == Role::Text {
         w.text.as_deref().map(|t| capped(t, KEEP_CHARS)).unwrap_or_default()
     } else {
         let labelled = attr("aria-labelledby").map(|ids_attr| {
@@ -476,7 +476,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
                 crate::text::join(&mut texts.iter().map(String::as_str), " ")
             }
         });
-        let from_content = role::owns_descendant_text(&role) && !matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "listbox" | "slider" | "spinbutton" | "label" | "caption");
+        let from_content = role.owns_descendant_text() && !role.takes_text() && !matches!(role, Role::ListBox | Role::Label | Role::Caption);
         // A field's <label> names it even when its text is empty, and a button input's
         // value even when empty (Chromium): nothing after them is read.
         let button_input = w.tag == "input" && matches!(attr("type"), Some("submit" | "button" | "reset"));
@@ -511,17 +511,17 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         candidates.into_iter().flatten().map(|s| capped(&s, KEEP_CHARS)).find(|s| !s.is_empty()).filter(|s| s != "\u{1}").unwrap_or_default()
     };
     let heading_level = role::heading_level(&w.tag).map(|l| l as i64);
-    let checkable = matches!(role.as_str(), "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio");
+    let checkable = role.is_checkable();
     let aria_state = |k: &str| attr(k).map(str::to_ascii_lowercase).filter(|v| matches!(v.as_str(), "true" | "false" | "mixed"));
     let states = States {
         checked: if checkable { w.checked.map(|c| c.to_string()).or_else(|| aria_state("aria-checked")) } else { None },
-        pressed: aria_state("aria-pressed").filter(|v| v != "false" && role == "button"),
+        pressed: aria_state("aria-pressed").filter(|v| v != "false" && role == Role::Button),
         disabled: w.disabled.unwrap_or(false) || attr("aria-disabled") == Some("true"),
         // A <summary> says whether its <details> is open.
         expanded: attr("aria-expanded").and_then(|v| v.parse().ok()).or_else(|| match w.tag.as_str() {
             "summary" if g.context[wi].details_summary => Some(g.parent_has(wi, "details", "open")),
             // A drop-down <select> is collapsed whenever a page can be read.
-            "select" if role == "combobox" => Some(false),
+            "select" if role == Role::ComboBox => Some(false),
             _ => None,
         }),
         required: attr("required").is_some() || attr("aria-required") == Some("true"),
@@ -545,12 +545,12 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         space_after: edge_after || w.ws_end,
         name,
         // Only fields have a value worth showing (a checkbox's "on" is not one).
-        value: if matches!(role.as_str(), "meter" | "progressbar") {
+        value: if matches!(role, Role::Meter | Role::ProgressBar) {
             attr("value").map(|v| capped(v, KEEP_CHARS))
         } else if editable_root {
             Some(g.text(wi)).filter(|v| !v.is_empty()).map(|v| capped(&v, KEEP_CHARS))
         } else {
-            w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, KEEP_CHARS)).filter(|_| matches!(role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider"))
+            w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, KEEP_CHARS)).filter(|_| role.takes_text())
         },
         clickable: w.clickable,
         covered: w.covered,
@@ -558,7 +558,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         tag: w.tag.clone(),
         frame_tag: w.frame_tag.clone().filter(|t| !t.is_empty()),
         attrs: keep_attrs(w.attrs.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
-        hidden: matches!(visibility, Some("hidden" | "collapse")) || (w.opacity == Some(0.0) && !role::is_actionable(&role)),
+        hidden: matches!(visibility, Some("hidden" | "collapse")) || (w.opacity == Some(0.0) && !role.is_actionable()),
         bounds,
         in_viewport,
         target: Target { backend_node_id: None, walk_index: Some(wi as i64) },

@@ -11,7 +11,6 @@ pub(crate) mod dom_tree;
 pub(crate) mod flow;
 pub(crate) mod layout;
 pub mod redact;
-pub(crate) mod role;
 pub(crate) mod walk_view;
 
 use crate::tree::layout::Rect;
@@ -59,7 +58,7 @@ pub struct States {
 
 #[derive(Debug, Clone, Default)]
 pub struct Node {
-    pub role: String,
+    pub role: crate::role::Role,
     pub name: String,
     pub value: Option<String>,
     pub states: States,

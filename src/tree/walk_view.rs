@@ -65,7 +65,7 @@ impl<'a> WalkView<'a> {
                     // `visibility` is inherited and already computed per element; display
                     // and opacity hide the whole subtree.
                     hidden[i] = own_hidden || hidden[p];
-                    in_field[i] = in_field[p] || crate::tree::role::is_field_tag(&nodes[p].tag) || secret_editor(&nodes[p]);
+                    in_field[i] = in_field[p] || crate::role::is_field_tag(&nodes[p].tag) || secret_editor(&nodes[p]);
                 }
                 None => {
                     roots.push(i);

@@ -8,7 +8,7 @@
 //! sensitive nodes are dropped here, before anything downstream can see them).
 
 use crate::tree::redact::is_sensitive;
-use crate::tree::role;
+use crate::role::Role;
 use crate::text::fold_whitespace;
 use crate::tree::Tree;
 
@@ -28,7 +28,7 @@ pub enum Kind {
 #[derive(Debug, Clone)]
 pub struct VNode {
     pub kind: Kind,
-    pub role: String,
+    pub role: Role,
     /// Accessible name, or the text of a `Text` node.
     pub name: String,
     /// Text content shown inline after the line (`- paragraph: …`).
@@ -106,14 +106,14 @@ struct Ctx {
 
 fn decide(tree: &Tree, ti: usize, ctx: &Ctx) -> Decision {
     let n = &tree.nodes[ti];
-    let role = n.role.as_str();
-    if role::is_excluded_subtree(role) && role != "linebreak" {
+    let role = n.role;
+    if role.is_excluded_subtree() && role != Role::LineBreak {
         return Decision::Skip;
     }
     if n.ignored || n.hidden {
         return Decision::Lift;
     }
-    if !role::is_actionable(role) && ctx.owner_name.as_deref().map(|o| !o.is_empty() && o == crate::text::fold_whitespace(&n.name)).unwrap_or(false) {
+    if !role.is_actionable() && ctx.owner_name.as_deref().map(|o| !o.is_empty() && o == crate::text::fold_whitespace(&n.name)).unwrap_or(false) {
         // Repeats its owner's name (the icon inside a link named by that icon).
         return Decision::Skip;
     }
@@ -121,12 +121,12 @@ fn decide(tree: &Tree, ti: usize, ctx: &Ctx) -> Decision {
         // An element the page handles clicks on, around text: a control without a role.
         return Decision::Include;
     }
-    if ctx.in_field && !role::is_actionable(role) && !matches!(role, "listbox" | "group" | "menu" | "menulistpopup") {
+    if ctx.in_field && !role.is_actionable() && !matches!(role, Role::ListBox | Role::Group | Role::Menu | Role::MenuListPopup) {
         // A field's inner parts (its editor's text, a named wrapper) are its value: they
         // leave only through the redacted value.
         return Decision::Skip;
     }
-    if role::is_text(role) || role == "linebreak" {
+    if role.is_text() || role == Role::LineBreak {
         if ctx.label_with_control {
             return Decision::Skip;
         }
@@ -134,13 +134,13 @@ fn decide(tree: &Tree, ti: usize, ctx: &Ctx) -> Decision {
             // A kept ancestor computes its name from this text: it owns it.
             return Decision::Skip;
         }
-        if n.name.trim().is_empty() && !(n.space_before || role == "linebreak") {
+        if n.name.trim().is_empty() && !(n.space_before || role == Role::LineBreak) {
             return Decision::Skip;
         }
         // Whitespace-only text and line breaks stay as separators between text runs.
         return Decision::Include;
     }
-    if role::is_image(role) {
+    if role.is_image() {
         return match (n.name.trim().is_empty(), n.children.is_empty()) {
             (false, _) => Decision::Include,
             // An unnamed inline SVG may still hold links and text: its content stays.
@@ -148,16 +148,16 @@ fn decide(tree: &Tree, ti: usize, ctx: &Ctx) -> Decision {
             (true, true) => Decision::Skip,
         };
     }
-    if role == "iframe" {
+    if role == Role::Iframe {
         return Decision::Include;
     }
-    if role == "document" || role == "menulistpopup" {
+    if role == Role::Document || role == Role::MenuListPopup {
         return Decision::Lift;
     }
-    if role::is_transparent(role) && n.name.trim().is_empty() {
+    if role.is_transparent() && n.name.trim().is_empty() {
         return Decision::Lift;
     }
-    if role == "none" || role == "presentation" {
+    if role == Role::None || role == Role::Presentation {
         return Decision::Lift;
     }
     // A named generic (`aria-label` or `title` on a div, an `<abbr>`) keeps its name.
@@ -169,9 +169,9 @@ fn is_actionable(tree: &Tree, ti: usize) -> bool {
     if n.covered || n.hidden {
         return false;
     }
-    let role = n.role.as_str();
-    role::is_actionable(role)
-        || (n.states.focusable && !role::is_transparent(role) && !role::is_text(role) && !matches!(role, "iframe" | "document" | "generic" | "heading" | "paragraph") && !role::is_landmark(role))
+    let role = n.role;
+    role.is_actionable()
+        || (n.states.focusable && !role.is_transparent() && !role.is_text() && !matches!(role, Role::Iframe | Role::Document | Role::Generic | Role::Heading | Role::Paragraph) && !role.is_landmark())
         || is_click_target(tree, ti)
 }
 
@@ -180,13 +180,13 @@ fn is_actionable(tree: &Tree, ti: usize) -> bool {
 /// an autocomplete suggestion, a clickable card title. Whatever its role, it gets a ref.
 fn is_click_target(tree: &Tree, ti: usize) -> bool {
     let n = &tree.nodes[ti];
-    let role = n.role.as_str();
+    let role = n.role;
     n.clickable
-        && !role::is_actionable(role)
-        && !role::is_text(role)
-        && !role::is_landmark(role)
+        && !role.is_actionable()
+        && !role.is_text()
+        && !role.is_landmark()
         // A label's click only focuses its control, which has a ref of its own.
-        && !matches!(role, "document" | "iframe" | "linebreak" | "label")
+        && !matches!(role, Role::Document | Role::Iframe | Role::LineBreak | Role::Label)
         && n.tag != "label"
         && is_small_leafish(tree, ti)
 }
@@ -224,29 +224,29 @@ pub fn filter(tree: &Tree) -> View {
             Decision::Lift => VNode { space_before: n.space_before || n.block, space_after: n.space_after || n.block, ..group_node(n.frame) },
             _ => element_node(tree, ti, &secrets, labelled[ti]),
         };
-        if decision == Decision::Include && (role::owns_descendant_text(&n.role) || v.actionable) && !n.name.trim().is_empty() {
+        if decision == Decision::Include && (n.role.owns_descendant_text() || v.actionable) && !n.name.trim().is_empty() {
             child_ctx.owner_name = Some(fold_whitespace(&n.name));
         }
-        if matches!(n.role.as_str(), "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider" | "textfield") {
+        if n.role.takes_text() {
             child_ctx.in_field = true;
         }
-        if role::is_native_widget(&n.role) {
+        if n.role.is_native_widget() {
             // One control: its internal parts are not separate nodes.
             v.frame = n.frame;
             view.nodes.push(v);
             view.nodes[vparent].children.push(vi);
             continue;
         }
-        if n.role == "combobox" && n.tag == "select" {
+        if n.role == Role::ComboBox && n.tag == "select" {
             child_ctx.in_select = true;
         }
-        if ctx.in_select && n.role == "option" {
+        if ctx.in_select && n.role == Role::Option {
             v.actionable = false;
         }
-        if n.role == "label" && has_control_descendant(tree, ti) {
+        if n.role == Role::Label && has_control_descendant(tree, ti) {
             child_ctx.label_with_control = true;
         }
-        if n.role == "iframe" || n.role == "document" {
+        if n.role == Role::Iframe || n.role == Role::Document {
             child_ctx = Ctx::default();
         }
         v.frame = n.frame;
@@ -273,12 +273,12 @@ fn drop_link_twins(view: &mut View, tree: &Tree) {
     // A link under a heading that took its name is named by that heading.
     let named = |view: &View, i: usize| {
         !view.nodes[i].name.is_empty()
-            || parents.get(i).and_then(|&p| view.nodes.get(p)).map(|p| p.role == "heading" && !p.name.is_empty()).unwrap_or(false)
+            || parents.get(i).and_then(|&p| view.nodes.get(p)).map(|p| p.role == Role::Heading && !p.name.is_empty()).unwrap_or(false)
     };
     let links: Vec<(usize, Option<&str>)> = view
         .preorder()
         .into_iter()
-        .filter(|&i| view.nodes[i].kind == Kind::Element && view.nodes[i].role == "link")
+        .filter(|&i| view.nodes[i].kind == Kind::Element && view.nodes[i].role == Role::Link)
         .map(|i| (i, view.nodes[i].src.and_then(|s| tree.nodes[s].attr("href"))))
         .collect();
     for (k, &(i, href)) in links.iter().enumerate() {
@@ -306,7 +306,7 @@ fn drop_link_twins(view: &mut View, tree: &Tree) {
 fn group_node(frame: usize) -> VNode {
     VNode {
         kind: Kind::Group,
-        role: String::new(),
+        role: Role::Generic,
         name: String::new(),
         inline_text: None,
         value: None,
@@ -407,8 +407,8 @@ impl<'a> Secrets<'a> {
 
 fn element_node(tree: &Tree, ti: usize, secrets: &Secrets, labelled: bool) -> VNode {
     let n = &tree.nodes[ti];
-    let separator = n.role == "linebreak";
-    let kind = if role::is_text(&n.role) || separator { Kind::Text } else { Kind::Element };
+    let separator = n.role == Role::LineBreak;
+    let kind = if n.role.is_text() || separator { Kind::Text } else { Kind::Element };
     let mut name = if separator { String::new() } else { crate::text::undouble(&fold_whitespace(&n.name)).to_string() };
     // Without a value, only an element whose name is empty (its text may name it) or masked
     // has anything the rule could hide: no other name's secret words are scanned (a scan of
@@ -424,7 +424,7 @@ fn element_node(tree: &Tree, ti: usize, secrets: &Secrets, labelled: bool) -> VN
     let value = if sensitive { None } else { n.value.as_deref().map(fold_whitespace).filter(|v| !v.is_empty() && *v != name) };
     VNode {
         kind,
-        role: if n.role == "generic" && n.clickable { "clickable".into() } else { n.role.clone() },
+        role: if n.role == Role::Generic && n.clickable { Role::Clickable } else { n.role },
         name,
         inline_text: None,
         value,
@@ -450,7 +450,7 @@ fn is_small_leafish(tree: &Tree, ti: usize) -> bool {
     while let Some(i) = stack.pop() {
         seen += 1;
         let n = &tree.nodes[i];
-        if seen > crate::budget::CLICKABLE_MAX_SUBTREE || (role::is_actionable(&n.role) && !n.name.trim().is_empty()) {
+        if seen > crate::budget::CLICKABLE_MAX_SUBTREE || (n.role.is_actionable() && !n.name.trim().is_empty()) {
             return false;
         }
         stack.extend(tree.nodes[i].children.iter().copied());
@@ -463,7 +463,7 @@ fn has_control_descendant(tree: &Tree, ti: usize) -> bool {
     let mut stack: Vec<usize> = tree.nodes[ti].children.clone();
     for _ in 0..64 {
         let Some(i) = stack.pop() else { return false };
-        if role::is_actionable(&tree.nodes[i].role) {
+        if tree.nodes[i].role.is_actionable() {
             return true;
         }
         stack.extend(tree.nodes[i].children.iter().copied());
@@ -514,7 +514,7 @@ fn normalize(view: &mut View) {
             kept = rest;
         }
         let node = &view.nodes[i];
-        if node.kind == Kind::Element && node.role == "generic" && !node.actionable && !node.block && kept.len() == 1 && view.nodes[kept[0]].kind == Kind::Text {
+        if node.kind == Kind::Element && node.role == Role::Generic && !node.actionable && !node.block && kept.len() == 1 && view.nodes[kept[0]].kind == Kind::Text {
             // A named inline wrapper in running text (`<abbr title>`, a tooltip span) stays in
             // the text, its name beside what it says: `WHO (World Health Organization)`.
             let t = &view.nodes[kept[0]];
@@ -543,22 +543,22 @@ fn normalize(view: &mut View) {
             // name (it is the page's outline, and the budget may drop the child): the one
             // child that only repeats it gives its name up instead.
             let joined = crate::text::join(&mut kept.iter().map(|&c| view.nodes[c].name.as_str()), " ");
-            let from_content = node.role == "row" || role::owns_descendant_text(&node.role);
+            let from_content = node.role == Role::Row || node.role.owns_descendant_text();
             let twin = kept.iter().copied().find(|&c| view.nodes[c].name == node.name);
-            if node.role == "heading" {
+            if node.role == Role::Heading {
                 if let (Some(c), 1) = (twin, kept.len()) {
                     view.nodes[c].name.clear();
                 }
-            } else if from_content && (node.role == "row" || joined == node.name || twin.is_some()) {
+            } else if from_content && (node.role == Role::Row || joined == node.name || twin.is_some()) {
                 view.nodes[i].name.clear();
             }
         }
         let node = &view.nodes[i];
         let bare = node.kind == Kind::Element && node.name.is_empty() && node.value.is_none() && node.inline_text.is_none() && !node.actionable;
-        if bare && kept.is_empty() && node.role != "iframe" {
+        if bare && kept.is_empty() && node.role != Role::Iframe {
             // An unnamed structural element with nothing left inside says nothing: drop it.
             view.nodes[i].kind = Kind::Group;
-        } else if bare && kept.len() == 1 && role::is_item(&node.role) && view.nodes[kept[0]].kind == Kind::Element {
+        } else if bare && kept.len() == 1 && node.role.is_item() && view.nodes[kept[0]].kind == Kind::Element {
             // An item around one element is that element (a list of links stays a list of links).
             view.nodes[i].kind = Kind::Group;
         }

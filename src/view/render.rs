@@ -6,7 +6,7 @@
 
 use crate::budget::NODE_TEXT_CHARS;
 use crate::view::filter::{Kind, VNode, View};
-use crate::tree::role;
+use crate::role::Role;
 use crate::text::{capped, char_len};
 use crate::tree::Tree;
 
@@ -21,7 +21,7 @@ pub fn body(v: &VNode, tree: &Tree) -> String {
 }
 
 fn element_body(v: &VNode, tree: &Tree) -> String {
-    let mut out = role::display(&v.role).to_string();
+    let mut out = v.role.display().to_string();
     if !v.name.is_empty() {
         out.push(' ');
         quote_into(&mut out, &v.name);
@@ -32,7 +32,7 @@ fn element_body(v: &VNode, tree: &Tree) -> String {
     }
     if let Some(n) = v.src.map(|s| &tree.nodes[s]) {
         let st = &n.states;
-        if let Some(l) = st.level.filter(|_| v.role == "heading") {
+        if let Some(l) = st.level.filter(|_| v.role == Role::Heading) {
             out.push_str(&format!(" [level={l}]"));
         }
         match st.checked.as_deref() {
@@ -45,7 +45,7 @@ fn element_body(v: &VNode, tree: &Tree) -> String {
             Some("mixed") => out.push_str(" [pressed=mixed]"),
             _ => {}
         }
-        if st.selected && matches!(v.role.as_str(), "option" | "tab" | "treeitem" | "row" | "gridcell" | "cell" | "listitem") {
+        if st.selected && matches!(v.role, Role::Option | Role::Tab | Role::TreeItem | Role::Row | Role::GridCell | Role::Cell | Role::ListItem) {
             out.push_str(" [selected]");
         }
         match st.expanded {
@@ -59,7 +59,7 @@ fn element_body(v: &VNode, tree: &Tree) -> String {
         if st.required {
             out.push_str(" [required]");
         }
-        if st.readonly && role::is_actionable(&v.role) {
+        if st.readonly && v.role.is_actionable() {
             out.push_str(" [readonly]");
         }
         if st.focused {
@@ -71,7 +71,7 @@ fn element_body(v: &VNode, tree: &Tree) -> String {
                 out.push_str(&format!(" [type={}]", capped(&t, crate::budget::INPUT_TYPE_CHARS)));
             }
         }
-        if v.role == "link" {
+        if v.role == Role::Link {
             let page = tree.frames.get(v.frame).map(|f| f.url.as_str()).unwrap_or("");
             if let Some(h) = n.attr("href").and_then(|h| crate::view::href::display(h, page)) {
                 out.push_str(&format!(" [href={h}]"));
@@ -82,7 +82,7 @@ fn element_body(v: &VNode, tree: &Tree) -> String {
             quote_into(&mut out, p);
             out.push(']');
         }
-        if v.role == "textbox" && !matches!(n.tag.as_str(), "input" | "textarea") && n.attr("contenteditable").is_some() {
+        if v.role == Role::TextBox && !matches!(n.tag.as_str(), "input" | "textarea") && n.attr("contenteditable").is_some() {
             out.push_str(" [contenteditable]");
         }
     }
@@ -116,7 +116,8 @@ pub fn line_cost(body: &str, depth: usize, with_ref: bool) -> usize {
 struct Omitted {
     units: usize,
     nodes: usize,
-    role: Option<String>,
+    /// The first unit's role (`Some(None)`: an item, a group of lines).
+    role: Option<Option<Role>>,
     mixed: bool,
 }
 
@@ -168,9 +169,9 @@ pub fn render(view: &View, tree: &Tree, selected: &[bool], labels: RefLabels) ->
             let om = &mut top.4;
             om.units += 1;
             om.nodes += n;
-            let unit_role = if child.kind == Kind::Group { "item" } else { child.role.as_str() };
-            match &om.role {
-                None => om.role = Some(unit_role.to_string()),
+            let unit_role = if child.kind == Kind::Group { None } else { Some(child.role) };
+            match om.role {
+                None => om.role = Some(unit_role),
                 Some(r0) if r0 != unit_role => om.mixed = true,
                 _ => {}
             }
@@ -243,7 +244,7 @@ fn flush(r: &mut Rendered, om: &Omitted, depth: usize, container: Option<usize>,
         return;
     }
     let what = match (&om.role, om.mixed) {
-        (Some(role), false) if role != "item" => if om.units == 1 { role::display(role).to_string() } else { role::plural(role::display(role)) },
+        (Some(Some(role)), false) => if om.units == 1 { role.display().to_string() } else { role.plural() },
         _ => if om.units == 1 { "item".into() } else { "items".into() },
     };
     let mut line = format!("note: {} more {}", om.units, what);
@@ -256,7 +257,7 @@ fn flush(r: &mut Rendered, om: &Omitted, depth: usize, container: Option<usize>,
         line.push_str(" in ");
         quote_into(&mut line, &capped(&c.name, crate::budget::NOTE_NAME_CHARS));
     } else {
-        line.push_str(&format!(" in {}", role::display(&c.role)));
+        line.push_str(&format!(" in {}", c.role.display()));
     }
     if c.src.is_some() {
         let handle = match r.refs.iter().find(|(_, vi)| *vi == ci) {

@@ -9,7 +9,7 @@
 use crate::budget::{Budget, RUN_EDGE, RUN_MIN};
 use crate::view::filter::{Kind, View};
 use crate::view::render::{body, line_cost, render, RefLabels, Rendered};
-use crate::tree::role;
+use crate::role::Role;
 use crate::tree::Tree;
 
 /// The outcome of a selection: what was kept and the exact rendering of it.
@@ -76,10 +76,10 @@ fn select_in(view: &View, tree: &Tree, budget: Budget, labels: RefLabels, paged:
     for &i in &order {
         let v = &view.nodes[i];
         let child_depth = depth[i] + usize::from(v.kind == Kind::Element && i != view.root);
-        let inner = match v.role.as_str() {
+        let inner = match v.role {
             _ if region[i] == 2 => 2,
-            "navigation" | "complementary" | "contentinfo" | "banner" => 2,
-            "main" | "article" => 1,
+            Role::Navigation | Role::Complementary | Role::ContentInfo | Role::Banner => 2,
+            Role::Main | Role::Article => 1,
             _ => region[i],
         };
         for &c in &v.children {
@@ -97,7 +97,7 @@ fn select_in(view: &View, tree: &Tree, budget: Budget, labels: RefLabels, paged:
         if !matches!(v.kind, Kind::Element | Kind::Text) {
             continue;
         }
-        let regionish = v.kind == Kind::Element && (v.role == "heading" || v.role == "iframe" || (role::is_landmark(&v.role)));
+        let regionish = v.kind == Kind::Element && (v.role == Role::Heading || v.role == Role::Iframe || (v.role.is_landmark()));
         let class = if v.focused {
             0
         } else if v.in_viewport && v.actionable {
@@ -233,11 +233,11 @@ fn select_in(view: &View, tree: &Tree, budget: Budget, labels: RefLabels, paged:
 /// Marks runs of at least `RUN_MIN` similar consecutive children of `parent`.
 fn mark_runs(view: &View, parent: usize, run: &mut [RunPos]) {
     let children = &view.nodes[parent].children;
-    let sig = |c: usize| -> (Kind, &str) {
+    let sig = |c: usize| -> (Kind, Option<Role>) {
         let v = &view.nodes[c];
         match v.kind {
-            Kind::Element => (Kind::Element, v.role.as_str()),
-            k => (k, ""),
+            Kind::Element => (Kind::Element, Some(v.role)),
+            k => (k, None),
         }
     };
     let mut start = 0;
