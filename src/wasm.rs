@@ -44,10 +44,10 @@ fn err(e: Error) -> JsValue {
     to_js(&e).unwrap_or_else(|_| JsValue::from_str(e.code.as_str()))
 }
 
-/// Observations are passed as the UTF-8 bytes of their JSON text (`TextEncoder`):
-/// `JSON.stringify` of CDP results is native-fast, one parse beats crossing the boundary
-/// once per field, and bytes are copied in at their exact size (a JS string is copied at
-/// up to 3× its length once it holds a non-ASCII character: 100+ MB on a 50k-node page).
+/// Observations are passed as their JSON text: `JSON.stringify` of CDP results is
+/// native-fast, and one parse beats crossing the boundary once per field. The text is
+/// encoded by the engine's `TextEncoder` straight into linear memory (`observation_text`);
+/// UTF-8 bytes are taken too (copied in at their exact size).
 fn json_text(v: &[u8]) -> Result<&str, JsValue> {
     std::str::from_utf8(v).map_err(|_| err(Error::malformed("observation", "expected UTF-8 JSON bytes")))
 }
@@ -55,6 +55,62 @@ fn json_text(v: &[u8]) -> Result<&str, JsValue> {
 /// An observation's bytes, taken over: the core frees them once decoded.
 fn owned_text(v: Vec<u8>) -> Result<String, JsValue> {
     String::from_utf8(v).map_err(|_| err(Error::malformed("observation", "expected UTF-8 JSON bytes")))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A `web_sys::TextEncoder` seen with `encodeInto` taking the string as it is in the
+    /// engine (web-sys has no `encodeInto`, and its `encode` takes a Rust `&str`, which
+    /// would copy the text into linear memory at up to 3× its length first).
+    #[wasm_bindgen(extends = web_sys::TextEncoder)]
+    type Utf8Encoder;
+    #[wasm_bindgen(method, js_name = encodeInto)]
+    fn encode_into(this: &Utf8Encoder, source: &js_sys::JsString, destination: &js_sys::Uint8Array) -> EncodeIntoResult;
+    type EncodeIntoResult;
+    #[wasm_bindgen(method, getter)]
+    fn read(this: &EncodeIntoResult) -> f64;
+    #[wasm_bindgen(method, getter)]
+    fn written(this: &EncodeIntoResult) -> f64;
+}
+
+/// An observation's JSON text, a string or its UTF-8 bytes, as an owned string the core
+/// frees once decoded. A string is encoded by the engine's `TextEncoder` into the buffer
+/// itself: one copy, no byte array on the JS heap, and the buffer grows only by what the
+/// text still needs (every UTF-16 unit left is at least one byte), so ASCII JSON is sized
+/// exactly at once.
+fn observation_text(v: JsValue) -> Result<String, JsValue> {
+    if let Some(s) = v.dyn_ref::<js_sys::JsString>() {
+        return encode_text(s);
+    }
+    match v.dyn_into::<js_sys::Uint8Array>() {
+        Ok(bytes) => owned_text(bytes.to_vec()),
+        Err(_) => Err(err(Error::malformed("observation", "expected JSON text or its UTF-8 bytes"))),
+    }
+}
+
+fn encode_text(s: &js_sys::JsString) -> Result<String, JsValue> {
+    let encoder: Utf8Encoder = web_sys::TextEncoder::new()?.unchecked_into();
+    let mut out: Vec<u8> = Vec::with_capacity(s.length() as usize);
+    let mut rest = s.clone();
+    loop {
+        let spare = out.capacity() - out.len();
+        // SAFETY: the view covers the vector's spare capacity and is used only by the
+        // `encodeInto` call below, before anything can allocate (and so move or grow memory);
+        // `set_len` then covers exactly the bytes the engine reports it wrote.
+        let read = unsafe {
+            let view = js_sys::Uint8Array::view_mut_raw(out.as_mut_ptr().add(out.len()), spare);
+            let r = encoder.encode_into(&rest, &view);
+            out.set_len(out.len() + (r.written() as usize).min(spare));
+            r.read() as u32
+        };
+        if read >= rest.length() {
+            break;
+        }
+        rest = rest.slice(read, rest.length());
+        // Room for what is left: at least one byte per UTF-16 unit, and a whole character.
+        out.reserve_exact((rest.length() as usize).max(4));
+    }
+    owned_text(out)
 }
 
 /// The result and option types of this module for TypeScript hosts (the `.d.ts` the build
@@ -117,19 +173,19 @@ impl WasmCollector {
 
     /// `observation`: JSON text of the observation envelope; `options`: `{maxChars, maxNodes, tab}`.
     #[wasm_bindgen(unchecked_return_type = "SnapshotResult")]
-    pub fn snapshot(&mut self, observation: Vec<u8>, #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn snapshot(&mut self, #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] observation: JsValue, #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
         let opts = options::snapshot(options).map_err(err)?;
-        let obs = owned_text(observation)?;
+        let obs = observation_text(observation)?;
         self.core.snapshot(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
 
     /// `browser_find`: `query` says what to look for (`find::Query`), `tab` is the tab handle
     /// and `regex`, when given, a RegExp every match must also pass.
     #[wasm_bindgen(unchecked_return_type = "FindResult")]
-    pub fn find(&mut self, observation: Vec<u8>, #[wasm_bindgen(unchecked_param_type = "FindQuery")] query: JsValue, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
+    pub fn find(&mut self, #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] observation: JsValue, #[wasm_bindgen(unchecked_param_type = "FindQuery")] query: JsValue, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
         let tab = options::tab_key(tab).map_err(err)?;
         let q = options::find_query(query).map_err(err)?;
-        let obs = owned_text(observation)?;
+        let obs = observation_text(observation)?;
         let pred = |s: &str| regex.as_ref().map(|r| r.test(s)).unwrap_or(true);
         self.core.find(obs, &q, &tab, &pred).map_err(err).and_then(|r| to_js(&r))
     }
@@ -150,18 +206,18 @@ impl WasmCollector {
 
     /// Rebinds a ref whose node is gone to its unique strong equivalent in `observation`.
     #[wasm_bindgen(unchecked_return_type = "RefTarget")]
-    pub fn rebind(&self, snapshot_id: &str, ref_label: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, observation: Vec<u8>) -> Result<JsValue, JsValue> {
+    pub fn rebind(&self, snapshot_id: &str, ref_label: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] observation: JsValue) -> Result<JsValue, JsValue> {
         let tab = options::tab_key(tab).map_err(err)?;
-        let obs = owned_text(observation)?;
+        let obs = observation_text(observation)?;
         self.core.rebind(snapshot_id, ref_label, &tab, obs).map_err(err).and_then(|t| to_js(&t))
     }
 
     /// `browser_accessibility_snapshot`: options `{maxChars, maxNodes, tab, sessionId, scope,
     /// disableDiffing, baseSnapshotId}`; result mode `full`, `diff` or `unchanged`.
     #[wasm_bindgen(unchecked_return_type = "SnapshotResult")]
-    pub fn accessibility(&mut self, observation: Vec<u8>, #[wasm_bindgen(unchecked_param_type = "AccessibilityOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn accessibility(&mut self, #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] observation: JsValue, #[wasm_bindgen(unchecked_param_type = "AccessibilityOptions")] options: JsValue) -> Result<JsValue, JsValue> {
         let opts = options::accessibility(options).map_err(err)?;
-        let obs = owned_text(observation)?;
+        let obs = observation_text(observation)?;
         self.core.accessibility(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
 
@@ -219,23 +275,23 @@ impl WasmCollector {
 
 /// `browser_dom_cua` over the JSON of the tab's frame walks (UTF-8 bytes); options `{maxChars, maxNodes}`.
 #[wasm_bindgen(js_name = visibleDom, unchecked_return_type = "VisibleDomResult")]
-pub fn visible_dom(walk_json: &[u8], #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+pub fn visible_dom(#[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] walk_json: JsValue, #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
     let opts = options::cua(options).map_err(err)?;
-    let page = crate::input::decode_page_walk(json_text(walk_json)?).map_err(err)?;
+    let page = crate::input::decode_page_walk(&observation_text(walk_json)?).map_err(err)?;
     to_js(&crate::tools::visible_dom::visible_dom(&page, Budget::clamped(opts.max_chars, opts.max_nodes)))
 }
 
 /// `browser_extract` over the JSON of the tab's walk (UTF-8 bytes); options `{maxChars, format}` with
 /// format `markdown` (default) or `text`.
 #[wasm_bindgen(unchecked_return_type = "ExtractResult")]
-pub fn extract(walk_json: &[u8], #[wasm_bindgen(unchecked_param_type = "ExtractOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+pub fn extract(#[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] walk_json: JsValue, #[wasm_bindgen(unchecked_param_type = "ExtractOptions")] options: JsValue) -> Result<JsValue, JsValue> {
     let opts = options::extract(options).map_err(err)?;
     let format = match opts.format.as_deref() {
         None | Some("markdown") => Format::Markdown,
         Some("text") => Format::Text,
         Some(_) => return Err(err(Error::new(Code::InvalidRequest, "format must be \"markdown\" or \"text\"", "omit format for Markdown"))),
     };
-    let page = crate::input::decode_page_walk(json_text(walk_json)?).map_err(err)?;
+    let page = crate::input::decode_page_walk(&observation_text(walk_json)?).map_err(err)?;
     to_js(&crate::tools::extract::extract(&page, format, crate::tools::extract::budget(opts.max_chars), opts.offset.map_or(0, |o| o as usize)))
 }
 

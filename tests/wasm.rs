@@ -29,6 +29,11 @@ fn back(v: JsValue) -> Value {
     serde_wasm_bindgen::from_value(v).expect("the facade returns plain values")
 }
 
+/// UTF-8 bytes as a JS host passes them.
+fn bytes(b: &[u8]) -> JsValue {
+    js_sys::Uint8Array::from(b).into()
+}
+
 fn tab() -> JsValue {
     js(json!({"tabId": 3, "tabFence": "tab:3:1", "incarnation": "L1"}))
 }
@@ -36,7 +41,7 @@ fn tab() -> JsValue {
 #[wasm_bindgen_test]
 fn snapshot_returns_a_plain_object_and_redacts() {
     let mut c = Collector::new("w");
-    let r = back(c.snapshot(OBS.as_bytes().to_vec(), js(json!({"tab": {"tabId": 3, "tabFence": "tab:3:1", "incarnation": "L1"}}))).unwrap());
+    let r = back(c.snapshot(JsValue::from_str(OBS), js(json!({"tab": {"tabId": 3, "tabFence": "tab:3:1", "incarnation": "L1"}}))).unwrap());
     assert_eq!(
         r,
         json!({"snapshotId": "snapshot-w-1", "mode": "full", "source": "chromium_ax", "state": "- button \"Save\" [ref=e1]\n- textbox \"Password\" [type=password] [ref=e2]",
@@ -50,22 +55,22 @@ fn snapshot_returns_a_plain_object_and_redacts() {
 fn find_takes_a_host_regexp_and_its_refs_resolve() {
     let mut c = Collector::new("w");
     let re = js_sys::RegExp::new("^sa", "i");
-    let r = back(c.find(OBS.as_bytes().to_vec(), js(json!({"role": "button"})), tab(), Some(re)).unwrap());
+    let r = back(c.find(JsValue::from_str(OBS), js(json!({"role": "button"})), tab(), Some(re)).unwrap());
     assert_eq!((&r["matches"], &r["state"]), (&json!(1), &json!("- button \"Save\" [ref=e1]")));
     let target = back(c.resolve(r["snapshotId"].as_str().unwrap(), "e1", tab()).unwrap());
     assert_eq!(target["backendNodeId"], json!(11));
     // The password's value is not searchable.
-    let r = back(c.find(OBS.as_bytes().to_vec(), js(json!({"text": "s3cret", "maxResults": 5})), tab(), None).unwrap());
+    let r = back(c.find(JsValue::from_str(OBS), js(json!({"text": "s3cret", "maxResults": 5})), tab(), None).unwrap());
     assert_eq!(r["matches"], json!(0));
     // A wrong type in the query is a typed error, not a panic.
-    let bad = c.find(OBS.as_bytes().to_vec(), js(json!({"text": 5})), tab(), None).err().expect("refused");
+    let bad = c.find(JsValue::from_str(OBS), js(json!({"text": 5})), tab(), None).err().expect("refused");
     assert_eq!(back(bad)["code"], json!("INVALID_REQUEST"));
 }
 
 #[wasm_bindgen_test]
 fn a_saved_state_crosses_as_text_and_its_refs_resolve() {
     let mut c = Collector::new("w");
-    c.snapshot(OBS.as_bytes().to_vec(), js(json!({"tab": {"tabId": 3, "tabFence": "tab:3:1", "incarnation": "L1"}}))).unwrap();
+    c.snapshot(JsValue::from_str(OBS), js(json!({"tab": {"tabId": 3, "tabFence": "tab:3:1", "incarnation": "L1"}}))).unwrap();
     let state = c.save_state();
     let mut r = Collector::restore(state.as_bytes()).unwrap();
     assert_eq!(back(r.resolve("snapshot-w-1", "e1", tab()).unwrap())["backendNodeId"], json!(11));
@@ -81,11 +86,11 @@ fn errors_are_thrown_as_coded_objects() {
         assert!(!e["hint"].as_str().unwrap_or("").is_empty() || e["code"] == "BROWSER_STALE_REF", "{e}");
         e["code"].as_str().unwrap_or("").to_string()
     };
-    assert_eq!(code(c.snapshot(b"{not json".to_vec(), JsValue::UNDEFINED).unwrap_err()), "INVALID_REQUEST");
-    assert_eq!(code(c.snapshot(vec![b'"', 0xff, b'"'], JsValue::UNDEFINED).unwrap_err()), "INVALID_REQUEST");
+    assert_eq!(code(c.snapshot(JsValue::from_str("{not json"), JsValue::UNDEFINED).unwrap_err()), "INVALID_REQUEST");
+    assert_eq!(code(c.snapshot(bytes(&[b'"', 0xff, b'"']), JsValue::UNDEFINED).unwrap_err()), "INVALID_REQUEST");
     assert_eq!(code(c.resolve("snapshot-x-1", "e1", tab()).unwrap_err()), "BROWSER_STALE_REF");
     // A wrong type in an option object is a coded error too, not a panic.
-    assert_eq!(code(c.snapshot(OBS.as_bytes().to_vec(), js(json!({"maxChars": "many"}))).unwrap_err()), "INVALID_REQUEST");
+    assert_eq!(code(c.snapshot(JsValue::from_str(OBS), js(json!({"maxChars": "many"}))).unwrap_err()), "INVALID_REQUEST");
 }
 
 #[wasm_bindgen_test]
@@ -112,5 +117,20 @@ fn host_projection_is_idempotent_and_errors_are_coded() {
     assert_eq!(once["tab"]["id"], json!(3));
     assert!(text.contains("\"id\":3") && !text.contains("3.0"), "{text}");
     let e = back(pcc::wasm::project("browser_click", js(json!({}))).unwrap_err());
+    assert_eq!(e["code"], "INVALID_REQUEST");
+}
+
+#[wasm_bindgen_test]
+fn an_observation_reads_the_same_as_text_or_as_bytes_in_any_script() {
+    // Names in several scripts, an astral character, and enough non-ASCII text that the
+    // encoder needs several rounds to fit it (each UTF-16 unit left is given one byte first).
+    let long = "Москва café 😀 東京 ".repeat(4000);
+    let obs = OBS.replace(r#""name":{"value":"Save"}"#, &format!(r#""name":{{"value":"Save {long}"}}"#));
+    let read = |v: JsValue| back(Collector::new("w").snapshot(v, js(json!({"maxChars": 100000}))).unwrap())["state"].clone();
+    let as_text = read(JsValue::from_str(&obs));
+    assert!(as_text.as_str().unwrap().contains("Save Москва café 😀 東京"), "{as_text}");
+    assert_eq!(as_text, read(bytes(obs.as_bytes())));
+    // Anything else is a typed error.
+    let e = back(Collector::new("w").snapshot(JsValue::from_f64(5.0), JsValue::UNDEFINED).unwrap_err());
     assert_eq!(e["code"], "INVALID_REQUEST");
 }

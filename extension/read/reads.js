@@ -3,7 +3,7 @@
 // that overlaps a navigation is re-observed once, then fails with BROWSER_PAGE_CHANGING.
 // Glue only: the walks go to wasm, which selects, bounds, redacts and renders.
 import { visibleDom, extract } from '../wasm/pcc.js';
-import { ready, utf8, RawJson } from '../services/core.js';
+import { ready, jsonText, RawJson } from '../services/core.js';
 import { domWalk, documentId, frameArm, framePost } from './walker.js';
 import { residentWalk } from '../page/checks.js';
 import { articleWalk } from '../page/article.js';
@@ -196,7 +196,7 @@ export async function domCua(tab, params, signal) {
   return stableRead(tab.id, async (t) => {
     const { page } = await walkFrames(t, selector, true, limits.walkTextChars);
     signal?.throwIfAborted(); // abandoned: no rendering for nobody
-    return visibleDom(utf8(page), opts);
+    return visibleDom(jsonText(page), opts);
   }, tab);
 }
 
@@ -210,7 +210,7 @@ export async function extractContent(tab, params, signal) {
     // the whole body.
     const page = (!selector && await readArticle(t.id, limits)) || (await walkFrames(t, selector, false, limits.walkExtractTextChars, null, false)).page;
     signal?.throwIfAborted();
-    return extract(utf8(page), opts);
+    return extract(jsonText(page), opts);
   }, tab);
 }
 

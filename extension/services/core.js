@@ -95,14 +95,13 @@ export class RawJson {
   }
 }
 
-/** An observation as the core takes it: the UTF-8 bytes of its JSON (copied into wasm at
- * their exact size; a string would be copied at up to 3× its length), RawJson spliced in. */
-export function utf8(obs) {
+/** An observation as the core takes it: its JSON text, RawJson spliced in (the core encodes
+ * the string straight into its memory with the engine's TextEncoder: no byte copy here). */
+export function jsonText(obs) {
   spliced = [];
   try {
-    let json = JSON.stringify(obs);
-    if (spliced.length) json = json.replace(new RegExp(`"${TOKEN}(\\d+)"`, 'g'), (_, i) => spliced[i]);
-    return encoder.encode(json);
+    const json = JSON.stringify(obs);
+    return spliced.length ? json.replace(new RegExp(`"${TOKEN}(\\d+)"`, 'g'), (_, i) => spliced[i]) : json;
   } finally {
     spliced = null;
   }

@@ -4,7 +4,7 @@
 // Owns: the outcome of an action as the model reads it. Must never: act without ownership,
 // or replay a side effect whose outcome is unknown.
 import { act, clickAt, dragBetween, isConnected, pointOf, reveal, scroll } from '../act/actions.js';
-import { ready, utf8 } from '../services/core.js';
+import { ready, jsonText } from '../services/core.js';
 import { sessions } from '../read/debugger.js';
 import { answered, openDialog } from '../act/dialogs.js';
 import { domAct } from '../read/walker.js';
@@ -126,7 +126,7 @@ async function browserAction(action, params, signal) {
       const { obs } = await captureDom(tab, null);
       signal?.throwIfAborted();
       // (The core's target names the old walk; its index counts in the fresh one.)
-      target = { ...collector.rebind(params.snapshotId, params.ref, handle, utf8(obs)), walkId: obs.domWalk.walkId };
+      target = { ...collector.rebind(params.snapshotId, params.ref, handle, jsonText(obs)), walkId: obs.domWalk.walkId };
       node = await walkNode(tab.id, all, target);
       if (!node?.session || !(await isConnected(node.session, node.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
       rebound = true;
@@ -140,7 +140,7 @@ async function browserAction(action, params, signal) {
       // Rebind at most once, to a unique strong equivalent in the same document.
       const { obs } = await captureAx(tab, signal);
       signal?.throwIfAborted();
-      target = collector.rebind(params.snapshotId, params.ref, handle, utf8(obs));
+      target = collector.rebind(params.snapshotId, params.ref, handle, jsonText(obs));
       session = all.find((s) => s.session === target.session);
       if (!session || !(await isConnected(session, target.backendNodeId))) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} is gone`);
       rebound = true;

@@ -6,7 +6,7 @@
 // budget, redact or render (wasm does), or answer `unchanged` without the tracker's proof.
 import { isConnected } from '../act/actions.js';
 import { captureObservation } from '../read/capture.js';
-import { RawJson, ready, utf8 } from '../services/core.js';
+import { RawJson, ready, jsonText } from '../services/core.js';
 import { loaderIdOf, sessions } from '../read/debugger.js';
 import { fail } from '../services/errors.js';
 import { assertReadable, handleOf, resolveTab, sameDocumentHandle } from '../services/handles.js';
@@ -162,7 +162,7 @@ function rendered(obs, captureMs, handle, { params, signal, render, tab, collect
   // Abandoned: render nothing (a revision the model never sees must not become the base).
   signal?.throwIfAborted();
   const t0 = performance.now();
-  const json = utf8(obs);
+  const json = jsonText(obs);
   const result = render(collector, json, budget, handle);
   const timing = { captureMs, wasmMs: performance.now() - t0, rawBytes: json.length };
   return { result, tab: tabInfo(tab, handle), timing: params.timing ? timing : undefined, handle };

@@ -3,7 +3,7 @@
 // Owns: the target's shape and its not-found / ambiguous errors. Must never: guess among
 // several matches without an index.
 import { readFact } from '../act/actions.js';
-import { ready, utf8 } from '../services/core.js';
+import { ready, jsonText } from '../services/core.js';
 import { sessions } from '../read/debugger.js';
 import { fail } from '../services/errors.js';
 import { formFields, scrubText } from '../read/evaluate.js';
@@ -38,7 +38,7 @@ async function matchTarget(tab, t, max, signal) {
   const { obs, all } = await captureAx(tab, signal);
   signal?.throwIfAborted();
   const handle = await handleOf(tab, all[0]);
-  return collector.find(utf8(obs), { text: t.text, role: t.role, name: t.name ?? t.label, exact: t.exact === true, placeholder: t.placeholder, testId: t.testId, elements: true, maxResults: max }, handle);
+  return collector.find(jsonText(obs), { text: t.text, role: t.role, name: t.name ?? t.label, exact: t.exact === true, placeholder: t.placeholder, testId: t.testId, elements: true, maxResults: max }, handle);
 }
 
 /**
