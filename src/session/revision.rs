@@ -88,6 +88,18 @@ impl Store {
         }
     }
 
+    /// The latest revision under `key`, taken out to be `put` back renewed as an
+    /// `unchanged` answer, when the read `since` is that revision of the tab's document
+    /// (the change tracker proved nothing changed since it), diffing is on, and the client
+    /// holds that revision (or says nothing). `None` otherwise: the caller observes.
+    pub fn take_unchanged(&mut self, key: &RevisionKey, since: &str, tab: &TabKey, disable_diffing: bool, held: Option<&str>) -> Option<Revision> {
+        let holds = |r: &Revision| r.snapshot_id == since && r.tab.tab_fence == tab.tab_fence && r.tab.incarnation == tab.incarnation;
+        if disable_diffing || held.is_some_and(|id| id != since) || !self.latest(key).is_some_and(holds) {
+            return None;
+        }
+        self.take(key)
+    }
+
     /// Removes and returns the revision under `key` (to be `put` back renewed).
     pub fn take(&mut self, key: &RevisionKey) -> Option<Revision> {
         let i = self.revisions.iter().position(|(k, _)| k == key)?;

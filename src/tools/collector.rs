@@ -7,11 +7,10 @@
 use crate::budget::Budget;
 use serde::{Deserialize, Serialize};
 use crate::session::diff;
-use crate::session::mode::{FullReason, Mode};
+use crate::session::policy;
+use crate::session::mode::Mode;
 use crate::session::revision::{Revision, RevisionKey, Store};
-use crate::tools::snapshot::Output;
 use crate::tree::Tree;
-use rustc_hash::FxHashMap as HashMap;
 use crate::error::{Error, Result};
 use crate::session::identity;
 use crate::tools::journal::Journal;
@@ -163,46 +162,51 @@ impl Collector {
         self.ax_counter += 1;
         let snapshot_id = format!("ax-{}-{}", self.runtime, self.ax_counter);
 
-        // Why a read that could have been a diff is `full` (absent on a first read).
-        let (base, mut full_reason) = match self.revisions.choose_base(&key, &opts.tab, &url, opts.disable_diffing, opts.base_snapshot_id.as_deref(), entries.temporary) {
-            Ok(b) => (b, None),
-            Err(reason) => (None, Some(reason)),
+        let base = self.revisions.choose_base(&key, &opts.tab, &url, opts.disable_diffing, opts.base_snapshot_id.as_deref(), entries.temporary);
+        let (base_id, base_nodes) = match &base {
+            Ok(Some(b)) => (Some(b.snapshot_id.clone()), b.node_count),
+            _ => (None, 0),
         };
-        let base_nodes = base.map(|b| b.node_count).unwrap_or(0);
-        let proposal = match base {
-            Some(b) => match self.diff_against(b, &entries, &out, &tree, budget) {
-                Ok(p) => Some(p),
-                Err(reason) => {
-                    full_reason = Some(reason);
-                    None
-                }
-            },
-            None => None,
+        let read = policy::Read {
+            tree: &tree,
+            view: &out.view,
+            entries: &entries,
+            full_chars: out.result.char_count,
+            full_refs: &out.refs,
+            ref_nodes: &out.ref_nodes,
+            budget,
+            last_label: self.ax_refs,
         };
-        let (result, refs, listed) = match proposal {
-            Some((mut result, refs)) => {
-                result.snapshot_id = snapshot_id.clone();
-                self.ax_refs = self.ax_refs.max(max_label(&refs));
-                let listed = by_label(&refs);
-                (result, refs, listed)
-            }
-            None => {
-                // Full: fresh labels, continuing the runtime's counter (never reusing one).
+        let answer = policy::answer(base, &read);
+        let (result, refs, listed) = match answer {
+            policy::Answer::Full { reason, refs } => {
+                // Fresh labels, continuing the runtime's counter (never reusing one).
                 let mut result = out.result.clone();
                 result.snapshot_id = snapshot_id.clone();
-                result.full_reason = full_reason;
-                let mut by_view: Vec<Option<&diff::Key>> = vec![None; out.view.nodes.len()];
-                for k in &entries.order {
-                    by_view[entries.map[k].view_index] = Some(k);
-                }
-                let refs: HashMap<diff::Key, (String, RefTarget)> = out
-                    .refs
-                    .iter()
-                    .zip(&out.ref_nodes)
-                    .filter_map(|((l, t), &vi)| by_view[vi].map(|k| (*k, (l.clone(), t.clone()))))
-                    .collect();
+                result.full_reason = reason;
                 self.ax_refs += out.refs.len();
                 (result, refs, out.refs.clone())
+            }
+            policy::Answer::Unchanged { refs } => {
+                let result = SnapshotResult { ref_count: refs.len(), ..relative(&snapshot_id, base_id, Mode::Unchanged, &out.result, base_nodes) };
+                self.ax_refs = self.ax_refs.max(policy::max_label(&refs));
+                let listed = policy::by_label(&refs);
+                (result, refs, listed)
+            }
+            policy::Answer::Diff { lines, chars, refs } => {
+                let diff::Lines { state, count, omitted } = lines;
+                let result = SnapshotResult {
+                    state: Some(state),
+                    char_count: chars,
+                    node_count: count,
+                    truncated: omitted > 0,
+                    omitted_nodes: omitted,
+                    ref_count: refs.len(),
+                    ..relative(&snapshot_id, base_id, Mode::Diff, &out.result, base_nodes)
+                };
+                self.ax_refs = self.ax_refs.max(policy::max_label(&refs));
+                let listed = policy::by_label(&refs);
+                (result, refs, listed)
             }
         };
         self.registry.insert(snapshot_id.clone(), opts.tab.clone(), listed, false);
@@ -217,11 +221,7 @@ impl Collector {
     /// and revision an observation with no change gives. `None` when `since` is not this
     /// key's latest revision of this document (the caller then observes).
     fn unchanged_since(&mut self, key: RevisionKey, since: &str, opts: &AxOptions) -> Option<SnapshotResult> {
-        let holds = |r: &Revision| r.snapshot_id == since && r.tab.tab_fence == opts.tab.tab_fence && r.tab.incarnation == opts.tab.incarnation;
-        if opts.disable_diffing || opts.base_snapshot_id.as_deref().is_some_and(|id| id != since) || !self.revisions.latest(&key).is_some_and(holds) {
-            return None;
-        }
-        let mut rev = self.revisions.take(&key)?;
+        let mut rev = self.revisions.take_unchanged(&key, since, &opts.tab, opts.disable_diffing, opts.base_snapshot_id.as_deref())?;
         self.ax_counter += 1;
         let snapshot_id = format!("ax-{}-{}", self.runtime, self.ax_counter);
         let result = SnapshotResult {
@@ -240,67 +240,29 @@ impl Collector {
         };
         rev.snapshot_id = snapshot_id.clone();
         rev.tab = opts.tab.clone();
-        self.registry.insert(snapshot_id, opts.tab.clone(), by_label(&rev.refs), false);
+        self.registry.insert(snapshot_id, opts.tab.clone(), policy::by_label(&rev.refs), false);
         self.revisions.put(key, rev);
         Some(result)
     }
+}
 
-    /// A `diff` or `unchanged` result against `base`, or the reason the rules say `full`.
-    fn diff_against(
-        &self,
-        base: &Revision,
-        entries: &diff::Entries,
-        out: &Output,
-        tree: &Tree,
-        budget: Budget,
-    ) -> std::result::Result<(SnapshotResult, HashMap<diff::Key, (String, RefTarget)>), FullReason> {
-        let changes = diff::changes(&base.entries, entries);
-        let mut refs: HashMap<diff::Key, (String, RefTarget)> =
-            base.refs.iter().filter(|(k, _)| entries.map.contains_key(k)).map(|(k, v)| (*k, v.clone())).collect();
-        let mut result = SnapshotResult {
-            snapshot_id: String::new(),
-            base_snapshot_id: Some(base.snapshot_id.clone()),
-            mode: Mode::Unchanged,
-            source: tree.source,
-            state: None,
-            node_count: base.node_count,
-            char_count: 0,
-            truncated: false,
-            ref_count: refs.len(),
-            total_nodes: out.result.total_nodes,
-            omitted_nodes: 0,
-            full_reason: None,
-        };
-        if changes.is_empty() {
-            return Ok((result, refs));
-        }
-        let diff::Lines { state, count, omitted } = diff::lines(&changes, &base.entries, entries, &mut refs, budget, self.ax_refs, |vi| identity::target_of(&out.view.nodes[vi], tree))?;
-        let chars = crate::text::char_len(&state);
-        if chars >= out.result.char_count {
-            return Err(FullReason::DiffNotShorter);
-        }
-        result.mode = Mode::Diff;
-        result.char_count = chars;
-        result.state = Some(state);
-        result.node_count = count;
-        result.truncated = omitted > 0;
-        result.omitted_nodes = omitted;
-        result.ref_count = refs.len();
-        Ok((result, refs))
+/// A result relative to the base revision `base_id` (`diff` / `unchanged`): its fields that
+/// do not depend on what changed.
+fn relative(snapshot_id: &str, base_id: Option<String>, mode: Mode, full: &SnapshotResult, base_nodes: usize) -> SnapshotResult {
+    SnapshotResult {
+        snapshot_id: snapshot_id.to_string(),
+        base_snapshot_id: base_id,
+        mode,
+        source: full.source,
+        state: None,
+        node_count: base_nodes,
+        char_count: 0,
+        truncated: false,
+        ref_count: 0,
+        total_nodes: full.total_nodes,
+        omitted_nodes: 0,
+        full_reason: None,
     }
-}
-
-/// Highest `aN` label in use.
-fn max_label(refs: &HashMap<diff::Key, (String, RefTarget)>) -> usize {
-    refs.values().filter_map(|(l, _)| l.get(1..).and_then(|n| n.parse().ok())).max().unwrap_or(0)
-}
-
-/// A revision's refs in label order (the registry lists them so).
-fn by_label(refs: &HashMap<diff::Key, (String, RefTarget)>) -> Vec<(String, RefTarget)> {
-    let all: Vec<&(String, RefTarget)> = refs.values().collect();
-    let mut keyed: Vec<(u64, usize)> = all.iter().enumerate().map(|(i, (l, _))| (l.get(1..).and_then(|n| n.parse().ok()).unwrap_or(0), i)).collect();
-    crate::order::sort_keyed(&mut keyed);
-    keyed.iter().map(|&(_, i)| all[i].clone()).collect()
 }
 
 /// The tree of an observation, its URL and its walk id. The observation is freed here,
