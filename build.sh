@@ -167,7 +167,7 @@ test_wasm() {
   CHROMEDRIVER=/usr/bin/chromedriver \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   WASM_BINDGEN_TEST_TIMEOUT=120 CARGO_TARGET_DIR=target/host \
-    cargo test --target wasm32-unknown-unknown --test wasm --features host
+    cargo test --target wasm32-unknown-unknown --test wasm --test wasm_panic --features host
 }
 
 # `pcc` compiles for macOS and Windows too (the native-messaging host's places differ per OS:
