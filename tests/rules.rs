@@ -104,10 +104,10 @@ fn link_names_join_inline_parts() {
 // ── 2. Containers keep their name ───────────────────────────────────────────────────────
 
 #[test]
-fn heading_named_by_its_link_keeps_its_name() {
+fn a_heading_and_the_link_it_is_named_by_both_keep_the_name() {
     rule("heading_link", r#"<h2><a href="/story">Storm hits coast</a></h2><p>Body text.</p>"#, expect![[r#"
         - heading "Storm hits coast" [level=2]
-          - link [href=/story] [ref=e1]
+          - link "Storm hits coast" [href=/story] [ref=e1]
         - paragraph: Body text."#]]);
 }
 

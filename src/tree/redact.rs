@@ -131,7 +131,7 @@ mod tests {
 
     fn field(attrs: &[(&str, &str)], name: &str) -> Node {
         Node {
-            role: "textbox".into(),
+            role: crate::role::Role::TextBox,
             name: name.into(),
             attrs: attrs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
             ..Node::default()

@@ -546,8 +546,12 @@ fn normalize(view: &mut View) {
             let from_content = node.role == Role::Row || node.role.owns_descendant_text();
             let twin = kept.iter().copied().find(|&c| view.nodes[c].name == node.name);
             if node.role == Role::Heading {
+                // (A twin a user acts on keeps its name too: the model is told to click the
+                // link "Clipboard API", and finds exactly that line.)
                 if let (Some(c), 1) = (twin, kept.len()) {
-                    view.nodes[c].name.clear();
+                    if !view.nodes[c].actionable {
+                        view.nodes[c].name.clear();
+                    }
                 }
             } else if from_content && (node.role == Role::Row || joined == node.name || twin.is_some()) {
                 view.nodes[i].name.clear();
