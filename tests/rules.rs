@@ -132,6 +132,23 @@ fn layout_tables_fold_away() {
 }
 
 #[test]
+fn svg_elements_are_named_by_their_title_and_the_root_is_an_image() {
+    // svg-aam as Chromium maps it: a <title> child names the root, a group or a shape; the
+    // root is an image (shown when named), a named <g> a group; an unnamed shape says nothing.
+    rule(
+        "svg_titles",
+        r#"<svg width="20" height="20"><title>Logo</title><circle cx="10" cy="10" r="5"/></svg><a href="/x"><svg width="16" height="16"><title>Home</title><path d="M0 0h16v16H0z"/></svg></a><svg width="30" height="30"><g><title>Group one</title><rect width="10" height="10"/></g><rect width="5" height="5"><title>Square</title></rect></svg><svg role="img" aria-label="Chart" width="10" height="10"><rect width="10" height="10"/></svg><svg width="10" height="10" aria-label="Named svg"><rect width="10" height="10"/></svg>"#,
+        expect![[r#"
+            - img "Logo"
+            - link "Home" [href=/x] [ref=e1]
+            - group "Group one"
+            - generic "Square"
+            - img "Chart"
+            - img "Named svg""#]],
+    );
+}
+
+#[test]
 fn data_tables_keep_rows_and_selection() {
     rule(
         "data_table",

@@ -161,6 +161,8 @@ struct Context {
     row_header: bool,
     /// The first `<summary>` of a `<details>`: its button (another summary is generic).
     details_summary: bool,
+    /// An element of an `<svg>` (the root included): a `<title>` child names it.
+    svg: bool,
 }
 
 /// What a table's cells say about it (Chromium's `IsDataTable`, on the walk's facts).
@@ -240,6 +242,7 @@ fn context(nodes: &[WalkNode]) -> Vec<Context> {
             sectioned: out[p].sectioned || matches!(pw.tag.as_str(), "article" | "aside" | "main" | "nav" | "section"),
             in_section: out[p].in_section || matches!(pw.tag.as_str(), "article" | "aside" | "nav" | "section"),
             editable: out[p].editable || crate::tree::walk_view::is_editable(pw),
+            svg: nodes[i].tag == "svg" || (out[p].svg && pw.tag != "foreignobject"),
             ..Context::default()
         };
     }
@@ -277,6 +280,11 @@ impl Gather<'_> {
     }
 
     /// The text of the first child element of `from` with tag `tag`.
+    /// The text of an SVG element's first `<title>` child (hidden by nature: read whole).
+    fn title_text(&self, from: usize) -> Option<String> {
+        self.children[from].iter().find(|&&c| self.nodes[c].tag == "title").map(|&c| self.gather(c, true))
+    }
+
     fn child_text(&self, from: usize, tag: &str) -> Option<String> {
         self.children[from].iter().find(|&&c| self.nodes[c].tag == tag).map(|&c| self.text(c))
     }
@@ -396,6 +404,10 @@ fn implicit_role(w: &WalkNode, cx: Context) -> Role {
         "details" | "address" => Role::Group,
         "figcaption" => Role::Caption,
         "figure" => Role::Figure,
+        // SVG (svg-aam, as Chromium maps it): the root is a graphic; a group is a group when
+        // it has a name (an unnamed one is lifted like any unnamed group).
+        "svg" => Role::SvgRoot,
+        "g" if cx.svg => Role::Group,
         "blockquote" => Role::Blockquote,
         "select" if w.attrs.get("size").and_then(|s| s.trim().parse::<u32>().ok()).map(|s| s > 1).unwrap_or(false) => Role::ListBox,
         "#text" => Role::Text,
@@ -499,6 +511,8 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
                 _ => None,
             }).flatten(),
             from_content.then(|| g.text(wi)),
+            // An SVG element by its <title> child (the title is never rendered, so read whole).
+            cx.svg.then(|| g.title_text(wi)).flatten(),
             // A fieldset is named by its legend, a figure by its caption, a table by its caption.
             match w.tag.as_str() {
                 "fieldset" => g.child_text(wi, "legend"),
