@@ -149,6 +149,46 @@ fn svg_elements_are_named_by_their_title_and_the_root_is_an_image() {
 }
 
 #[test]
+fn aria_labelledby_reads_a_hidden_target_whole() {
+    // aria-labelledby reads what it points at even when the page hides it (display:none,
+    // visibility:hidden, the hidden attribute), as Chromium computes the name.
+    rule("aria_labelledby_reads_a_hidden_target_whole", r#"<div id="h1" style="display:none">foo bar baz</div><button aria-labelledby="h1">x</button><div id="h2" style="visibility:hidden">vis <b>hidden</b></div><button aria-labelledby="h2">y</button><span hidden id="h3">Hidden <b>label</b></span><input aria-labelledby="h3">"#, expect![[r#"
+        - button "foo bar baz" [ref=e1]
+        - button "vis hidden" [ref=e2]
+        - textbox "Hidden label" [ref=e3]"#]]);
+}
+
+#[test]
+fn named_groups_panels_and_landmarks_keep_their_lines() {
+    // A group, a tab panel, a navigation region keep their line (an unnamed group around one
+    // control folds into it: it says nothing the control does not).
+    rule("named_groups_panels_and_landmarks_keep_their_lines", r#"<div role="group" aria-label="Options"><button>A</button><button>B</button></div><div role="group"><button>C</button></div><fieldset><legend>Choose</legend><label><input type="radio" name="r"> One</label></fieldset><div role="tabpanel" aria-label="Panel 1"><p>Content one</p></div><div role="tabpanel"><p>Content two</p></div><div role="navigation"><a href="/a">Nav A</a></div><nav><a href="/b">Nav B</a></nav>"#, expect![[r#"
+        - group "Options"
+          - button "A" [ref=e1]
+          - button "B" [ref=e2]
+        - button "C" [ref=e3]
+        - group "Choose"
+          - radio "One" [ref=e4]
+        - tabpanel "Panel 1"
+          - paragraph: Content one
+        - tabpanel
+          - paragraph: Content two
+        - navigation
+          - link "Nav A" [href=/a] [ref=e5]
+        - navigation
+          - link "Nav B" [href=/b] [ref=e6]"#]]);
+}
+
+#[test]
+fn title_names_what_has_no_other_name() {
+    // `title` is the name of last resort: a button, a field, an empty link.
+    rule("title_names_what_has_no_other_name", r#"<div role="button" title="Close" tabindex="0"></div><input type="text" title="Search terms"><a href="/t" title="Tip"></a>"#, expect![[r#"
+        - button "Close" [ref=e1]
+        - textbox "Search terms" [ref=e2]
+        - link "Tip" [href=/t] [ref=e3]"#]]);
+}
+
+#[test]
 fn data_tables_keep_rows_and_selection() {
     rule(
         "data_table",

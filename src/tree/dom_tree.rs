@@ -303,7 +303,8 @@ impl Gather<'_> {
         match self.own_name(w) {
             // (capped, so folded, with the name it joins)
             Some(l) => l.to_string(),
-            None => self.gather(from, hidden(w)),
+            // (Hidden in any way, `visibility` too, the node is read whole, as Chromium does.)
+            None => self.gather(from, hidden(w) || matches!(w.visibility.as_deref(), Some("hidden" | "collapse"))),
         }
     }
 
