@@ -189,6 +189,49 @@ fn title_names_what_has_no_other_name() {
 }
 
 #[test]
+fn states_show_as_chromium_computes_them() {
+    // Pressed, mixed, expanded, disabled, checked, selected, level: as Chromium computes them
+    // (an option outside a listbox has no selection to show: see the next case).
+    rule("states_show_as_chromium_computes_them", r#"<button aria-pressed="true">Bold</button><button aria-pressed="mixed">Italic</button><button aria-expanded="false">Menu</button><button disabled>Off</button><div role="checkbox" aria-checked="mixed" tabindex="0">Some</div><input type="checkbox" checked aria-label="On"><div role="option" aria-selected="true">Pick</div><h4>Four</h4><div role="heading" aria-level="5">Five</div><a href="/c" aria-current="page">Here</a><div role="treeitem" aria-expanded="true" aria-level="2">Node</div><label><input type="checkbox" disabled> Gray</label><div role="row" aria-selected="true"><span role="cell">C1</span></div><div role="switch" aria-checked="true" tabindex="0">Wifi</div>"#, expect![[r#"
+        - button "Bold" [pressed] [ref=e1]
+        - button "Italic" [pressed=mixed] [ref=e2]
+        - button "Menu" [expanded=false] [ref=e3]
+        - button "Off" [disabled] [ref=e4]
+        - checkbox "Some" [checked=mixed] [ref=e5]
+        - checkbox "On" [checked] [ref=e6]
+        - text: Pick
+        - heading "Four" [level=4]
+        - heading "Five" [level=5]
+        - link "Here" [href=/c] [ref=e7]
+        - text: Node
+        - checkbox "Gray" [disabled] [ref=e8]
+        - row [selected]
+          - cell "C1"
+        - switch "Wifi" [checked] [ref=e9]"#]]);
+}
+
+#[test]
+fn an_owned_role_outside_its_owner_means_nothing() {
+    // ARIA roles that need a container (option in a listbox, treeitem in a tree, listitem in a
+    // list) are generic outside it, as in Chromium; a tab, menuitem or gridcell keeps its role.
+    rule("an_owned_role_outside_its_owner_means_nothing", r#"<div role="tab" tabindex="0">T1</div><div role="menuitem" tabindex="0">M1</div><div role="menuitemcheckbox" aria-checked="true">M2</div><div role="listitem">L1</div><span role="gridcell">G1</span><div role="option" tabindex="0">O1</div><div role="treeitem" tabindex="0">N1</div><div role="listbox"><div role="group"><div role="option">O2</div></div></div><div role="tree"><div role="group"><div role="treeitem">N2</div></div></div><div role="menu"><div role="group"><div role="menuitem">M3</div></div></div><div role="tablist"><div><div role="tab">T2</div></div></div>"#, expect![[r#"
+        - tab "T1" [ref=e1]
+        - menuitem "M1" [ref=e2]
+        - menuitemcheckbox "M2" [checked] [ref=e3]
+        - text: L1
+        - gridcell "G1"
+        - text: O1 N1
+        - listbox [ref=e4]
+          - option "O2" [ref=e5]
+        - tree
+          - treeitem "N2" [ref=e6]
+        - menu
+          - menuitem "M3" [ref=e7]
+        - tablist
+          - tab "T2" [ref=e8]"#]]);
+}
+
+#[test]
 fn data_tables_keep_rows_and_selection() {
     rule(
         "data_table",

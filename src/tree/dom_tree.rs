@@ -163,6 +163,39 @@ struct Context {
     details_summary: bool,
     /// An element of an `<svg>` (the root included): a `<title>` child names it.
     svg: bool,
+    /// Inside what an `option`, a `treeitem`, a `listitem` needs around it (a listbox, a
+    /// tree, a list): outside it Chromium gives the role no meaning (the element is generic).
+    owned_by: Owners,
+}
+
+/// The containers around an element that give an owned ARIA role its meaning.
+#[derive(Debug, Clone, Copy, Default)]
+struct Owners {
+    listbox: bool,
+    tree: bool,
+    list: bool,
+}
+
+impl Owners {
+    /// What `w` adds for its descendants, by its role attribute or its tag.
+    fn with(self, w: &WalkNode) -> Owners {
+        let role = w.attrs.get("role").and_then(|r| Role::from_aria_attribute(r));
+        Owners {
+            listbox: self.listbox || role == Some(Role::ListBox) || (role.is_none() && matches!(w.tag.as_str(), "select" | "datalist")),
+            tree: self.tree || matches!(role, Some(Role::Tree | Role::TreeGrid)),
+            list: self.list || matches!(role, Some(Role::List | Role::Directory)) || (role.is_none() && matches!(w.tag.as_str(), "ul" | "ol" | "menu")),
+        }
+    }
+
+    /// Whether an element of `role` has what it needs around it.
+    fn allow(self, role: Role) -> bool {
+        match role {
+            Role::Option => self.listbox,
+            Role::TreeItem => self.tree,
+            Role::ListItem => self.list,
+            _ => true,
+        }
+    }
 }
 
 /// What a table's cells say about it (Chromium's `IsDataTable`, on the walk's facts).
@@ -243,6 +276,7 @@ fn context(nodes: &[WalkNode]) -> Vec<Context> {
             in_section: out[p].in_section || matches!(pw.tag.as_str(), "article" | "aside" | "nav" | "section"),
             editable: out[p].editable || crate::tree::walk_view::is_editable(pw),
             svg: nodes[i].tag == "svg" || (out[p].svg && pw.tag != "foreignobject"),
+            owned_by: out[p].owned_by.with(pw),
             ..Context::default()
         };
     }
@@ -472,6 +506,9 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     let focusable_el = (w.tag == "a" && w.attrs.get("href").is_some()) || matches!(w.tag.as_str(), "button" | "input" | "select" | "textarea") || w.attrs.get("tabindex").is_some();
     let global_aria = w.attrs.iter().any(|(k, _)| k.starts_with("aria-") && k != "aria-hidden");
     let explicit = explicit.filter(|r| !(r.is_presentational() && (focusable_el || global_aria)));
+    // An owned role outside its owner means nothing (Chromium: a `role=option` outside a
+    // listbox is generic); the element keeps its own role then.
+    let explicit = explicit.filter(|r| cx.owned_by.allow(*r));
     let mut role = explicit.unwrap_or_else(|| implicit_role(w, cx));
     let editable_root = crate::tree::walk_view::is_editable(w) && !cx.editable && !matches!(w.tag.as_str(), "input" | "textarea");
     if editable_root && !matches!(role, Role::SearchBox | Role::ComboBox | Role::SpinButton) {
