@@ -232,6 +232,35 @@ fn an_owned_role_outside_its_owner_means_nothing() {
 }
 
 #[test]
+fn unnamed_wrappers_fold_and_widget_containers_stay() {
+    // An unnamed group, fieldset, details or address folds into its content: the line would
+    // say only its role, and the controls inside keep theirs. A radiogroup and a toolbar stay
+    // (they say how their controls behave), and a select's option group stays under it.
+    rule("unnamed_wrappers_fold_and_widget_containers_stay", r#"<div role="group"><button>A</button><button>B</button></div><fieldset><input type="checkbox" aria-label="X"><input type="checkbox" aria-label="Y"></fieldset><details open><summary>More</summary><p>Hidden text</p></details><address><a href="mailto:a@b.c">Mail</a> or <a href="/p">Phone</a></address><div role="radiogroup"><label><input type="radio" name="q"> One</label><label><input type="radio" name="q"> Two</label></div><div role="toolbar"><button>T1</button><button>T2</button></div><label for="r1">Row label</label><div role="row" id="r1"><span role="cell">c</span></div><select><optgroup label="Fruit"><option>Apple</option></optgroup></select>"#, expect![[r#"
+        - button "A" [ref=e1]
+        - button "B" [ref=e2]
+        - checkbox "X" [ref=e3]
+        - checkbox "Y" [ref=e4]
+        - button "More" [expanded] [ref=e5]
+        - paragraph: Hidden text
+        - link "Mail" [href=mailto:a@b.c] [ref=e6]
+        - text: or
+        - link "Phone" [href=/p] [ref=e7]
+        - radiogroup
+          - radio "One" [ref=e8]
+          - radio "Two" [ref=e9]
+        - toolbar
+          - button "T1" [ref=e10]
+          - button "T2" [ref=e11]
+        - text: Row label
+        - row
+          - cell "c"
+        - combobox value="Apple" [expanded=false] [ref=e12]
+          - group "Fruit"
+            - option "Apple" [selected]"#]]);
+}
+
+#[test]
 fn data_tables_keep_rows_and_selection() {
     rule(
         "data_table",

@@ -466,6 +466,8 @@ fn implicit_role(w: &WalkNode, cx: Context) -> Role {
         "select" if w.attrs.contains_key("multiple") => Role::ListBox,
         "select" => Role::ComboBox,
         "option" => Role::Option,
+        // (named by its `label`: a select's options stay under it, in their group)
+        "optgroup" => Role::Group,
         t if role::heading_level(t).is_some() => Role::Heading,
         "nav" => Role::Navigation,
         "main" => Role::Main,
@@ -549,6 +551,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
                 _ => None,
             }).flatten(),
             from_content.then(|| g.text(wi)),
+            (w.tag == "optgroup").then(|| attr("label").map(str::to_string)).flatten(),
             // An SVG element by its <title> child (the title is never rendered, so read whole).
             cx.svg.then(|| g.title_text(wi)).flatten(),
             // A fieldset is named by its legend, a figure by its caption, a table by its caption.
