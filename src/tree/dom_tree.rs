@@ -505,7 +505,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     // ARIA's conflict rule: `presentation` / `none` is ignored on an element that is focusable
     // or carries a global ARIA attribute; it keeps its own role (jQuery UI's `<a
     // role=presentation href>` in a tab stays a link), as Chromium computes it.
-    let focusable_el = (w.tag == "a" && w.attrs.get("href").is_some()) || matches!(w.tag.as_str(), "button" | "input" | "select" | "textarea") || w.attrs.get("tabindex").is_some();
+    let focusable_el = (w.tag == "a" && w.attrs.contains_key("href")) || matches!(w.tag.as_str(), "button" | "input" | "select" | "textarea") || w.attrs.contains_key("tabindex");
     let global_aria = w.attrs.iter().any(|(k, _)| k.starts_with("aria-") && k != "aria-hidden");
     let explicit = explicit.filter(|r| !(r.is_presentational() && (focusable_el || global_aria)));
     // An owned role outside its owner means nothing (Chromium: a `role=option` outside a
