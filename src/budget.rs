@@ -109,7 +109,7 @@ pub const TIMEOUT_MAX_MS: usize = 30_000;
 pub const CALL_GRACE_MS: usize = 2_000;
 
 /// Wasm linear memory never shrinks: once it is above this after a call, the worker renews
-/// the module instance (the collector's state carried over, `tape.rs`) when no call has run
+/// the module instance (the collector's state carried over, `saved.rs`) when no call has run
 /// for `RENEW_IDLE_MS`. A fresh instance holding a typical state takes about 1.2 MiB.
 pub const RENEW_ABOVE_BYTES: usize = 8 << 20;
 pub const RENEW_IDLE_MS: usize = 10_000;
