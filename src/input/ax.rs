@@ -70,15 +70,15 @@ fn id<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<AxId, D::Error> {
     s.parse::<AxId>().map_err(|_| de::Error::custom("expected an AX node id that is a 32-bit integer"))
 }
 
+/// An id where one may be absent or in a list.
+#[derive(Deserialize)]
+struct Id(#[serde(deserialize_with = "id")] AxId);
+
 fn opt_id<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<AxId>, D::Error> {
-    #[derive(Deserialize)]
-    struct Id(#[serde(deserialize_with = "id")] AxId);
     Option::<Id>::deserialize(d).map(|o| o.map(|i| i.0))
 }
 
 fn ids<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<AxId>, D::Error> {
-    #[derive(Deserialize)]
-    struct Id(#[serde(deserialize_with = "id")] AxId);
     Option::<Vec<Id>>::deserialize(d).map(|o| o.unwrap_or_default().into_iter().map(|i| i.0).collect())
 }
 
