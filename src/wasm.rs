@@ -89,7 +89,8 @@ fn observation_text(v: JsValue) -> Result<String, JsValue> {
 fn encode_text(s: &js_sys::JsString) -> Result<String, JsValue> {
     let encoder: Utf8Encoder = web_sys::TextEncoder::new()?.unchecked_into();
     // One byte per UTF-16 unit and a sixteenth more: JSON of pages in Latin scripts fits at
-    // once (the long-session capture needs 2.4% more), so the buffer is never copied to grow.
+    // once (the long-session capture needs 2.4% more) and the buffer is not copied to grow;
+    // text in other scripts takes one or two more rounds below.
     let units = s.length() as usize;
     let mut out: Vec<u8> = Vec::with_capacity(units + units / 16 + 4);
     let mut rest = s.clone();

@@ -188,7 +188,7 @@ impl Collector {
                 (result, refs, out.refs.clone())
             }
             policy::Answer::Unchanged { refs } => {
-                let result = SnapshotResult { ref_count: refs.len(), ..relative(&snapshot_id, base_id, Mode::Unchanged, &out.result, base_nodes) };
+                let result = SnapshotResult { ref_count: refs.len(), ..relative(&snapshot_id, base_id, Mode::Unchanged, out.result.source, out.result.total_nodes, base_nodes) };
                 self.ax_refs = self.ax_refs.max(policy::max_label(&refs));
                 let listed = policy::by_label(&refs);
                 (result, refs, listed)
@@ -202,7 +202,7 @@ impl Collector {
                     truncated: omitted > 0,
                     omitted_nodes: omitted,
                     ref_count: refs.len(),
-                    ..relative(&snapshot_id, base_id, Mode::Diff, &out.result, base_nodes)
+                    ..relative(&snapshot_id, base_id, Mode::Diff, out.result.source, out.result.total_nodes, base_nodes)
                 };
                 self.ax_refs = self.ax_refs.max(policy::max_label(&refs));
                 let listed = policy::by_label(&refs);
@@ -225,18 +225,8 @@ impl Collector {
         self.ax_counter += 1;
         let snapshot_id = format!("ax-{}-{}", self.runtime, self.ax_counter);
         let result = SnapshotResult {
-            snapshot_id: snapshot_id.clone(),
-            base_snapshot_id: Some(rev.snapshot_id.clone()),
-            mode: Mode::Unchanged,
-            source: rev.source,
-            state: None,
-            node_count: rev.node_count,
-            char_count: 0,
-            truncated: false,
             ref_count: rev.refs.len(),
-            total_nodes: rev.total_nodes,
-            omitted_nodes: 0,
-            full_reason: None,
+            ..relative(&snapshot_id, Some(rev.snapshot_id.clone()), Mode::Unchanged, rev.source, rev.total_nodes, rev.node_count)
         };
         rev.snapshot_id = snapshot_id.clone();
         rev.tab = opts.tab.clone();
@@ -247,19 +237,20 @@ impl Collector {
 }
 
 /// A result relative to the base revision `base_id` (`diff` / `unchanged`): its fields that
-/// do not depend on what changed.
-fn relative(snapshot_id: &str, base_id: Option<String>, mode: Mode, full: &SnapshotResult, base_nodes: usize) -> SnapshotResult {
+/// do not depend on what changed (the page's `source` and `total_nodes` of this read, the
+/// node count of the state the client holds).
+fn relative(snapshot_id: &str, base_id: Option<String>, mode: Mode, source: crate::tree::Source, total_nodes: usize, base_nodes: usize) -> SnapshotResult {
     SnapshotResult {
         snapshot_id: snapshot_id.to_string(),
         base_snapshot_id: base_id,
         mode,
-        source: full.source,
+        source,
         state: None,
         node_count: base_nodes,
         char_count: 0,
         truncated: false,
         ref_count: 0,
-        total_nodes: full.total_nodes,
+        total_nodes,
         omitted_nodes: 0,
         full_reason: None,
     }
