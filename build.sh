@@ -304,6 +304,8 @@ case "$cmd" in
     node bench/tasks.mjs
     log "AX repeat reads on every corpus page → bench/revisions.json"
     node bench/revisions.mjs
+    log "the loop: AX read and snapshot after each of five scripted changes vs Playwright → bench/loop.json"
+    node bench/loop.mjs
     log "the worker's cold start (module size, instantiate, first snapshot) → bench/coldstart.json"
     node bench/coldstart.mjs
     log "what pages no agent reads pay: load and main-thread time with and without the extension → bench/browsing.json"

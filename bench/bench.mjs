@@ -11,7 +11,7 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../www-tests/harness.mjs';
 import { startServer } from '../www-tests/server.mjs';
-import { scaled, dataGrid, docsArticle, settingsForm } from './pages.mjs';
+import { scaled, dataGrid, docsArticle, settingsForm, corpusSpread } from './pages.mjs';
 import { corpusServer, pagesOf, fullDir } from '../www-tests/corpus.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,14 +32,7 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 const server = await startServer(genDir);
 const corpus = fs.existsSync(fullDir) ? pagesOf(fullDir) : [];
 const corpusSrv = corpus.length ? await corpusServer(fullDir) : null;
-const spread = corpus.filter((_, i) => CORPUS_PAGES > 0 && i % Math.max(1, Math.floor(corpus.length / CORPUS_PAGES)) === 0).slice(0, CORPUS_PAGES);
-// The corpus's median page: the middle one of all its pages by the elements of its source.
-const tags = (name) => (fs.readFileSync(path.join(fullDir, name, 'source.html'), 'utf8').match(/<[a-zA-Z]/g) || []).length;
-const medianPage = corpus.length ? corpus.map((name) => [name, tags(name)]).sort((a, b) => a[1] - b[1])[Math.floor(corpus.length / 2)][0] : null;
-if (medianPage && CORPUS_PAGES > 0 && !spread.includes(medianPage)) spread.push(medianPage);
-// Pages with 20+ frames (news sites' ad slots; several frames never finish loading): every
-// read of them once waited out the frame-answer limit.
-for (const name of ['cnn', 'breitbart', 'gmw']) if (CORPUS_PAGES > 0 && corpus.includes(name) && !spread.includes(name)) spread.push(name);
+const { spread, medianPage } = corpusSpread(corpus, CORPUS_PAGES);
 // {label, url, corpus}: the corpus pages, then ours (the 50k-node page last: memory only grows).
 const PAGES = [
   ...spread.map((name) => ({ label: name, url: corpusSrv.url(name), corpus: true })),

@@ -1,6 +1,9 @@
 // Generated benchmark pages: scaled synthetic pages (nested generic wrappers, forms, tables,
 // lists, an iframe) and three realistic ones (a data grid, a docs article, a settings form).
 // Deterministic: the same page every run.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fullDir } from '../www-tests/corpus.mjs';
 function rng(seed) {
   let s = seed >>> 0;
   return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
@@ -48,4 +51,19 @@ export function settingsForm() {
       : i % 3 === 1 ? `<label>Value ${k} <input name="v${k}" value="v${k}"></label>` : `<label>Choice ${k} <select name="s${k}"><option>one</option><option>two</option></select></label>`;
   }).join('')}</fieldset>`).join('');
   return shell('Settings', `<h1>Settings</h1><form aria-label="Settings">${sections}<label>Password <input type="password" value="bench-SECRET"></label><button>Save</button></form>`);
+}
+
+/**
+ * The corpus pages the bench reads: an even spread of `count` of them (`corpus`: every page
+ * name, in order), the corpus's median page (the middle of all its pages by the elements of
+ * its source) and the pages with 20+ frames (news sites' ad slots: every read of them once
+ * waited out the frame-answer limit). `{spread, medianPage}`.
+ */
+export function corpusSpread(corpus, count, dir = fullDir) {
+  if (!corpus.length || count <= 0) return { spread: [], medianPage: null };
+  const spread = corpus.filter((_, i) => i % Math.max(1, Math.floor(corpus.length / count)) === 0).slice(0, count);
+  const tags = (name) => (fs.readFileSync(path.join(dir, name, 'source.html'), 'utf8').match(/<[a-zA-Z]/g) || []).length;
+  const medianPage = corpus.map((name) => [name, tags(name)]).sort((a, b) => a[1] - b[1])[Math.floor(corpus.length / 2)][0];
+  for (const name of [medianPage, 'cnn', 'breitbart', 'gmw']) if (corpus.includes(name) && !spread.includes(name)) spread.push(name);
+  return { spread, medianPage };
 }

@@ -1,0 +1,150 @@
+// ./build.sh bench (the loop, issue #37 item 6): an agent's session is one first read and then,
+// after every action, a read of what changed. On an even spread of corpus pages (with the
+// corpus's median page and the pages with 20+ frames) and the bench's own realistic pages,
+// after each of five scripted changes — add a button, remove an item, rename a link, toggle a
+// checkbox, type into a field — it times the AX read (`browser_accessibility_snapshot`, a
+// revision: a diff after the change) and `browser_snapshot`, each ÷ Playwright's AI snapshot
+// of the same page in the same round. Each of the three reads follows a fresh change of the
+// same kind, so each tool reads a page that has just changed (style and layout to redo).
+// Writes bench/loop.json and prints the table. `node bench/loop.mjs`; LOOP_REPS (3),
+// CORPUS_PAGES (12) as for bench.mjs.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch } from '../www-tests/harness.mjs';
+import { startServer } from '../www-tests/server.mjs';
+import { corpusServer, pagesOf, fullDir } from '../www-tests/corpus.mjs';
+import { corpusSpread, dataGrid, docsArticle, settingsForm, scaled } from './pages.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const REPS = Number(process.env.LOOP_REPS || 3);
+const CORPUS_PAGES = Number(process.env.CORPUS_PAGES ?? 12);
+const genDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-loop-'));
+const generated = { 'scaled-1k.html': scaled(1000), 'data-grid.html': dataGrid(), 'docs-article.html': docsArticle(), 'settings-form.html': settingsForm() };
+for (const [name, html] of Object.entries(generated)) fs.writeFileSync(path.join(genDir, name), html);
+
+// In the page. Every page gets a checkbox and a text field of its own before the first read
+// (most real pages have neither; a page's own controls may navigate or run handlers).
+const setup = () => {
+  const own = document.createElement('div');
+  own.id = 'pcc-loop';
+  own.innerHTML = '<label><input type="checkbox" id="pcc-loop-box"> Loop option</label> <input id="pcc-loop-field" aria-label="Loop field">';
+  (document.querySelector('main') || document.body).append(own);
+};
+/** The five changes (`n`: a fresh number each time). */
+const CHANGES = {
+  'add a button': (n) => {
+    const b = document.createElement('button');
+    b.textContent = `Loop button ${n}`;
+    (document.querySelector('main') || document.body).appendChild(b);
+  },
+  'remove an item': () => {
+    const root = document.querySelector('main') || document.body;
+    const theirs = (sel) => [...root.querySelectorAll(sel)].filter((x) => !x.closest('#pcc-loop')).pop();
+    const el = theirs('li') || theirs('p') || theirs('tr') || theirs('label') || theirs('div');
+    el?.remove();
+    return !!el;
+  },
+  'rename a link': (n) => {
+    const a = [...document.querySelectorAll('a[href]')].find((x) => x.offsetParent !== null && x.textContent.trim()) || document.querySelector('a[href]');
+    if (!a) return false;
+    a.textContent = `Loop link ${n}`;
+    return true;
+  },
+  'toggle a checkbox': () => document.getElementById('pcc-loop-box').click(),
+  'type into a field': (n) => {
+    const f = document.getElementById('pcc-loop-field');
+    f.focus();
+    f.value += String(n % 10);
+    f.dispatchEvent(new InputEvent('input', { bubbles: true, data: String(n % 10), inputType: 'insertText' }));
+  },
+};
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const server = await startServer(genDir);
+const corpus = fs.existsSync(fullDir) ? pagesOf(fullDir) : [];
+const corpusSrv = corpus.length ? await corpusServer(fullDir) : null;
+const { spread, medianPage } = corpusSpread(corpus, CORPUS_PAGES);
+const PAGES = [
+  ...spread.map((name) => ({ label: name, url: corpusSrv.url(name), corpus: true })),
+  ...['long-session.html', ...Object.keys(generated).map((n) => `gen/${n}`)].map((p) => ({ label: p.replace(/^gen\//, '').replace(/\.html$/, ''), url: server.url(p), corpus: false })),
+];
+const b = await launch({ offline: true, policy: { readUserTabs: 'all' } });
+const rows = [];
+let n = 0;
+try {
+  for (const { label, url, corpus: real } of PAGES) {
+    const page = await b.context.newPage();
+    await page.goto(url, { waitUntil: 'load' }).catch(() => {});
+    await page.waitForTimeout(200);
+    await page.evaluate(setup);
+    const tabId = await b.tabIdOf(page);
+    const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
+    const sessionId = `loop-${tabId}`;
+    const call = async (method, params) => {
+      const t0 = performance.now();
+      const r = await b.call(method, { tabId, ...params });
+      if (r.error) throw new Error(`${label}: ${method} ${r.error.code} ${r.error.message}`);
+      return [r, performance.now() - t0];
+    };
+    // The first reads: the revision the diffs go from, and the snapshot's last state (and
+    // Playwright's, whose script is injected into the page on its first use).
+    await page.ariaSnapshot({ mode: 'ai' });
+    await call('browser_accessibility_snapshot', { sessionId });
+    await call('browser_snapshot', {});
+    const changes = {};
+    for (const [kind, change] of Object.entries(CHANGES)) {
+      const ax = [], snap = [], pw = [], modes = new Set();
+      let diffChars = 0;
+      // (A page without what a change needs — no link — has no figure for it.)
+      if ((await page.evaluate(change, ++n)) === false) continue;
+      await call('browser_accessibility_snapshot', { sessionId });
+      await call('browser_snapshot', {});
+      for (let i = 0; i < REPS; i++) {
+        await page.evaluate(change, ++n);
+        const [r, axMs] = await call('browser_accessibility_snapshot', { sessionId });
+        ax.push(axMs);
+        modes.add(r.mode);
+        diffChars = r.charCount;
+        await page.evaluate(change, ++n);
+        snap.push((await call('browser_snapshot', {}))[1]);
+        await page.evaluate(change, ++n);
+        const t0 = performance.now();
+        await page.ariaSnapshot({ mode: 'ai' });
+        pw.push(performance.now() - t0);
+      }
+      const p = median(pw);
+      changes[kind] = { axMs: median(ax), snapshotMs: median(snap), playwrightMs: p, ax: median(ax) / p, snapshot: median(snap) / p, axModes: [...modes], axChars: diffChars };
+    }
+    rows.push({ page: label, corpus: real, elements, changes });
+    await page.close();
+    console.error(`loop measured ${label}`);
+  }
+} finally {
+  await b.close();
+  await server.close();
+  await corpusSrv?.close();
+  fs.rmSync(genDir, { recursive: true, force: true });
+}
+
+const kinds = Object.keys(CHANGES);
+// "There" (the issue's bounds): the corpus's median page, and the median over the corpus pages
+// of at least 300 elements.
+const large = rows.filter((r) => r.corpus && r.elements >= 300);
+/** A page's ratios of one read (`what`) over the changes it had. */
+const ratios = (r, what) => kinds.filter((k) => r.changes[k]).map((k) => r.changes[k][what]);
+const summary = {};
+for (const what of ['ax', 'snapshot']) {
+  summary[what] = {
+    medianPage: medianPage && rows.find((r) => r.page === medianPage) ? median(ratios(rows.find((r) => r.page === medianPage), what)) : null,
+    corpusPagesOf300: large.length ? median(large.map((r) => median(ratios(r, what)))) : null,
+    byChange: Object.fromEntries(kinds.map((k) => [k, median(large.filter((r) => r.changes[k]).map((r) => r.changes[k][what]))])),
+  };
+}
+const fmt = (x) => (x == null ? '—' : x.toFixed(2));
+console.log(`| page | elements | ${kinds.map((k) => `${k}: AX ÷ PW / snapshot ÷ PW`).join(' | ')} |`);
+console.log(`| --- | ---: | ${kinds.map(() => '---:').join(' | ')} |`);
+for (const r of rows) console.log(`| ${r.page}${r.corpus ? ' *' : ''} | ${r.elements} | ${kinds.map((k) => `${fmt(r.changes[k]?.ax)} / ${fmt(r.changes[k]?.snapshot)}`).join(' | ')} |`);
+console.log(JSON.stringify({ medianPage, corpusPagesOf300: large.length, summary }));
+fs.writeFileSync(path.join(here, 'loop.json'), `${JSON.stringify({ date: new Date().toISOString(), reps: REPS, medianPage, summary, rows }, null, 1)}\n`);
