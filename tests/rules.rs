@@ -793,6 +793,35 @@ fn a_label_reads_generated_text() {
 }
 
 #[test]
+fn css_counters_in_generated_text_read_as_their_values() {
+    // Numbered headings and lists made with CSS counters (a reset on the parent, increments on
+    // the items and on `::before` itself, nested `counters()` with a separator string, a roman
+    // style, a `counter-set`, a reset on a sibling): Chromium leaves a counter's value out of
+    // names — the strings around it stay — and so does the walk, the separator inside
+    // `counters()` included (it read `". Alpha"`).
+    rule("name_css_counters", r#"<style>
+body{counter-reset:sec}
+h2::before{counter-increment:sec;content:counter(sec) ". "}
+ol.t{counter-reset:item;list-style:none}
+ol.t>li{counter-increment:item}
+ol.t>li>a::before{content:counters(item, ".") " "}
+.r::before{content:counter(sec, upper-roman) "-"}
+.s{counter-set:sec 41}
+.p{counter-reset:other 5050}
+.p+button::before{counter-increment:other;content:counter(other) " "}
+</style><h2>Intro</h2><h2>Usage</h2><ol class="t"><li><a href='/a'>Alpha</a><ol class="t"><li><a href='/b'>Beta</a></li></ol></li><li><a href='/c'>Gamma</a></li></ol><button class="r">Go</button><h2 class="s">Last</h2><span class="p"></span><button>label</button>"#, expect![[r#"
+    - heading ". Intro" [level=2]
+    - heading ". Usage" [level=2]
+    - listitem
+      - link "Alpha" [href=/a] [ref=e1]
+      - link "Beta" [href=/b] [ref=e2]
+    - link "Gamma" [href=/c] [ref=e3]
+    - button "-Go" [ref=e4]
+    - heading ". Last" [level=2]
+    - button "label" [ref=e5]"#]]);
+}
+
+#[test]
 fn a_name_from_content_stops_at_an_article_figure_nav_blockquote_or_form() {
     rule("name_stop_probe", r#"<h4>Score <figure><span>Poor</span> <span>Good</span></figure></h4><a href="/l">Items <ul><li>one</li></ul></a><a href="/n">Menu <nav>Home</nav></a><a href="/t">Grid <table><tr><td>cell</td></tr></table></a><a href="/q">Said <blockquote>quote</blockquote></a><button>Send <form>inner</form></button>"#, expect![[r#"
         - heading "Score" [level=4]

@@ -44,8 +44,9 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
   const secretInput = (el) => el.localName === 'input' && (/^(password|hidden)$/i.test(el.type) || !!globalThis.__pccWasPassword?.has(el));
   const TEXT_TYPES = /^(text|search|email|tel|url|number|range)$/;
   // CSS-generated text: the strings of a `content` value and the attributes it names, in
-  // order (a counter or an image reads as nothing).
-  const contentText = (el, c) => (!c || c === 'none' || c === 'normal' ? '' : [...c.matchAll(/url\((?:"(?:[^"\\]|\\.)*"|[^)]*)\)|"((?:[^"\\]|\\.)*)"|attr\(([\w-]+)\)/g)]
+  // order (an image or a counter reads as nothing, as in Chromium's names: a `counters()`
+  // separator string included).
+  const contentText = (el, c) => (!c || c === 'none' || c === 'normal' ? '' : [...c.matchAll(/(?:url|counters?)\((?:"(?:[^"\\]|\\.)*"|[^)"])*\)|"((?:[^"\\]|\\.)*)"|attr\(([\w-]+)\)/g)]
     .map((m) => (m[2] ? el.getAttribute(m[2]) ?? '' : (m[1] ?? '').replace(/\\([0-9a-f]{1,6}) ?|\\(.)/gi, (_, h, c) => (h ? String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)) : c)))).join(''));
   const generated = (el, pseudo) => {
     const cs = getComputedStyle(el, pseudo);
