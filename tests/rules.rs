@@ -822,6 +822,26 @@ ol.t>li>a::before{content:counters(item, ".") " "}
 }
 
 #[test]
+fn svg_links_image_maps_labels_and_tabs_as_chromium_shows_them() {
+    // An SVG link is named by `xlink:title` (the walk left it nameless) or a `<title>` child; a
+    // shape with a title is a named generic; an image map's areas have no line in Chromium's
+    // tree either; a `<label for>` does not name a row or a document; a `<span role=tab>` is a
+    // tab with its ref.
+    rule("svg_area_label", r#"<svg width='200' height='60'><a href='/s' xlink:title='Svg link title'><rect width='40' height='40'/></a><a href='/t'><title>Titled svg link</title><circle cx='80' cy='20' r='15'/></a><circle cx='130' cy='20' r='15'><title>Lone circle</title></circle></svg><img src='data:image/gif;base64,R0lGODlhAQABAAAAACw=' usemap='#m' alt='Map' width='100' height='50'><map name='m'><area shape='rect' coords='0,0,50,50' href='/left' alt='Left half'><area shape='rect' coords='50,0,100,50' href='/right'></map><label for='r1'>Row label</label><div role='row' id='r1' tabindex='0'><span role='cell'>c</span></div><label for='d1'>Doc label</label><div role='document' id='d1' tabindex='0'>doc</div><div role='tablist'><div role='tab' tabindex='0'>First tab</div><span role='tab'>Second tab</span></div>"#, expect![[r#"
+        - link "Svg link title" [href=/s] [ref=e1]
+        - link "Titled svg link" [href=/t] [ref=e2]
+        - generic "Lone circle"
+        - img "Map"
+        - text: Row label
+        - row [ref=e3]
+          - cell "c"
+        - text: Doc label doc
+        - tablist
+          - tab "First tab" [ref=e4]
+          - tab "Second tab" [ref=e5]"#]]);
+}
+
+#[test]
 fn a_name_from_content_stops_at_an_article_figure_nav_blockquote_or_form() {
     rule("name_stop_probe", r#"<h4>Score <figure><span>Poor</span> <span>Good</span></figure></h4><a href="/l">Items <ul><li>one</li></ul></a><a href="/n">Menu <nav>Home</nav></a><a href="/t">Grid <table><tr><td>cell</td></tr></table></a><a href="/q">Said <blockquote>quote</blockquote></a><button>Send <form>inner</form></button>"#, expect![[r#"
         - heading "Score" [level=4]

@@ -554,6 +554,8 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             (w.tag == "optgroup").then(|| attr("label").map(str::to_string)).flatten(),
             // An SVG element by its <title> child (the title is never rendered, so read whole).
             cx.svg.then(|| g.title_text(wi)).flatten(),
+            // An SVG link by its `xlink:title` (svg-aam), where it has no content or `<title>`.
+            cx.svg.then(|| attr("xlink:title").map(str::to_string)).flatten(),
             // A fieldset is named by its legend, a figure by its caption, a table by its caption.
             match w.tag.as_str() {
                 "fieldset" => g.child_text(wi, "legend"),
