@@ -5,21 +5,16 @@
 // spread, when it is there) first, then the bench's own pages from small to the 50k-node one;
 // wasm linear memory is read after each (it only grows: each figure is the peak so far).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../www-tests/harness.mjs';
-import { startServer } from '../www-tests/server.mjs';
-import { scaled, dataGrid, docsArticle, settingsForm, corpusSpread } from './pages.mjs';
-import { corpusServer, pagesOf, fullDir } from '../www-tests/corpus.mjs';
+import { scaled, dataGrid, docsArticle, settingsForm, benchPages, median } from './pages.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPS = Number(process.env.BENCH_REPS || 5);
-const genDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-bench-'));
 const generated = { 'scaled-1k.html': scaled(1000), 'scaled-5k.html': scaled(5000), 'scaled-20k.html': scaled(20000), 'scaled-50k.html': scaled(50000),
   'data-grid.html': dataGrid(), 'docs-article.html': docsArticle(), 'settings-form.html': settingsForm() };
-for (const [name, html] of Object.entries(generated)) fs.writeFileSync(path.join(genDir, name), html);
 const CORPUS_PAGES = Number(process.env.CORPUS_PAGES ?? 12);
 
 // The change before a read that must not be a repeat: an attribute of <body> that every walk
@@ -28,16 +23,8 @@ const change = () => document.body.toggleAttribute('title');
 // A change no walk shows: an attribute nothing reads (the page-side walk then finds its last
 // result again, domwalk.js sameWalk).
 const unseen = () => document.body.toggleAttribute('data-bench');
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-const server = await startServer(genDir);
-const corpus = fs.existsSync(fullDir) ? pagesOf(fullDir) : [];
-const corpusSrv = corpus.length ? await corpusServer(fullDir) : null;
-const { spread, medianPage } = corpusSpread(corpus, CORPUS_PAGES);
 // {label, url, corpus}: the corpus pages, then ours (the 50k-node page last: memory only grows).
-const PAGES = [
-  ...spread.map((name) => ({ label: name, url: corpusSrv.url(name), corpus: true })),
-  ...['long-session.html', ...Object.keys(generated).map((n) => `gen/${n}`)].map((p) => ({ label: p.replace(/^gen\//, '').replace(/\.html$/, ''), url: server.url(p), corpus: false })),
-].sort((a, b) => (a.corpus === b.corpus ? 0 : a.corpus ? -1 : 1));
+const { pages: PAGES, medianPage, server, close: closePages } = await benchPages(generated, CORPUS_PAGES);
 PAGES.push(...PAGES.splice(PAGES.findIndex((p) => p.label === 'scaled-50k'), 1));
 // Offline: a real page's ads, fonts and trackers fail at once (local servers answer).
 const b = await launch({ offline: true, policy: { readUserTabs: 'all' } }); // it reads the pages it opens itself
@@ -168,9 +155,7 @@ try {
   printTable(results);
 } finally {
   await b.close();
-  await server.close();
-  await corpusSrv?.close();
-  fs.rmSync(genDir, { recursive: true, force: true });
+  await closePages();
 }
 
 /** 20 steps on the long-session page: our snapshot + AX diff flow vs a full Playwright AI snapshot per step. */

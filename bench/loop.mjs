@@ -9,20 +9,15 @@
 // Writes bench/loop.json and prints the table. `node bench/loop.mjs`; LOOP_REPS (3),
 // CORPUS_PAGES (12) as for bench.mjs.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../www-tests/harness.mjs';
-import { startServer } from '../www-tests/server.mjs';
-import { corpusServer, pagesOf, fullDir } from '../www-tests/corpus.mjs';
-import { corpusSpread, dataGrid, docsArticle, settingsForm, scaled } from './pages.mjs';
+import { benchPages, dataGrid, docsArticle, median, settingsForm, scaled } from './pages.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPS = Number(process.env.LOOP_REPS || 3);
 const CORPUS_PAGES = Number(process.env.CORPUS_PAGES ?? 12);
-const genDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-loop-'));
 const generated = { 'scaled-1k.html': scaled(1000), 'data-grid.html': dataGrid(), 'docs-article.html': docsArticle(), 'settings-form.html': settingsForm() };
-for (const [name, html] of Object.entries(generated)) fs.writeFileSync(path.join(genDir, name), html);
 
 // In the page. Every page gets a checkbox and a text field of its own before the first read
 // (most real pages have neither; a page's own controls may navigate or run handlers).
@@ -61,15 +56,7 @@ const CHANGES = {
   },
 };
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-const server = await startServer(genDir);
-const corpus = fs.existsSync(fullDir) ? pagesOf(fullDir) : [];
-const corpusSrv = corpus.length ? await corpusServer(fullDir) : null;
-const { spread, medianPage } = corpusSpread(corpus, CORPUS_PAGES);
-const PAGES = [
-  ...spread.map((name) => ({ label: name, url: corpusSrv.url(name), corpus: true })),
-  ...['long-session.html', ...Object.keys(generated).map((n) => `gen/${n}`)].map((p) => ({ label: p.replace(/^gen\//, '').replace(/\.html$/, ''), url: server.url(p), corpus: false })),
-];
+const { pages: PAGES, medianPage, close: closePages } = await benchPages(generated, CORPUS_PAGES);
 const b = await launch({ offline: true, policy: { readUserTabs: 'all' } });
 const rows = [];
 let n = 0;
@@ -102,19 +89,22 @@ try {
       await call('browser_accessibility_snapshot', { sessionId });
       await call('browser_snapshot', {});
       for (let i = 0; i < REPS; i++) {
-        await page.evaluate(change, ++n);
+        // (A page with nothing left to remove ends the kind's rounds.)
+        if ((await page.evaluate(change, ++n)) === false) break;
         const [r, axMs] = await call('browser_accessibility_snapshot', { sessionId });
         ax.push(axMs);
         modes.add(r.mode);
         diffChars = r.charCount;
-        await page.evaluate(change, ++n);
+        if ((await page.evaluate(change, ++n)) === false) break;
         snap.push((await call('browser_snapshot', {}))[1]);
-        await page.evaluate(change, ++n);
+        if ((await page.evaluate(change, ++n)) === false) break;
         const t0 = performance.now();
         await page.ariaSnapshot({ mode: 'ai' });
         pw.push(performance.now() - t0);
       }
+      if (!pw.length) continue;
       const p = median(pw);
+      ax.length = snap.length = pw.length; // complete rounds only
       changes[kind] = { axMs: median(ax), snapshotMs: median(snap), playwrightMs: p, ax: median(ax) / p, snapshot: median(snap) / p, axModes: [...modes], axChars: diffChars };
     }
     rows.push({ page: label, corpus: real, elements, changes });
@@ -123,9 +113,7 @@ try {
   }
 } finally {
   await b.close();
-  await server.close();
-  await corpusSrv?.close();
-  fs.rmSync(genDir, { recursive: true, force: true });
+  await closePages();
 }
 
 const kinds = Object.keys(CHANGES);

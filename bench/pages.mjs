@@ -2,8 +2,10 @@
 // lists, an iframe) and three realistic ones (a data grid, a docs article, a settings form).
 // Deterministic: the same page every run.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { fullDir } from '../www-tests/corpus.mjs';
+import { corpusServer, pagesOf, fullDir } from '../www-tests/corpus.mjs';
+import { startServer } from '../www-tests/server.mjs';
 function rng(seed) {
   let s = seed >>> 0;
   return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
@@ -66,4 +68,31 @@ export function corpusSpread(corpus, count, dir = fullDir) {
   const medianPage = corpus.map((name) => [name, tags(name)]).sort((a, b) => a[1] - b[1])[Math.floor(corpus.length / 2)][0];
   for (const name of [medianPage, 'cnn', 'breitbart', 'gmw']) if (corpus.includes(name) && !spread.includes(name)) spread.push(name);
   return { spread, medianPage };
+}
+
+/** The middle value of `xs` (the upper one of an even count). */
+export const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+
+/**
+ * The pages a bench script reads, `{pages: [{label, url, corpus}], medianPage, server, close}`:
+ * corpusSpread's corpus pages, then the long-session page and `generated` (`{file: html}`,
+ * served under `gen/` from a temporary directory), in that order.
+ */
+export async function benchPages(generated, count) {
+  const genDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-bench-'));
+  for (const [name, html] of Object.entries(generated)) fs.writeFileSync(path.join(genDir, name), html);
+  const server = await startServer(genDir);
+  const corpus = fs.existsSync(fullDir) ? pagesOf(fullDir) : [];
+  const corpusSrv = corpus.length ? await corpusServer(fullDir) : null;
+  const { spread, medianPage } = corpusSpread(corpus, count);
+  const pages = [
+    ...spread.map((name) => ({ label: name, url: corpusSrv.url(name), corpus: true })),
+    ...['long-session.html', ...Object.keys(generated).map((n) => `gen/${n}`)].map((p) => ({ label: p.replace(/^gen\//, '').replace(/\.html$/, ''), url: server.url(p), corpus: false })),
+  ];
+  const close = async () => {
+    await server.close();
+    await corpusSrv?.close();
+    fs.rmSync(genDir, { recursive: true, force: true });
+  };
+  return { pages, medianPage, server, close };
 }
