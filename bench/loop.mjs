@@ -3,7 +3,8 @@
 // corpus's median page and the pages with 20+ frames) and the bench's own realistic pages,
 // after each of five scripted changes — add a button, remove an item, rename a link, toggle a
 // checkbox, type into a field — it times the AX read (`browser_accessibility_snapshot`, a
-// revision: a diff after the change) and `browser_snapshot`, each ÷ Playwright's AI snapshot
+// revision: a diff after the change; `axPatched`: how many of them the page placed and the
+// core patched) and `browser_snapshot`, each ÷ Playwright's AI snapshot
 // of the same page in the same round. Each of the three reads follows a fresh change of the
 // same kind, so each tool reads a page that has just changed (style and layout to redo).
 // Writes bench/loop.json and prints the table. `node bench/loop.mjs`; LOOP_REPS (3),
@@ -13,48 +14,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../www-tests/harness.mjs';
 import { benchPages, dataGrid, docsArticle, median, settingsForm, scaled } from './pages.mjs';
+import { CHANGES, setupChanges } from '../www-tests/changes.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPS = Number(process.env.LOOP_REPS || 3);
 const CORPUS_PAGES = Number(process.env.CORPUS_PAGES ?? 12);
 const generated = { 'scaled-1k.html': scaled(1000), 'data-grid.html': dataGrid(), 'docs-article.html': docsArticle(), 'settings-form.html': settingsForm() };
-
-// In the page. Every page gets a checkbox and a text field of its own before the first read
-// (most real pages have neither; a page's own controls may navigate or run handlers).
-const setup = () => {
-  const own = document.createElement('div');
-  own.id = 'pcc-loop';
-  own.innerHTML = '<label><input type="checkbox" id="pcc-loop-box"> Loop option</label> <input id="pcc-loop-field" aria-label="Loop field">';
-  (document.querySelector('main') || document.body).append(own);
-};
-/** The five changes (`n`: a fresh number each time). */
-const CHANGES = {
-  'add a button': (n) => {
-    const b = document.createElement('button');
-    b.textContent = `Loop button ${n}`;
-    (document.querySelector('main') || document.body).appendChild(b);
-  },
-  'remove an item': () => {
-    const root = document.querySelector('main') || document.body;
-    const theirs = (sel) => [...root.querySelectorAll(sel)].filter((x) => !x.closest('#pcc-loop')).pop();
-    const el = theirs('li') || theirs('p') || theirs('tr') || theirs('label') || theirs('div');
-    el?.remove();
-    return !!el;
-  },
-  'rename a link': (n) => {
-    const a = [...document.querySelectorAll('a[href]')].find((x) => x.offsetParent !== null && x.textContent.trim()) || document.querySelector('a[href]');
-    if (!a) return false;
-    a.textContent = `Loop link ${n}`;
-    return true;
-  },
-  'toggle a checkbox': () => document.getElementById('pcc-loop-box').click(),
-  'type into a field': (n) => {
-    const f = document.getElementById('pcc-loop-field');
-    f.focus();
-    f.value += String(n % 10);
-    f.dispatchEvent(new InputEvent('input', { bubbles: true, data: String(n % 10), inputType: 'insertText' }));
-  },
-};
 
 const { pages: PAGES, medianPage, close: closePages } = await benchPages(generated, CORPUS_PAGES);
 const b = await launch({ offline: true, policy: { readUserTabs: 'all' } });
@@ -65,7 +30,7 @@ try {
     const page = await b.context.newPage();
     await page.goto(url, { waitUntil: 'load' }).catch(() => {});
     await page.waitForTimeout(200);
-    await page.evaluate(setup);
+    await page.evaluate(setupChanges);
     const tabId = await b.tabIdOf(page);
     const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
     const sessionId = `loop-${tabId}`;
@@ -82,7 +47,7 @@ try {
     await call('browser_snapshot', {});
     const changes = {};
     for (const [kind, change] of Object.entries(CHANGES)) {
-      const ax = [], snap = [], pw = [], modes = new Set();
+      const ax = [], snap = [], pw = [], pats = [], modes = new Set();
       let diffChars = 0;
       // (A page without what a change needs — no link — has no figure for it.)
       if ((await page.evaluate(change, ++n)) === false) continue;
@@ -91,8 +56,9 @@ try {
       for (let i = 0; i < REPS; i++) {
         // (A page with nothing left to remove ends the kind's rounds.)
         if ((await page.evaluate(change, ++n)) === false) break;
-        const [r, axMs] = await call('browser_accessibility_snapshot', { sessionId });
+        const [r, axMs] = await call('browser_accessibility_snapshot', { sessionId, timing: true });
         ax.push(axMs);
+        pats.push(r.timing?.patched ? 1 : 0);
         modes.add(r.mode);
         diffChars = r.charCount;
         if ((await page.evaluate(change, ++n)) === false) break;
@@ -104,8 +70,9 @@ try {
       }
       if (!pw.length) continue;
       const p = median(pw);
-      ax.length = snap.length = pw.length; // complete rounds only
-      changes[kind] = { axMs: median(ax), snapshotMs: median(snap), playwrightMs: p, ax: median(ax) / p, snapshot: median(snap) / p, axModes: [...modes], axChars: diffChars };
+      ax.length = snap.length = pats.length = pw.length; // complete rounds only
+      const patched = pats.reduce((x, y) => x + y, 0);
+      changes[kind] = { axMs: median(ax), snapshotMs: median(snap), playwrightMs: p, ax: median(ax) / p, snapshot: median(snap) / p, axModes: [...modes], axChars: diffChars, axPatched: `${patched}/${ax.length}` };
     }
     rows.push({ page: label, corpus: real, elements, changes });
     await page.close();
@@ -134,5 +101,6 @@ const fmt = (x) => (x == null ? '—' : x.toFixed(2));
 console.log(`| page | elements | ${kinds.map((k) => `${k}: AX ÷ PW / snapshot ÷ PW`).join(' | ')} |`);
 console.log(`| --- | ---: | ${kinds.map(() => '---:').join(' | ')} |`);
 for (const r of rows) console.log(`| ${r.page}${r.corpus ? ' *' : ''} | ${r.elements} | ${kinds.map((k) => `${fmt(r.changes[k]?.ax)} / ${fmt(r.changes[k]?.snapshot)}`).join(' | ')} |`);
-console.log(JSON.stringify({ medianPage, corpusPagesOf300: large.length, summary }));
+const patchedReads = rows.flatMap((r) => Object.values(r.changes)).reduce((a, c) => { const [p, n] = c.axPatched.split('/').map(Number); return [a[0] + p, a[1] + n]; }, [0, 0]);
+console.log(JSON.stringify({ medianPage, corpusPagesOf300: large.length, axPatched: `${patchedReads[0]}/${patchedReads[1]}`, summary }));
 fs.writeFileSync(path.join(here, 'loop.json'), `${JSON.stringify({ date: new Date().toISOString(), reps: REPS, medianPage, summary, rows }, null, 1)}\n`);

@@ -20,6 +20,7 @@ import * as journalTabs from './services/journal.js';
 import * as ownershipTabs from './services/ownership.js';
 import * as repeatTabs from './read/repeat.js';
 import { tabInfo } from './tools/common.js';
+import { lastPatchRefusal } from './tools/observe.js';
 import { readTools } from './tools/read.js';
 import { targetTools } from './tools/target.js';
 import { actTools } from './tools/act.js';
@@ -203,5 +204,5 @@ async function scrubTab(params, out) {
   return [tab.id, readable && mayRead(tab, await ownerOf(tab.id))];
 }
 
-globalThis.pcc = { call, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), startup: () => ready.then(() => ({ ...startup })), lateFrames, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
+globalThis.pcc = { call, axPatchRefusal: lastPatchRefusal, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), startup: () => ready.then(() => ({ ...startup })), lateFrames, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
 startBridge(call);

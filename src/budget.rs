@@ -34,6 +34,12 @@ pub const MAX_TABS: usize = 100;
 pub const TAB_URL_CHARS: usize = 500;
 /// AX revisions kept: one per (browser, agent session, tab, selector), this many in all.
 pub const REVISIONS_TOTAL: usize = 16;
+/// AX trees held for patching the next read of the same key (`tree/ax_patch`): this many
+/// reads, each of at most this many AX nodes (a larger page is fetched whole each time).
+pub const HELD_AX_READS: usize = 4;
+pub const HELD_AX_NODES: usize = 30_000;
+/// Changed elements one patched AX read fetches at most (more: the whole tree).
+pub const AX_PATCH_ROOTS: usize = 24;
 /// A diff is abandoned for `full` when more than this share of nodes changed (1/2).
 pub const DIFF_MAX_CHANGED_NUM: usize = 1;
 pub const DIFF_MAX_CHANGED_DEN: usize = 2;
@@ -284,7 +290,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 71] = [
+pub const SOURCE_LIMITS: [(&str, usize); 72] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -312,6 +318,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 71] = [
     ("walkPseudoChars", WALK_PSEUDO_CHARS),
     ("walkHitTests", WALK_HIT_TESTS),
     ("trackerOffsetElements", TRACKER_OFFSET_ELEMENTS),
+    ("axPatchRoots", AX_PATCH_ROOTS),
     ("articleMetaChars", ARTICLE_META_CHARS),
     ("evalLabelChars", EVAL_LABEL_CHARS),
     ("evalErrorChars", EVAL_ERROR_CHARS),

@@ -192,6 +192,7 @@ export async function checkPage(b, url, { selectors = true } = {}) {
   result.revisions = { second: again.mode, secondReason: again.fullReason, secondCaptured: again.timing?.captureMs > 0,
     change: changed.mode, changeChars: changed.charCount, changeReason: changed.fullReason, changeCaptured: changed.timing?.captureMs > 0 };
   await b.call('browser_dispose_session', { sessionId: session });
+  result.patches = await patchChecks(b, page, tabId);
   if (selectors) {
     const full = (await b.call('browser_snapshot', { tabId })).snapshot.state;
     for (const id of facts.ids) {
@@ -215,6 +216,50 @@ export async function checkPage(b, url, { selectors = true } = {}) {
   return result;
 }
 
+/** A state with its ref labels renamed in order of appearance (two sessions' labels differ). */
+const relabeled = (t) => {
+  const seen = new Map();
+  return (t || '').replace(/\ba\d+\b/g, (x) => (seen.has(x) || seen.set(x, `r${seen.size + 1}`), seen.get(x)));
+};
+
+/**
+ * A patched AX read against a whole one after `change` (run in the page with `arg`; false:
+ * nothing to change): sessions A and B read the page, it changes, A reads (patched when the
+ * page placed the change), B reads with the whole tree fetched (`pcc.wholeAx`); mode, state
+ * and refs must be the same (issue #37: "every patched revision equals a fresh full read
+ * followed by a diff"). A comparison counts only when the page was quiet meanwhile (A's next
+ * read is `unchanged`): a page's own timers (a video player's state) change it between two
+ * reads. `{patched, refusal, quiet, same}` (the two states too when not the same), or null.
+ */
+export async function patchCheck(b, page, tabId, change, arg) {
+  const read = (sessionId) => b.call('browser_accessibility_snapshot', { tabId, sessionId, timing: true });
+  await read('A');
+  await read('B');
+  if ((await page.evaluate(change, arg)) === false) return null;
+  const a = await read('A');
+  const refusal = a.timing?.patched ? null : await b.worker.evaluate(() => globalThis.pcc.axPatchRefusal());
+  await b.worker.evaluate(() => { globalThis.pcc.wholeAx = true; });
+  const w = await read('B');
+  await b.worker.evaluate(() => { delete globalThis.pcc.wholeAx; });
+  const quiet = (await read('A')).mode === 'unchanged';
+  const same = a.mode === w.mode && relabeled(a.state) === relabeled(w.state) && a.refCount === w.refCount;
+  return { patched: !!a.timing?.patched, refusal, quiet, same, ...(same ? {} : { patchedState: a.state?.slice(0, 300), wholeState: w.state?.slice(0, 300) }) };
+}
+
+/** patchCheck after each of the loop's five changes (www-tests/changes.mjs): `[{kind, …}]`. */
+export async function patchChecks(b, page, tabId) {
+  const { CHANGES, setupChanges } = await import('./changes.mjs');
+  await page.evaluate(setupChanges);
+  const out = [];
+  let n = 0;
+  for (const [kind, change] of Object.entries(CHANGES)) {
+    const r = await patchCheck(b, page, tabId, change, ++n);
+    if (r) out.push({ kind, ...r });
+  }
+  for (const s of ['A', 'B']) await b.call('browser_dispose_session', { sessionId: s });
+  return out;
+}
+
 /** Below this, a page's DOM-source state is a violation (75 pages on 2026-12-04: 0.83–1.0). */
 const MIN_AGREEMENT = 0.8;
 
@@ -229,6 +274,9 @@ export function violations(r) {
   if (r.agreement < MIN_AGREEMENT) v.push(`the DOM source agrees with the AX source on ${(r.agreement * 100).toFixed(1)}% of lines (at least ${MIN_AGREEMENT * 100}%)`);
   if (r.missingRefs.length) v.push(`clickables without a ref: ${r.missingRefs.slice(0, 5).join(' | ')}`);
   if (r.widenedSelectors.length) v.push(`selectors answered outside their element: ${r.widenedSelectors.slice(0, 3).join(' | ')}`);
+  for (const p of r.patches ?? []) {
+    if (p.quiet && !p.same) v.push(`AX read after "${p.kind}" (${p.patched ? 'patched' : 'whole'}) differs from a whole read: ${JSON.stringify(p.patchedState)} vs ${JSON.stringify(p.wholeState)}`);
+  }
   const rev = r.revisions;
   if (rev) {
     if (rev.second !== 'unchanged' || rev.secondCaptured) v.push(`second read of the unchanged page: ${rev.second}${rev.secondCaptured ? ', captured' : ''}`);
@@ -274,6 +322,14 @@ async function main() {
     sum.smallDiffs = (sum.smallDiffs || 0) + (rv.change === 'diff' && rv.changeChars <= 200 ? 1 : 0);
     if (rv.second !== 'unchanged' || rv.change !== 'diff') console.log(`${name}: revisions ${JSON.stringify(rv)}`);
     sum.widened = (sum.widened || 0) + r.widenedSelectors.length;
+    const ps = (sum.patches ??= { changes: 0, patched: 0, quiet: 0, same: 0, refusals: {} });
+    for (const p of r.patches) {
+      ps.changes++;
+      ps.patched += p.patched ? 1 : 0;
+      ps.quiet += p.quiet ? 1 : 0;
+      ps.same += p.quiet && p.same ? 1 : 0;
+      if (p.refusal) ps.refusals[p.refusal] = (ps.refusals[p.refusal] || 0) + 1;
+    }
     const v = violations(r);
     if (v.length) { totals.bad++; console.log(`${name}:\n  ${v.join('\n  ')}`); }
   });

@@ -11,7 +11,11 @@
 // set by script, shadow roots attached after insertion, style rules added through the CSSOM,
 // and the offsets of scroll containers (their scroll events come a frame late).
 //
+// Where: it notes the elements each counted change touched, so that an AX read after a
+// change fetches only their subtrees (`rootsSince`; src/tree/ax_patch.rs proves the rest).
+//
 // Owns: `globalThis.__pccChanges.check(offsetElements, deferOffsets)` → `"<document instance>:<count>"`,
+// `rootsSince(answer, max)`,
 // and `adopt(containers)` (the scroll containers the walk after a deferring check found). Must never:
 // touch the page's DOM or its prototypes (the page does not see it), or answer the same
 // string twice when something it watches changed in between.
@@ -24,19 +28,64 @@
   const instance = [...crypto.getRandomValues(new Uint8Array(4))].map((b) => b.toString(16).padStart(2, '0')).join('');
   let count = 0;
   const bump = () => { count++; };
+  // Where the changes counted since the last answer happened (issue #37: an AX read patches
+  // these elements instead of fetching the page's whole tree). `touched`: elements whose
+  // subtree changed — the targets of attribute and text changes, nodes added, the targets
+  // of field and focus events, fields whose value moved, hosts of late shadow roots.
+  // `parents`: elements whose children came or went (their own node changes; the added
+  // children are in `touched`). `local` is false once a change cannot be placed.
+  let touched = new Set();
+  let parents = new Set();
+  let local = true;
+  const element = (n) => {
+    if (n?.nodeType === Node.TEXT_NODE || n?.nodeType === Node.COMMENT_NODE) n = n.parentNode;
+    if (n instanceof ShadowRoot) n = n.host;
+    if (n?.nodeType === Node.ELEMENT_NODE) return n;
+    local = false; // the document itself
+    return null;
+  };
+  const touch = (n) => {
+    const el = element(n);
+    if (el) touched.add(el);
+  };
+  const placed = (r) => {
+    if (r.type !== 'childList') return touch(r.target);
+    const parent = element(r.target);
+    if (parent) parents.add(parent);
+    for (const n of r.addedNodes) {
+      // (Added text changes its parent's own text: the parent's subtree.)
+      if (n.nodeType === Node.ELEMENT_NODE) touched.add(n);
+      else if (n.nodeType === Node.TEXT_NODE && parent) touched.add(parent);
+    }
+  };
   // A mutation counts unless it provably changes nothing a read shows: a `data-*` attribute
   // (no read shows one but data-testid: domwalk.js ATTRS, src/tree/mod.rs) that no style
   // rule of the document or a shadow root names (`ruleText`, read once per batch).
   const UNREAD = /^data-(?!testid$)/;
   const counted = (records) => {
     let text;
-    return records.some((r) => {
-      if (r.type !== 'attributes' || !UNREAD.test(r.attributeName)) return true;
-      if (text === undefined) text = ruleText();
-      return text === null || text.includes(r.attributeName);
-    });
+    let any = false;
+    for (const r of records) {
+      if (r.type === 'attributes' && UNREAD.test(r.attributeName)) {
+        if (text === undefined) text = ruleText();
+        if (text !== null && !text.includes(r.attributeName)) continue;
+      }
+      any = true;
+      placed(r);
+    }
+    return any;
   };
   const observer = new MutationObserver((records) => { if (counted(records)) bump(); });
+  // Events whose target is what they change (its value, checked state, focus, open state,
+  // loaded content); the rest change style or layout only, which the AX read's layout
+  // snapshot compares (src/tree/ax_patch.rs), or the document as a whole.
+  const PLACED = new Set(['focusin', 'focusout', 'input', 'change', 'toggle', 'load', 'error', 'beforematch', 'play', 'pause', 'ended', 'loadedmetadata']);
+  const WHOLE = new Set(['fullscreenchange', 'visibilitychange', 'pageshow']);
+  const event = (e) => {
+    bump();
+    if (WHOLE.has(e.type)) local = false;
+    else if (PLACED.has(e.type)) touch(e.composedPath?.()[0] ?? e.target);
+  };
   const EVENTS = ['scroll', 'scrollend', 'resize', 'focusin', 'focusout', 'input', 'change', 'toggle', 'load', 'error',
     'animationstart', 'animationend', 'animationcancel', 'animationiteration', 'transitionrun', 'transitionend', 'transitioncancel',
     'mouseover', 'mouseout', 'play', 'pause', 'ended', 'loadedmetadata', 'fullscreenchange', 'beforematch', 'visibilitychange', 'pageshow'];
@@ -45,12 +94,12 @@
   function watch(root) {
     watched.add(root);
     observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
-    for (const type of EVENTS) root.addEventListener(type, bump, { capture: true, passive: true });
+    for (const type of EVENTS) root.addEventListener(type, event, { capture: true, passive: true });
   }
   function start() {
     started = true;
     watch(document);
-    for (const type of EVENTS) window.addEventListener(type, bump, { capture: true, passive: true });
+    for (const type of EVENTS) window.addEventListener(type, event, { capture: true, passive: true });
     document.fonts?.addEventListener?.('loadingdone', bump);
   }
 
@@ -120,6 +169,8 @@
    * rules) as one string to compare, and, with `offsetElements`, the scroll containers among
    * the first that many elements (`scrolling`; `small` says whether that was all of them).
    */
+  const values = new WeakMap(); // field → its value (and checked state) at the last pass
+  let ruleCount = -1;
   function unreported(offsetElements) {
     let h = 0x811c9dc5;
     const mix = (s) => {
@@ -127,6 +178,12 @@
       h = Math.imul(h ^ 0x1f, 16777619);
     };
     let fields = 0, shadows = 0, rules = 0, seen = 0;
+    const wasField = (el, v) => {
+      const before = values.get(el);
+      if (before !== undefined && before !== v) touch(el);
+      values.set(el, v);
+      return v;
+    };
     const found = [document];
     scrolling = [];
     for (let r = 0; r < found.length; r++) {
@@ -137,16 +194,19 @@
         if (shadow) {
           shadows++;
           found.push(shadow);
-          if (!watched.has(shadow)) { watch(shadow); bump(); }
+          if (!watched.has(shadow)) { watch(shadow); bump(); touch(el); }
         }
         const tag = el.localName;
         if (tag === 'input' || tag === 'textarea' || tag === 'select') {
           fields++;
-          mix(tag === 'select' ? String(el.selectedIndex) : `${el.value}${el.checked ? '\u0001' : ''}${el.indeterminate ? '\u0002' : ''}`);
+          mix(wasField(el, tag === 'select' ? String(el.selectedIndex) : `${el.value}${el.checked ? '\u0001' : ''}${el.indeterminate ? '\u0002' : ''}`));
         }
       }
     }
     roots = found;
+    // A style rule added or removed can restyle anything: not placed.
+    if (ruleCount >= 0 && rules !== ruleCount) local = false;
+    ruleCount = rules;
     if (offsetElements) small = seen <= offsetElements;
     return `${fields}/${shadows}/${rules}/${h >>> 0}`;
   }
@@ -203,6 +263,24 @@
   // The count of a check that left its scroll containers to the walk that follows it in the
   // same task (`adopt`), until that task ends.
   let adoptable = -1;
+  // Per answer given (newest last, the last 8): what was touched since the answer before it.
+  const history = [];
+  const answer = () => {
+    const a = `${instance}:${count}`;
+    const last = history.at(-1);
+    if (last?.answer === a) {
+      for (const n of touched) last.touched.add(n);
+      for (const n of parents) last.parents.add(n);
+      last.local &&= local;
+    } else {
+      history.push({ answer: a, touched, parents, local });
+      if (history.length > 8) history.shift();
+    }
+    touched = new Set();
+    parents = new Set();
+    local = true;
+    return a;
+  };
   globalThis.__pccChanges = {
     /**
      * `deferOffsets`: a walk follows in this task (page/checks.js answerThenWalk) and hands
@@ -220,7 +298,7 @@
         small = false; // unknown until a walk hands its containers over
         adoptable = answered = count;
         setTimeout(() => { adoptable = -1; }, 0);
-        return `${instance}:${count}`;
+        return answer();
       }
       if (!known && !small && count === answered) {
         await nextFrame();
@@ -253,7 +331,58 @@
       }
       if (scannedAt !== count && !small) scanSoon();
       answered = count;
-      return `${instance}:${count}`;
+      return answer();
+    },
+    /**
+     * Where every change counted since this frame answered `held` (the answer before an AX
+     * read's last read) happened, for the read to fetch again: `[subtrees, nodes]` — elements
+     * whose whole subtree is fetched (a table's part as the whole table: Chromium decides from
+     * the whole table whether it is for layout; the field a changed `<label>` names; elements
+     * whose `aria-labelledby` / `-describedby` / `-activedescendant` point into a change) and
+     * elements whose children came or went (their own node and ancestors are fetched), each
+     * connected, none inside a subtree. Null when they cannot be placed (an answer no longer
+     * kept, the document itself changed, a style rule added or removed, a modal dialog,
+     * `aria-owns` anywhere) or are more than `max`: the read then fetches the whole tree.
+     */
+    rootsSince(held, max) {
+      if (counted(observer.takeRecords())) bump();
+      const at = history.findIndex((h) => h.answer === held);
+      if (at < 0 || !local || document.querySelector(':modal')) return null;
+      const whole = new Set(touched);
+      const own = new Set(parents);
+      for (const h of history.slice(at + 1)) {
+        if (!h.local) return null;
+        for (const n of h.touched) whole.add(n);
+        for (const n of h.parents) own.add(n);
+      }
+      if (roots.some((r) => r.querySelector('[aria-owns]'))) return null;
+      const tableOf = (el) => {
+        let t = el.closest('table');
+        for (let up = t; up; up = up.parentElement?.closest('table')) t = up;
+        return t;
+      };
+      const subtrees = new Set();
+      const nodes = new Set();
+      for (const el of [...whole, ...own]) {
+        if (!el.isConnected) continue; // removed: its parent's mutation names the parent
+        const table = tableOf(el);
+        if (table) subtrees.add(table);
+        else (whole.has(el) ? subtrees : nodes).add(el);
+        const label = el.closest('label');
+        if (label?.control) subtrees.add(label.control);
+      }
+      const REFS = ['aria-labelledby', 'aria-describedby', 'aria-activedescendant'];
+      const changed = [...subtrees, ...nodes];
+      for (const r of roots) {
+        for (const x of r.querySelectorAll('[aria-labelledby], [aria-describedby], [aria-activedescendant]')) {
+          const home = x.getRootNode();
+          const ids = REFS.flatMap((a) => (x.getAttribute(a) || '').split(/\s+/)).filter(Boolean);
+          if (ids.some((id) => { const t = home.getElementById?.(id); return t && changed.some((e) => e.contains(t) || t.contains(e)); })) subtrees.add(x);
+        }
+      }
+      const inSubtree = (a) => [...subtrees].some((b) => b !== a && b.contains(a));
+      const list = [[...subtrees].filter((a) => !inSubtree(a)), [...nodes].filter((a) => !subtrees.has(a) && !inSubtree(a))];
+      return list[0].length + list[1].length > max ? null : list;
     },
     /**
      * The scroll containers a walk found (every element of the document walked, in the task

@@ -9,8 +9,17 @@
 // Each has `send(method, params) → Promise<result>`. The same code runs in the extension
 // (chrome.debugger) and in the fixture capture script (a Playwright CDP session).
 
-/** @returns {Promise<object>} the observation envelope (see ARCHITECTURE.md). */
-export async function captureObservation(targets, computedStyles) {
+/**
+ * @returns {Promise<object>} the observation envelope (see ARCHITECTURE.md), or null.
+ *
+ * With `roots` (an AX read after a change the page placed, issue #37 item 1): no AX tree of
+ * any frame, and `axPatch` instead — per changed element of the main frame (`roots(main)` →
+ * `{subtrees, nodes}` of Runtime object ids, or null when the page cannot place its changes:
+ * the answer is then null), its AX ancestors (`getAXNodeAndAncestors`) and, for a changed
+ * subtree, its AX subtree (`Accessibility.queryAXTree`). The core patches the trees it holds from the key's last read
+ * (src/tree/ax_patch.rs), or refuses.
+ */
+export async function captureObservation(targets, computedStyles, roots = null) {
   const main = targets[0];
   const metrics = await main.send('Page.getLayoutMetrics');
   const vp = metrics.cssLayoutViewport || metrics.layoutViewport || {};
@@ -52,16 +61,22 @@ export async function captureObservation(targets, computedStyles) {
     if (t === main) {
       obs.url = frameTree.frame.url || '';
     }
+    const failed = (e) => ({ error: String(e && e.message || e) });
     const [snapshot, ...axs] = await Promise.all([
-      t.send('DOMSnapshot.captureSnapshot', { computedStyles, includePaintOrder: true }).catch((e) => ({ error: String(e && e.message || e) })),
-      ...frames.map((f) => t.send('Accessibility.getFullAXTree', { frameId: f.frameId }).catch((e) => ({ error: String(e && e.message || e) }))),
+      t.send('DOMSnapshot.captureSnapshot', { computedStyles, includePaintOrder: true }).catch(failed),
+      ...(roots ? [t === main ? roots(main) : null] : frames.map((f) => t.send('Accessibility.getFullAXTree', { frameId: f.frameId }).catch(failed))),
     ]);
     if (!snapshot.error) obs.snapshots.push({ session: t.session, snapshot });
+    if (roots && t === main) {
+      if (!axs[0]) return null;
+      const { subtrees, nodes } = axs[0];
+      obs.axPatch = { frameId: frames[0]?.frameId ?? '', roots: await Promise.all([...subtrees.map((id) => patchRoot(main, id, true)), ...nodes.map((id) => patchRoot(main, id, false))]) };
+    }
     frames.forEach((f, i) => {
-      const ax = axs[i];
+      const ax = roots ? {} : axs[i];
       const frame = { ...f, session: t.session };
       if (ax.error) frame.error = 'accessibility tree unavailable';
-      else frame.ax = lean(ax);
+      else if (!roots) frame.ax = lean(ax);
       obs.frames.push(frame);
     });
   }
@@ -78,6 +93,29 @@ export async function captureObservation(targets, computedStyles) {
   const doc = obs.snapshots[0]?.snapshot;
   if (doc && doc.documents?.[0]) obs.title = doc.strings[doc.documents[0].title] || '';
   return obs;
+}
+
+/** One changed element (a Runtime object id): its backend id, its AX ancestors (itself
+ * first) and, when its `whole` subtree changed, its AX subtree. */
+async function patchRoot(main, objectId, whole) {
+  const [{ node }, ancestors, subtree] = await Promise.all([
+    main.send('DOM.describeNode', { objectId }),
+    main.send('Accessibility.getAXNodeAndAncestors', { objectId }),
+    whole ? main.send('Accessibility.queryAXTree', { objectId }) : null,
+  ]);
+  // An element Chromium's tree leaves out (an inline <b> or <span>: its text hangs from the
+  // paragraph) has no subtree of its own there: its nearest ancestor that is in it stands in.
+  const up = whole && !subtree.nodes?.some((n) => n.backendDOMNodeId === node.backendNodeId)
+    && ancestors.nodes?.find((n) => !n.ignored && n.backendDOMNodeId && n.backendDOMNodeId !== node.backendNodeId);
+  if (up) {
+    const backendNodeId = up.backendDOMNodeId;
+    const [outer, inner] = await Promise.all([
+      main.send('Accessibility.getAXNodeAndAncestors', { backendNodeId }),
+      main.send('Accessibility.queryAXTree', { backendNodeId }),
+    ]);
+    return { backendNodeId, whole, subtree: lean(inner), ancestors: lean(outer) };
+  }
+  return { backendNodeId: node.backendNodeId, whole, subtree: subtree ? lean(subtree) : { nodes: [] }, ancestors: lean(ancestors) };
 }
 
 const valueOf = (v) => (v ? { value: v.value } : undefined);

@@ -135,6 +135,20 @@ export function heldWalk(key, frames) {
   return walked.length === now.length && walked.every((f, i) => f === now[i]) ? h.held.walkId : null;
 }
 
+/**
+ * The main frame's answer in the state taken before the key's last read, when the page now
+ * (`state`) differs from it in that answer only: the same frames, each in the same document,
+ * every child frame answering as it did. An AX read may then fetch only what changed in the
+ * main frame since (tools/observe.js patchedRead). Null otherwise.
+ */
+export function patchable(key, state) {
+  const was = states.get(key)?.state.frames;
+  const now = state?.frames;
+  if (!was || !now || was.length !== now.length) return null;
+  const same = now.every((f, i) => f[0] === was[i][0] && f[1] === was[i][1] && (f[0] === 0 || f[2] === was[i][2]));
+  return same && now[0][0] === 0 && now[0][2] !== was[0][2] ? was[0][2] : null;
+}
+
 /** What the key's last read gave (its every frame showed the same again: heldWalk). */
 export function heldRead(key) {
   return states.get(key)?.held;

@@ -6,12 +6,13 @@
 // budget, redact or render (wasm does), or answer `unchanged` without the tracker's proof.
 import { isConnected } from '../act/actions.js';
 import { captureObservation } from '../read/capture.js';
+import { changedRoots, releaseRoots } from '../read/changed.js';
 import { RawJson, ready, jsonText } from '../services/core.js';
 import { loaderIdOf, sessions } from '../read/debugger.js';
 import { fail } from '../services/errors.js';
 import { assertReadable, handleOf, resolveTab, sameDocumentHandle } from '../services/handles.js';
 import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../read/reads.js';
-import { heldAnswer, heldFrames, heldRead, heldSince, heldWalk, oneFrameState, pageState, readKey, remember } from '../read/repeat.js';
+import { heldAnswer, heldFrames, heldRead, heldSince, heldWalk, oneFrameState, pageState, patchable, readKey, remember } from '../read/repeat.js';
 import { answerThenWalk, postThenWalk } from '../page/checks.js';
 import { answerOf, inject, LATE } from '../read/inject.js';
 import { factArgs } from '../read/evaluate.js';
@@ -169,6 +170,53 @@ function rendered(obs, captureMs, handle, { params, signal, render, tab, collect
 }
 
 /**
+ * An AX read after a change the tab's main frame placed since its tracker answered `since`
+ * (repeat.js patchable: every other frame answers as it did): the changed elements' AX
+ * subtrees and ancestors and the DOMSnapshots (read/capture.js, with `roots`), patched by the
+ * core into the trees it holds. readTab's answer (`timing.patched`), or null when the page cannot place its
+ * changes or the core refuses the patch: the caller then reads the whole tree.
+ */
+async function patchedRead(tab, params, signal, render, since) {
+  const all = await sessions(tab.id, signal).catch(() => null);
+  refusal = 'no debugger session';
+  if (!all?.length) return null;
+  const { collector, styles } = await ready;
+  const t0 = performance.now();
+  let read;
+  try {
+    read = await stableRead(tab.id, async (_, loaderId) => {
+      const obs = await captureObservation(all, styles, (main) => changedRoots(tab.id, main, since));
+      refusal = 'the page could not place its changes';
+      if (!obs) return null;
+      await applyPasswordMemory(tab.id, all, obs);
+      return { obs, captureMs: performance.now() - t0, handle: await handleOf(tab, all[0], undefined, loaderId) };
+    }, tab);
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    refusal = String(e?.message ?? e).slice(0, limits.causeChars);
+    return null;
+  } finally {
+    releaseRoots(all[0]);
+  }
+  if (!read) return null;
+  try {
+    const out = rendered(read.obs, read.captureMs, read.handle, { params, signal, render, tab, collector, budget: budgetOf(params) });
+    if (out.timing) out.timing.patched = true;
+    refusal = null;
+    return out;
+  } catch (e) {
+    // Refused (the page moved outside what it named, another frame set…): read it whole.
+    if (signal?.aborted) throw e;
+    refusal = String(e?.message ?? e).slice(0, limits.causeChars);
+    return null;
+  }
+}
+
+let refusal = null;
+/** Why the last AX read that tried a patch read the whole tree instead (null: it patched). */
+export const lastPatchRefusal = () => refusal;
+
+/**
  * `browser_snapshot` from the walk, unscoped, of a tab with one frame, in one injection: the
  * frame's tracker answers and, unless it answers what it did before the key's last read,
  * walks right after (no tracker call of its own, no document checks around the read: one
@@ -318,6 +366,17 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
   const held = one?.same ? heldRead(key) : heldSince(key, state);
   const answer = held && again(held);
   if (answer) return answer;
+  // An AX read after a change the main frame can place: only the changed subtrees are
+  // fetched, the core patches the tree it holds from the key's last read (or refuses, and the
+  // whole tree is fetched as before).
+  // (`pcc.wholeAx`: the tests' switch, to compare a patched read with a whole one.)
+  const since = kind === 'ax' && tracked && !globalThis.pcc?.wholeAx && params.source !== 'dom' && params.selector === undefined && params.ref === undefined ? patchable(key, state) : null;
+  const patched = since !== null ? await patchedRead(tab, params, signal, render, since) : null;
+  if (patched) {
+    const { handle, ...read } = patched;
+    remember(key, state, { kept: keep(read.result), handle });
+    return read;
+  }
   // A tab with child frames, every one of them reached by the tracker's injection: walked in
   // one injection too (every frame showing what the held read's walk did: that read answers),
   // or else the normal way.

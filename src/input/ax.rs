@@ -11,6 +11,34 @@ pub struct AxTree {
     pub nodes: Vec<AxNode>,
 }
 
+/// A patch of one frame's held AX tree (`browser_accessibility_snapshot` after a change the
+/// page could localize): per changed element, its AX subtree (`Accessibility.queryAXTree`, which
+/// computes role and name for ignored nodes too) and its AX ancestors
+/// (`Accessibility.getAXNodeAndAncestors`). `tree/ax_patch.rs` applies it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct AxPatch {
+    #[serde(deserialize_with = "nullable")]
+    pub frame_id: String,
+    #[serde(deserialize_with = "nullable")]
+    pub roots: Vec<PatchRoot>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PatchRoot {
+    /// The changed element (the tracker's root), in the frame's session.
+    pub backend_node_id: i64,
+    /// Its whole subtree changed (`subtree` holds it); otherwise only its children came or
+    /// went (its own node, first of `ancestors`, says which are there now).
+    #[serde(deserialize_with = "nullable")]
+    pub whole: bool,
+    #[serde(deserialize_with = "nullable")]
+    pub subtree: AxTree,
+    #[serde(deserialize_with = "nullable")]
+    pub ancestors: AxTree,
+}
+
 /// An AX node id. Chromium's are integers sent as decimal text (`"-1000000002"` too): they
 /// are kept as numbers (a 50k-node page held 10 MiB of id strings), 32-bit as Chromium's.
 pub type AxId = i32;

@@ -45,6 +45,8 @@ pub struct LayoutSnapshot {
     pub styles: Rows<i64>,
     /// `[x, y, width, height]` in document coordinates.
     pub bounds: Rows<f64>,
+    /// The text of each layout object (a string index; -1 for none): generated text too.
+    pub text: Vec<i64>,
     pub paint_orders: Vec<i64>,
 }
 

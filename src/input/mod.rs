@@ -12,7 +12,7 @@ mod observation;
 mod viewport;
 pub mod wire;
 
-pub use ax::{AxId, AxNode, AxProperty, AxTree, AxValue};
+pub use ax::{AxId, AxNode, AxPatch, AxProperty, AxTree, AxValue, PatchRoot};
 pub use dom_snapshot::{DocumentSnapshot, DomSnapshot, LayoutSnapshot, NodeSnapshot, RareBool, Rows};
 pub use dom_walk::{DomWalk, FrameWalk, PageWalk, WalkNode};
 pub use observation::{FrameObservation, Observation, Scope, SessionSnapshot};

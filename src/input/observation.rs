@@ -2,7 +2,7 @@
 
 use super::viewport::Viewport;
 use super::wire::nullable;
-use super::{AxTree, DomSnapshot, DomWalk};
+use super::{AxPatch, AxTree, DomSnapshot, DomWalk};
 use serde::Deserialize;
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -27,6 +27,8 @@ pub struct Observation {
     pub dom_frames: Vec<super::FrameWalk>,
     /// Narrow the state to this element's subtree (a `selector` resolved by the extension).
     pub scope: Option<Scope>,
+    /// The frames carry no AX tree: the held read's, patched where the page changed.
+    pub ax_patch: Option<AxPatch>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

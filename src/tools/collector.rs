@@ -11,13 +11,16 @@ use crate::session::policy;
 use crate::session::mode::Mode;
 use crate::session::revision::{Revision, RevisionKey, Store};
 use crate::tree::Tree;
-use crate::error::{Error, Result};
+use crate::budget::{AX_PATCH_ROOTS, HELD_AX_NODES, HELD_AX_READS};
+use crate::error::{Code, Error, Result};
+use crate::tree::ax_patch::{self, Held};
+use crate::tree::layout;
 use crate::session::identity;
 use crate::tools::journal::Journal;
-use crate::input::ObservationText;
+use crate::input::{Observation, ObservationText};
 use crate::session::refs::{RefTarget, Registry, TabKey};
 use crate::view::render::RefLabels;
-use crate::tools::snapshot::{build_tree, snapshot, SnapshotResult};
+use crate::tools::snapshot::{build_tree, build_tree_keeping, snapshot, SnapshotResult};
 
 #[derive(Debug, Clone, Default)]
 pub struct SnapshotOptions {
@@ -47,6 +50,9 @@ pub struct AxOptions {
     pub unchanged_since: Option<String>,
 }
 
+/// How a refused AX patch's error message begins (the extension then observes the whole tree).
+pub const PATCH_REFUSED: &str = "AX patch refused";
+
 #[derive(Default, Serialize, Deserialize)]
 pub struct Collector {
     runtime: String,
@@ -58,6 +64,10 @@ pub struct Collector {
     revisions: Store,
     /// Console and network ring buffers per tab (filled from CDP events by the host).
     pub journal: Journal,
+    /// The AX trees of the last reads, per key, for patching the next (`tree/ax_patch`). Not
+    /// saved: a renewed instance fetches its first AX read of each key whole.
+    #[serde(skip)]
+    held: Vec<(RevisionKey, Held)>,
 }
 
 
@@ -76,7 +86,7 @@ impl Collector {
     /// `runtime` identifies this extension runtime; ids from another runtime never resolve.
     pub fn new(runtime: &str) -> Collector {
         let runtime: String = runtime.chars().filter(|c| c.is_ascii_alphanumeric()).take(crate::budget::RUNTIME_ID_CHARS).collect();
-        Collector { runtime, counter: 0, ax_counter: 0, ax_refs: 0, registry: Registry::default(), revisions: Store::default(), journal: Journal::default() }
+        Collector { runtime, counter: 0, ax_counter: 0, ax_refs: 0, registry: Registry::default(), revisions: Store::default(), journal: Journal::default(), held: Vec::new() }
     }
 
     pub fn snapshot<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, opts: &SnapshotOptions) -> Result<SnapshotResult> {
@@ -127,11 +137,13 @@ impl Collector {
         self.registry.clear_tab(tab_id);
         self.revisions.clear_tab(tab_id);
         self.journal.clear_tab(tab_id);
+        self.held.retain(|(k, _)| k.tab_id != tab_id);
     }
 
     /// Drops every AX revision of an agent session.
     pub fn dispose_session(&mut self, session_id: &str) {
         self.revisions.dispose_session(session_id);
+        self.held.retain(|(k, _)| k.session_id != session_id);
     }
 
     /// `browser_accessibility_snapshot`: `full`, `diff` against the latest revision of the
@@ -146,15 +158,26 @@ impl Collector {
         if let Some(since) = &opts.unchanged_since {
             return self.unchanged_since(key, since, opts).ok_or_else(|| Error::malformed("unchangedSince", "not the latest revision"));
         }
-        let tree = match read_tree(observation_json) {
+        let (tree, held) = match self.ax_tree(&key, observation_json) {
             Ok(t) => t,
             Err(e) => {
-                // After a collector error the next read starts over with `full`.
-                self.revisions.forget(&key);
+                // A refused patch leaves everything as it was (the extension fetches the whole
+                // tree next); after any other error the next read starts over with `full`.
+                if !e.message.starts_with(PATCH_REFUSED) {
+                    self.revisions.forget(&key);
+                    self.held.retain(|(k, _)| *k != key);
+                }
                 return Err(e);
             }
         };
         let (tree, url, walk_id) = tree;
+        self.held.retain(|(k, _)| *k != key);
+        if let Some(h) = held {
+            self.held.push((key.clone(), h));
+            if self.held.len() > HELD_AX_READS {
+                self.held.remove(0);
+            }
+        }
         let budget = Budget::clamped(opts.max_chars, opts.max_nodes);
         let mut out = snapshot(&tree, budget, RefLabels { prefix: 'a', first: self.ax_refs + 1 }, None)?;
         stamp_walk(&mut out.refs, walk_id.as_deref());
@@ -214,6 +237,29 @@ impl Collector {
         let node_count = if result.mode == Mode::Full { result.node_count } else { base_nodes };
         self.revisions.put(key, Revision { snapshot_id, tab: opts.tab.clone(), url, entries, refs, node_count, source: result.source, total_nodes: result.total_nodes });
         Ok(result)
+    }
+
+    /// The tree of an AX read's observation, patched into the key's held read when it is a
+    /// patch (a refusal is an error whose message starts with `PATCH_REFUSED`), and what this
+    /// read leaves held for the next.
+    fn ax_tree<'a>(&self, key: &RevisionKey, observation_json: impl Into<ObservationText<'a>>) -> Result<((Tree, String, Option<String>), Option<Held>)> {
+        let mut obs = observation_json.into().decode()?;
+        let patch = obs.ax_patch.is_some();
+        // The main session's layout shapes, read before the build digests the snapshot.
+        let main_shapes = |obs: &Observation| obs.snapshots.iter().find(|s| s.session.is_empty()).map(|s| layout::shapes(&s.snapshot));
+        if patch {
+            let refused = |why: &str| Error::new(Code::InvalidRequest, format!("{PATCH_REFUSED}: {why}"), "observe the whole AX tree of every frame (no axPatch)");
+            let held = self.held.iter().find(|(k, _)| k == key).map(|(_, h)| h).ok_or_else(|| refused("no held tree of this read"))?;
+            let shapes = main_shapes(&obs).ok_or_else(|| refused("no snapshot of the tab's own session"))?;
+            ax_patch::apply(held, &mut obs, &shapes, AX_PATCH_ROOTS).map_err(refused)?;
+            let tree = build_tree_keeping(&mut obs, true)?;
+            let url = obs.url.clone();
+            return Ok(((tree, url, None), Some(ax_patch::hold(&mut obs, shapes))));
+        }
+        let shapes = ax_patch::holdable(&obs, HELD_AX_NODES).then(|| main_shapes(&obs)).flatten();
+        let tree = build_tree_keeping(&mut obs, shapes.is_some())?;
+        let held = shapes.map(|s| ax_patch::hold(&mut obs, s));
+        Ok(((tree, obs.url, obs.dom_walk.map(|w| w.walk_id)), held))
     }
 
     /// `unchanged` against the read `since` without an observation, when the extension's

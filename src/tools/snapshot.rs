@@ -50,9 +50,14 @@ fn is_zero(n: &usize) -> bool {
 /// DOM walk. It takes what it has read out of `obs` (AX names and values, the DOM snapshot's
 /// digested columns): one tree per observation.
 pub fn build_tree(obs: &mut Observation) -> Result<Tree> {
+    build_tree_keeping(obs, false)
+}
+
+/// `build_tree`, the frames' AX trees left whole with `keep_ax` (see `ax_tree::build`).
+pub fn build_tree_keeping(obs: &mut Observation, keep_ax: bool) -> Result<Tree> {
     let has_ax = obs.frames.iter().any(|f| f.ax.is_some());
     match (&obs.dom_walk, has_ax) {
-        (_, true) => Ok(ax_tree::build(obs)),
+        (_, true) => Ok(ax_tree::build(obs, keep_ax)),
         (Some(walk), false) => Ok(dom_tree::build(obs, walk)),
         (None, false) => Err(Error::malformed("observation", "it has neither a frame with an AX tree nor a DOM walk")),
     }

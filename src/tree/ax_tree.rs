@@ -14,7 +14,9 @@ use crate::text::capped;
 use crate::tree::{keep_attrs, Frame, Node, Source, States, Target, Tree};
 use rustc_hash::FxHashMap as HashMap;
 
-pub fn build(obs: &mut Observation) -> Tree {
+/// `keep_ax`: the frames' AX trees stay whole (their names are copied into the tree, not
+/// moved): the collector holds them for patching the next read (`tree/ax_patch`).
+pub fn build(obs: &mut Observation, keep_ax: bool) -> Tree {
     // Sized once for every node that can be placed: grown by doubling, the arena's last copy
     // and its half-empty successor were alive together (on a 50k-node page, 36 MiB of wasm).
     // Allocated first, where the observation's text was: after the layout's many smaller
@@ -89,7 +91,7 @@ pub fn build(obs: &mut Observation) -> Tree {
             continue;
         };
         let (ox, oy, clip) = place.unwrap_or((0.0, 0.0, viewport));
-        add_frame(&mut tree, &layout, session, fi, &mut ax.nodes, attach_to, (ox, oy, clip), &mut by_backend);
+        add_frame(&mut tree, &layout, session, fi, (&mut ax.nodes, keep_ax), attach_to, (ox, oy, clip), &mut by_backend);
         if is_main && ax.nodes.iter().any(|n| n.behind_modal) {
             // Chromium leaves out everything behind an open modal dialog: count what it hides.
             let dialog = ax.nodes.iter().find(|n| n.property("modal").and_then(|v| v.as_bool()).unwrap_or(false)).and_then(|n| n.backend_dom_node_id);
@@ -128,7 +130,7 @@ fn add_frame(
     layout: &Layout,
     session: Option<usize>,
     fi: usize,
-    nodes: &mut [AxNode],
+    (nodes, keep_ax): (&mut [AxNode], bool),
     attach_to: usize,
     (ox, oy, clip): (f64, f64, Rect),
     by_backend: &mut HashMap<(usize, i64), usize>,
@@ -161,7 +163,7 @@ fn add_frame(
         if ax.is_never_shown() {
             continue;
         }
-        let node = translate(ax, layout, session, fi, (ox, oy, clip));
+        let node = translate(ax, layout, session, fi, (ox, oy, clip), keep_ax);
         let ti = tree.nodes.len();
         if let Some(b) = ax.backend_dom_node_id {
             by_backend.entry((fi, b)).or_insert(ti);
@@ -182,7 +184,7 @@ fn add_frame(
 }
 
 /// Takes the node's name and value (moved, not copied: the AX node is not read for them again).
-fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize, (ox, oy, clip): (f64, f64, Rect)) -> Node {
+fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize, (ox, oy, clip): (f64, f64, Rect), keep: bool) -> Node {
     let mut role = ax.role;
     let editable_root = ax.property("editable").is_some() && ax.property("focusable").and_then(|v| v.as_bool()).unwrap_or(false);
     if editable_root && !matches!(role, Role::Document | Role::TextBox | Role::SearchBox | Role::ComboBox | Role::SpinButton | Role::Text) {
@@ -212,10 +214,10 @@ fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize
     // Chromium names layout-table parts from their content; as boxes they have no name.
     let layout_part = ax.layout_table_part;
     let name_unknown = ax.name.is_none();
-    let raw_name = ax.name.take().and_then(AxValue::into_text).filter(|_| !layout_part);
+    let raw_name = if keep { ax.name.clone() } else { ax.name.take() }.and_then(AxValue::into_text).filter(|_| !layout_part);
     let (space_before, space_after) = raw_name.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
     let name = raw_name.map(|s| capped(&s, KEEP_CHARS)).unwrap_or_default();
-    let value = ax.value.take().and_then(AxValue::into_text).map(|s| capped(&s, KEEP_CHARS)).filter(|s| !s.is_empty());
+    let value = if keep { ax.value.clone() } else { ax.value.take() }.and_then(AxValue::into_text).map(|s| capped(&s, KEEP_CHARS)).filter(|s| !s.is_empty());
     let mut node = Node {
         role,
         name,

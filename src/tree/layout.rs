@@ -274,6 +274,41 @@ fn digest(index: &mut HashMap<(usize, i64), usize>, (session, document, start): 
     doc
 }
 
+/// What a change can alter in Chromium's AX tree besides the elements it touched, per backend
+/// node of one session's snapshot (every document in it): whether the node has a layout
+/// object, its `display` and `visibility`, and its layout text (generated text included), as
+/// one hash; and each node's DOM parent. A style rule (`:checked ~`, `:hover`, a media query)
+/// shows or hides elements no mutation names: `tree/ax_patch` finds them here.
+pub struct Shapes {
+    pub sig: HashMap<i64, u64>,
+    pub parent: HashMap<i64, i64>,
+}
+
+pub fn shapes(snap: &DomSnapshot) -> Shapes {
+    use std::hash::Hasher;
+    let mut out = Shapes { sig: HashMap::default(), parent: HashMap::default() };
+    for d in &snap.documents {
+        let ids = &d.nodes.backend_node_id;
+        for (ni, &p) in d.nodes.parent_index.iter().enumerate() {
+            if let (Some(&b), Some(&pb)) = (ids.get(ni), usize::try_from(p).ok().and_then(|p| ids.get(p))) {
+                out.parent.insert(b, pb);
+            }
+        }
+        for (row, &ni) in d.layout.node_index.iter().enumerate() {
+            let Some(&b) = usize::try_from(ni).ok().and_then(|ni| ids.get(ni)) else { continue };
+            let styles = d.layout.styles.get(row).unwrap_or(&[]);
+            let mut h = rustc_hash::FxHasher::default();
+            h.write_u64(out.sig.get(&b).copied().unwrap_or(0));
+            for &i in [styles.get(S_DISPLAY), styles.get(S_VISIBILITY), d.layout.text.get(row)].into_iter().flatten() {
+                h.write(snap.string(i).unwrap_or("").as_bytes());
+                h.write_u8(0xff);
+            }
+            out.sig.insert(b, h.finish());
+        }
+    }
+    out
+}
+
 impl<'a> Layout<'a> {
     pub fn session_index(&self, session: &str) -> Option<usize> {
         self.snapshots.iter().position(|s| s.session == session)

@@ -6,6 +6,7 @@
 //!
 //! Owns: the node type and its arena. Must never: filter, budget or render.
 
+pub(crate) mod ax_patch;
 pub(crate) mod ax_tree;
 pub(crate) mod dom_tree;
 pub(crate) mod flow;
