@@ -21,7 +21,8 @@
  */
 export async function captureObservation(targets, computedStyles, roots = null) {
   const main = targets[0];
-  const metrics = await main.send('Page.getLayoutMetrics');
+  // (The main target's metrics, domains and frame tree asked at once.)
+  const [metrics, mainTree] = await Promise.all([main.send('Page.getLayoutMetrics'), main.send('Page.getFrameTree'), enable(main)]);
   const vp = metrics.cssLayoutViewport || metrics.layoutViewport || {};
   const obs = {
     url: '',
@@ -36,11 +37,7 @@ export async function captureObservation(targets, computedStyles, roots = null) 
   const parentOf = new Map();
 
   for (const t of targets) {
-    await Promise.all([
-      t.send('DOM.enable').catch(() => {}),
-      t.send('Accessibility.enable').catch(() => {}),
-    ]);
-    const { frameTree } = await t.send('Page.getFrameTree');
+    const { frameTree } = t === main ? mainTree : (await Promise.all([t.send('Page.getFrameTree'), enable(t)]))[0];
     const frames = [];
     const walk = (node, parentId) => {
       const id = node.frame.id;
@@ -94,6 +91,9 @@ export async function captureObservation(targets, computedStyles, roots = null) 
   if (doc && doc.documents?.[0]) obs.title = doc.strings[doc.documents[0].title] || '';
   return obs;
 }
+
+/** The domains a capture reads, enabled (a target without one is read without it). */
+const enable = (t) => Promise.all([t.send('DOM.enable').catch(() => {}), t.send('Accessibility.enable').catch(() => {})]);
 
 /** One changed element (a Runtime object id): its backend id, its AX ancestors (itself
  * first) and, when its `whole` subtree changed, its AX subtree. */
