@@ -36,8 +36,12 @@ export async function captureObservation(targets, computedStyles, roots = null) 
   const ownerOf = new Map(); // frameId → target that hosts the frame's parent document
   const parentOf = new Map();
 
-  for (const t of targets) {
-    const { frameTree } = t === main ? mainTree : (await Promise.all([t.send('Page.getFrameTree'), enable(t)]))[0];
+  // Every target's frame tree at once; walked in target order (a target's frames hang from
+  // the frame an earlier target's walk found); then every target read at once, and its frames
+  // and snapshot put in target order (a frame after its parent).
+  const trees = await Promise.all(targets.map((t) => (t === main ? mainTree : Promise.all([t.send('Page.getFrameTree'), enable(t)]).then(([tree]) => tree))));
+  const framesOf = targets.map((t, ti) => {
+    const { frameTree } = trees[ti];
     const frames = [];
     const walk = (node, parentId) => {
       const id = node.frame.id;
@@ -55,28 +59,36 @@ export async function captureObservation(targets, computedStyles, roots = null) 
       }
     };
     walk(frameTree, t === main ? null : parentOf.get(t.frameId) ?? frameTree.frame.parentId ?? null);
-    if (t === main) {
-      obs.url = frameTree.frame.url || '';
-    }
-    const failed = (e) => ({ error: String(e && e.message || e) });
+    return frames;
+  });
+  obs.url = trees[0].frameTree.frame.url || '';
+  const failed = (e) => ({ error: String(e && e.message || e) });
+  const read = await Promise.all(targets.map(async (t, ti) => {
+    const frames = framesOf[ti];
     const [snapshot, ...axs] = await Promise.all([
       t.send('DOMSnapshot.captureSnapshot', { computedStyles, includePaintOrder: true }).catch(failed),
       ...(roots ? [t === main ? roots(main) : null] : frames.map((f) => t.send('Accessibility.getFullAXTree', { frameId: f.frameId }).catch(failed))),
     ]);
-    if (!snapshot.error) obs.snapshots.push({ session: t.session, snapshot });
-    if (roots && t === main) {
-      if (!axs[0]) return null;
+    let patch;
+    if (roots && t === main && axs[0]) {
       const { subtrees, nodes } = axs[0];
-      obs.axPatch = { frameId: frames[0]?.frameId ?? '', roots: await Promise.all([...subtrees.map((id) => patchRoot(main, id, true)), ...nodes.map((id) => patchRoot(main, id, false))]) };
+      patch = { frameId: frames[0]?.frameId ?? '', roots: await Promise.all([...subtrees.map((id) => patchRoot(main, id, true)), ...nodes.map((id) => patchRoot(main, id, false))]) };
     }
-    frames.forEach((f, i) => {
+    return { snapshot, axs, patch };
+  }));
+  if (roots && !read[0].patch) return null;
+  targets.forEach((t, ti) => {
+    const { snapshot, axs, patch } = read[ti];
+    if (!snapshot.error) obs.snapshots.push({ session: t.session, snapshot });
+    if (patch) obs.axPatch = patch;
+    framesOf[ti].forEach((f, i) => {
       const ax = roots ? {} : axs[i];
       const frame = { ...f, session: t.session };
       if (ax.error) frame.error = 'accessibility tree unavailable';
       else if (!roots) frame.ax = lean(ax);
       obs.frames.push(frame);
     });
-  }
+  });
   // Verified parent relation: the <iframe> element that owns each child frame.
   await Promise.all(obs.frames.filter((f) => f.parentFrameId).map(async (f) => {
     const host = ownerOf.get(f.frameId) || main;
