@@ -23,11 +23,13 @@ const CASES = [
   ['aria-hidden on a section', () => document.getElementById('hideable').setAttribute('aria-hidden', 'true'), true],
   ['a class hiding a section', () => document.getElementById('hideable').classList.add('gone'), true],
   ['a details opened', () => { document.getElementById('more').open = true; }, true],
+  ['forty items added to a list at once', () => document.getElementById('items').append(...Array.from({ length: 40 }, (_, i) => Object.assign(document.createElement('li'), { textContent: `item ${i}` }))), true],
   ['a value typed by script', () => { document.getElementById('city').value = 'Oslo'; }, true],
   ['a text inside an open shadow root', () => { document.getElementById('card').shadowRoot.getElementById('inner').textContent = 'Shadow changed'; }, true],
   // (Refused by whichever proof fails first: main's fresh children name the list, never fetched.)
   ['a :checked ~ rule showing a list the checkbox does not hold', () => document.getElementById('menu-toggle').click(), false, 'shown, hidden or restyled outside|did not fetch'],
   ['a style rule added', () => document.head.append(Object.assign(document.createElement('style'), { textContent: '#para { display: none }' })), false, 'could not place'],
+  ['600 places changed between two reads', () => { for (let i = 0; i < 600; i++) document.querySelector('main').append(Object.assign(document.createElement('p'), { textContent: `p ${i}` })); }, false, 'could not place'],
   ['aria-owns on the page', () => document.getElementById('owner').setAttribute('aria-owns', 'owned'), false, 'could not place'],
   ['a modal dialog opened', () => document.getElementById('dlg').showModal(), false, 'could not place'],
 ];

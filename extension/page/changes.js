@@ -37,6 +37,16 @@
   let touched = new Set();
   let parents = new Set();
   let local = true;
+  // More places than this between two answers (a page rebuilding itself, or one no agent has
+  // read for a while): not placed, and no element is held any longer.
+  const PLACES = 512;
+  const full = () => {
+    if (touched.size + parents.size <= PLACES) return false;
+    touched.clear();
+    parents.clear();
+    local = false;
+    return true;
+  };
   const element = (n) => {
     if (n?.nodeType === Node.TEXT_NODE || n?.nodeType === Node.COMMENT_NODE) n = n.parentNode;
     if (n instanceof ShadowRoot) n = n.host;
@@ -45,18 +55,24 @@
     return null;
   };
   const touch = (n) => {
-    const el = element(n);
-    if (el) touched.add(el);
+    const el = local && element(n);
+    if (el && !full()) touched.add(el);
   };
   const placed = (r) => {
+    if (!local) return;
     if (r.type !== 'childList') return touch(r.target);
     const parent = element(r.target);
     if (parent) parents.add(parent);
-    for (const n of r.addedNodes) {
-      // (Added text changes its parent's own text: the parent's subtree.)
-      if (n.nodeType === Node.ELEMENT_NODE) touched.add(n);
-      else if (n.nodeType === Node.TEXT_NODE && parent) touched.add(parent);
+    // (Added text changes its parent's own text, and many nodes added at once are one
+    // place: the parent's subtree.)
+    if (parent && r.addedNodes.length > 16) touched.add(parent);
+    else {
+      for (const n of r.addedNodes) {
+        if (n.nodeType === Node.ELEMENT_NODE) touched.add(n);
+        else if (n.nodeType === Node.TEXT_NODE && parent) touched.add(parent);
+      }
     }
+    full();
   };
   // A mutation counts unless it provably changes nothing a read shows: a `data-*` attribute
   // (no read shows one but data-testid: domwalk.js ATTRS, src/tree/mod.rs) that no style
