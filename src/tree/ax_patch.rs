@@ -3,11 +3,13 @@
 //! in their place, instead of `Accessibility.getFullAXTree` of every frame (45–58 ms through
 //! `chrome.debugger` on the corpus's median page, for a change of one element).
 //!
-//! Owns: the held trees (one read's frames, and the layout shapes of its snapshot) and the
-//! patch: each changed element's held subtree replaced by its fresh one, its ancestors
-//! refreshed (names computed from content), the tree re-linked from the frame's root; and the
-//! proof that nothing else changed: every node whose layout shape moved (shown, hidden,
-//! restyled, its generated text) lies under a changed element.
+//! Owns: the held trees (one read's frames, and the layout shapes and DOM parents of its
+//! snapshot) and the patch: each changed subtree's held nodes replaced by its fresh ones; for
+//! an element whose children came or went, its own node (its children now); for both, the
+//! ancestors refreshed (names computed from content); the tree re-linked from the frame's
+//! root, what no longer hangs from it gone; and the proof that nothing else changed: every
+//! node whose layout shape moved (shown, hidden, restyled, its generated text) lies in a
+//! changed subtree, or left the page from under a changed element.
 //! Must never: answer a tree that could differ from a full fetch's. Any doubt — another URL,
 //! another frame set, a child the patch did not fetch, a shape changed outside the changed
 //! elements, a modal dialog — is a refusal, and the extension fetches the whole tree.
