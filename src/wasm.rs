@@ -229,6 +229,12 @@ impl WasmCollector {
         self.core.accessibility(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
 
+    /// Whether `accessibility` with these options may be given an `axPatch` observation.
+    #[wasm_bindgen(js_name = holdsAxTree)]
+    pub fn holds_ax_tree(&self, #[wasm_bindgen(unchecked_param_type = "AccessibilityOptions")] options: JsValue) -> Result<bool, JsValue> {
+        Ok(self.core.holds_ax_tree(&options::accessibility(options).map_err(err)?))
+    }
+
     #[wasm_bindgen(js_name = disposeSession)]
     pub fn dispose_session(&mut self, session_id: &str) {
         self.core.dispose_session(session_id);

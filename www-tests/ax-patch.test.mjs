@@ -57,3 +57,28 @@ test('after a reload the AX read is whole (a new document: its tracker kept none
   assert.equal(after.mode, 'full');
   await page.close();
 });
+
+test('a renewed instance holds no trees: the AX read after a change is whole, without a patch it would refuse', async () => {
+  const { page, tabId } = await openTab(b, server, 'patching.html');
+  const read = () => b.call('browser_accessibility_snapshot', { tabId, sessionId: 'R', timing: true });
+  await read();
+  await page.evaluate(() => document.getElementById('cell').append(' and pears'));
+  assert.equal((await read()).timing.patched, true, 'patched before the renewal');
+  const renewals = () => b.worker.evaluate(() => globalThis.pcc.renewals());
+  const before = await renewals();
+  // Renewed soon after the next call (the shipped limits: 10 s idle, above 8 MiB).
+  await b.worker.evaluate(() => { globalThis.pcc.renewIdleMs = 50; globalThis.pcc.renewAboveBytes = 0; });
+  try {
+    await b.call('browser_tabs', {});
+    for (let i = 0; i < 100 && (await renewals()) === before; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok((await renewals()) > before, 'the instance was renewed');
+  } finally {
+    await b.worker.evaluate(() => { delete globalThis.pcc.renewIdleMs; delete globalThis.pcc.renewAboveBytes; });
+  }
+  await page.evaluate(() => document.getElementById('cell').append(' and plums'));
+  const after = await read();
+  assert.equal(after.timing.patched, undefined, 'read whole');
+  assert.equal(after.mode, 'diff', 'against the revision the renewal carried over');
+  assert.equal(await b.worker.evaluate(() => globalThis.pcc.axPatchRefusal()), null, 'no patch was tried');
+  await page.close();
+});

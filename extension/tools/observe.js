@@ -330,9 +330,11 @@ async function framesRead(tab, frames, params, signal, render, sameAs, stateText
  * A read the change tracker may spare (repeat.js). With `tracked` and the page unchanged since
  * this key's last read, `reuse(held, handle, collector)` answers from what `keep` kept of that
  * read (it throws when it cannot: the document changed, the revision or refs are gone, and the
- * read then captures); otherwise `readTab` with `render`. `{result, tab, timing}` either way.
+ * read then captures); otherwise `readTab` with `render` — for an AX read after a change the
+ * page placed, where `holds(collector, handle)` (the core holds the trees of the key's last
+ * read), patchedRead first. `{result, tab, timing}` either way.
  */
-export async function trackedRead(params, signal, kind, { tracked, reuse, keep, render, preferDom }) {
+export async function trackedRead(params, signal, kind, { tracked, reuse, keep, render, preferDom, holds }) {
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
   const { collector } = await ready;
@@ -370,7 +372,9 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
   // fetched, the core patches the tree it holds from the key's last read (or refuses, and the
   // whole tree is fetched as before).
   // (`pcc.wholeAx`: the tests' switch, to compare a patched read with a whole one.)
-  const since = kind === 'ax' && tracked && !globalThis.pcc?.wholeAx && params.source !== 'dom' && params.selector === undefined && params.ref === undefined ? patchable(key, state) : null;
+  const last = heldRead(key);
+  const since = kind === 'ax' && tracked && !globalThis.pcc?.wholeAx && params.source !== 'dom' && params.selector === undefined && params.ref === undefined
+    && last && holds?.(collector, last.handle) ? patchable(key, state) : null;
   const patched = since !== null ? await patchedRead(tab, params, signal, render, since) : null;
   if (patched) {
     const { handle, ...read } = patched;

@@ -75,6 +75,8 @@ async function browserAccessibilitySnapshot(params, signal) {
     reuse: (since, handle, collector) => collector.accessibility(new Uint8Array(0), options(budgetOf(params), handle, since)),
     keep: (result) => result.snapshotId,
     render: (c, json, budget, handle) => c.accessibility(json, options(budget, handle)),
+    // A patch only where the core holds the trees of the key's last read.
+    holds: (c, handle) => c.holdsAxTree(options(budgetOf(params), handle)),
   });
   const out = { ...result, tab };
   if (timing) out.timing = timing;

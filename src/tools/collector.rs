@@ -149,12 +149,7 @@ impl Collector {
     /// `browser_accessibility_snapshot`: `full`, `diff` against the latest revision of the
     /// same document, or `unchanged`. See ARCHITECTURE.md, "AX revisions".
     pub fn accessibility<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, opts: &AxOptions) -> Result<SnapshotResult> {
-        let key = RevisionKey {
-            browser_id: opts.tab.browser_id.clone(),
-            session_id: opts.session_id.clone(),
-            tab_id: opts.tab.tab_id,
-            scope: opts.scope.clone(),
-        };
+        let key = ax_key(opts);
         if let Some(since) = &opts.unchanged_since {
             return self.unchanged_since(key, since, opts).ok_or_else(|| Error::malformed("unchangedSince", "not the latest revision"));
         }
@@ -239,6 +234,13 @@ impl Collector {
         Ok(result)
     }
 
+    /// Whether an AX read with `opts` may send a patch: the key's last read left its trees
+    /// held (a renewed instance holds none, nor a read of a larger page).
+    pub fn holds_ax_tree(&self, opts: &AxOptions) -> bool {
+        let key = ax_key(opts);
+        self.held.iter().any(|(k, _)| *k == key)
+    }
+
     /// The tree of an AX read's observation, patched into the key's held read when it is a
     /// patch (a refusal is an error whose message starts with `PATCH_REFUSED`), and what this
     /// read leaves held for the next.
@@ -280,6 +282,11 @@ impl Collector {
         self.revisions.put(key, rev);
         Some(result)
     }
+}
+
+/// The revision (and held tree) key of an AX read.
+fn ax_key(opts: &AxOptions) -> RevisionKey {
+    RevisionKey { browser_id: opts.tab.browser_id.clone(), session_id: opts.session_id.clone(), tab_id: opts.tab.tab_id, scope: opts.scope.clone() }
 }
 
 /// A result relative to the base revision `base_id` (`diff` / `unchanged`): its fields that
