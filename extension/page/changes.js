@@ -180,13 +180,13 @@
   // frame's wait.
   let small = false; // the last pass that looked for scroll containers found them all
   let scrolling = []; // the scroll containers the last pass found
+  const values = new WeakMap(); // field → its value (and checked state) at the last pass
+  let ruleCount = -1; // style rules at the last pass
   /**
    * One pass over the elements: what no event reports (form values, shadow roots, style
    * rules) as one string to compare, and, with `offsetElements`, the scroll containers among
    * the first that many elements (`scrolling`; `small` says whether that was all of them).
    */
-  const values = new WeakMap(); // field → its value (and checked state) at the last pass
-  let ruleCount = -1;
   function unreported(offsetElements) {
     let h = 0x811c9dc5;
     const mix = (s) => {
