@@ -4,7 +4,7 @@
 //
 // Owns: that lookup and its object group. Must never: guess elements the page did not name
 // (no answer is null: the read then fetches the whole tree).
-import { enableRuntime, ownWorlds } from './debugger.js';
+import { arrayObjects, enableRuntime, ownWorlds } from './debugger.js';
 import { limits } from '../services/limits.js';
 
 const GROUP = 'pcc-changed';
@@ -20,9 +20,7 @@ export async function changedRoots(tabId, main, held) {
   const answers = await Promise.all(ownWorlds(tabId, main).map((contextId) => main.send('Runtime.evaluate', { expression, contextId, objectGroup: GROUP }).then((r) => r.result, () => null)));
   const pair = answers.find((r) => r?.type === 'object' && r.objectId);
   if (!pair) return null;
-  const items = async (objectId) => (await main.send('Runtime.getProperties', { objectId, ownProperties: true })).result
-    .filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => p.value.objectId);
-  const [subtrees, nodes] = await Promise.all((await items(pair.objectId)).map(items));
+  const [subtrees, nodes] = await Promise.all((await arrayObjects(main, pair.objectId)).map((id) => arrayObjects(main, id)));
   return { subtrees, nodes };
 }
 

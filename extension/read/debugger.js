@@ -96,6 +96,13 @@ export async function enableRuntime(tabId, target, replay = false) {
   runtimeOn.add(key);
 }
 
+/** The object ids of the items of a page-side array (`objectId`: the array's), in order;
+ * items that are not objects are left out. */
+export async function arrayObjects(target, objectId) {
+  const { result } = await target.send('Runtime.getProperties', { objectId, ownProperties: true });
+  return result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => p.value.objectId);
+}
+
 /** The execution contexts of this extension's isolated world in a session (Runtime enabled). */
 export function ownWorlds(tabId, target) {
   return [...(worlds.get(`${tabId}/${target.session}`) ?? [])];

@@ -6,7 +6,7 @@
 //
 // Owns: that lookup and that one attribute rewrite. Must never: change anything else in an
 // observation, or the page itself.
-import { enableRuntime, ownWorlds } from './debugger.js';
+import { arrayObjects, enableRuntime, ownWorlds } from './debugger.js';
 import { limits } from '../services/limits.js';
 
 const GROUP = 'pcc-was-password';
@@ -25,11 +25,10 @@ async function remembered(tabId, target) {
     try {
       const { result } = await target.send('Runtime.evaluate', { expression: LIST, contextId, objectGroup: GROUP });
       if (!result?.objectId) return;
-      const { result: props } = await target.send('Runtime.getProperties', { objectId: result.objectId, ownProperties: true });
-      const els = props.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId);
+      const els = await arrayObjects(target, result.objectId);
       if (els.length > limits.passwordNodesResolved) found.all = true;
       else {
-        const nodes = await Promise.all(els.map((p) => target.send('DOM.describeNode', { objectId: p.value.objectId })));
+        const nodes = await Promise.all(els.map((objectId) => target.send('DOM.describeNode', { objectId })));
         for (const { node } of nodes) found.ids.add(node.backendNodeId);
       }
     } catch (e) {

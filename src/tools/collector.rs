@@ -246,19 +246,18 @@ impl Collector {
     /// read leaves held for the next.
     fn ax_tree<'a>(&self, key: &RevisionKey, observation_json: impl Into<ObservationText<'a>>) -> Result<((Tree, String, Option<String>), Option<Held>)> {
         let mut obs = observation_json.into().decode()?;
-        let patch = obs.ax_patch.is_some();
         // The main session's layout shapes, read before the build digests the snapshot.
         let main_shapes = |obs: &Observation| obs.snapshots.iter().find(|s| s.session.is_empty()).map(|s| layout::shapes(&s.snapshot));
-        if patch {
+        let mut shapes = None;
+        if obs.ax_patch.is_some() {
             let refused = |why: &str| Error::new(Code::InvalidRequest, format!("{PATCH_REFUSED}: {why}"), "observe the whole AX tree of every frame (no axPatch)");
             let held = self.held.iter().find(|(k, _)| k == key).map(|(_, h)| h).ok_or_else(|| refused("no held tree of this read"))?;
-            let shapes = main_shapes(&obs).ok_or_else(|| refused("no snapshot of the tab's own session"))?;
-            ax_patch::apply(held, &mut obs, &shapes, AX_PATCH_ROOTS).map_err(refused)?;
-            let tree = build_tree_keeping(&mut obs, true)?;
-            let url = obs.url.clone();
-            return Ok(((tree, url, None), Some(ax_patch::hold(&mut obs, shapes))));
+            let fresh = main_shapes(&obs).ok_or_else(|| refused("no snapshot of the tab's own session"))?;
+            ax_patch::apply(held, &mut obs, &fresh, AX_PATCH_ROOTS).map_err(refused)?;
+            shapes = Some(fresh);
         }
-        let shapes = ax_patch::holdable(&obs, HELD_AX_NODES).then(|| main_shapes(&obs)).flatten();
+        // Held for the next read: a patched tree as a fetched one, within the same bound.
+        let shapes = if ax_patch::holdable(&obs, HELD_AX_NODES) { shapes.or_else(|| main_shapes(&obs)) } else { None };
         let tree = build_tree_keeping(&mut obs, shapes.is_some())?;
         let held = shapes.map(|s| ax_patch::hold(&mut obs, s));
         Ok(((tree, obs.url, obs.dom_walk.map(|w| w.walk_id)), held))

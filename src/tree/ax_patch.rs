@@ -25,9 +25,8 @@ pub struct Held {
     pub url: String,
     /// Each frame's AX tree by frame id, as the read had it (fetched or patched).
     pub frames: Vec<(String, AxTree)>,
-    /// The layout shapes of the read's one session (`layout::shapes`) and its DOM parents.
-    pub sig: HashMap<i64, u64>,
-    pub parent: HashMap<i64, i64>,
+    /// The layout shapes and DOM parents of the read's main session (`layout::shapes`).
+    pub shapes: Shapes,
 }
 
 /// Whether an observation's AX trees can be held for the next read: every frame has one and
@@ -44,8 +43,7 @@ pub fn hold(obs: &mut Observation, shapes: Shapes) -> Held {
     Held {
         url: obs.url.clone(),
         frames: obs.frames.iter_mut().map(|f| (f.frame_id.clone(), f.ax.take().unwrap_or_default())).collect(),
-        sig: shapes.sig,
-        parent: shapes.parent,
+        shapes,
     }
 }
 
@@ -117,7 +115,7 @@ pub fn apply(held: &Held, obs: &mut Observation, shapes: &Shapes, max_roots: usi
     // changed subtree, in the page's DOM now, or (a node gone from it) under a changed
     // element in the DOM the held read saw: a removal is a change of the parent it left.
     let covered = |b: i64| {
-        let (parents, roots) = if shapes.parent.contains_key(&b) || !held.parent.contains_key(&b) { (&shapes.parent, &subtrees) } else { (&held.parent, &elements) };
+        let (parents, roots) = if shapes.parent.contains_key(&b) || !held.shapes.parent.contains_key(&b) { (&shapes.parent, &subtrees) } else { (&held.shapes.parent, &elements) };
         let mut at = Some(b);
         for _ in 0..crate::budget::MAX_TREE_DEPTH {
             match at {
@@ -128,8 +126,8 @@ pub fn apply(held: &Held, obs: &mut Observation, shapes: &Shapes, max_roots: usi
         }
         false
     };
-    let moved = shapes.sig.iter().filter(|(b, s)| held.sig.get(b) != Some(s)).map(|(b, _)| *b);
-    let gone = held.sig.keys().filter(|b| !shapes.sig.contains_key(b)).copied();
+    let moved = shapes.sig.iter().filter(|(b, s)| held.shapes.sig.get(b) != Some(s)).map(|(b, _)| *b);
+    let gone = held.shapes.sig.keys().filter(|b| !shapes.sig.contains_key(b)).copied();
     if moved.chain(gone).any(|b| !covered(b)) {
         return Err("a node was shown, hidden or restyled outside the changed elements");
     }
@@ -173,8 +171,7 @@ mod tests {
             node(4, Role::List, "", &[5]),
             node(5, Role::ListItem, "one", &[]),
         ];
-        let sig = [(1, 1), (2, 1), (3, 1), (4, 1), (5, 1)].into_iter().collect();
-        Held { url: "https://x.test/".into(), frames: vec![("F".into(), AxTree { nodes })], sig, parent: PARENTS.into_iter().collect() }
+        Held { url: "https://x.test/".into(), frames: vec![("F".into(), AxTree { nodes })], shapes: shapes(&[(1, 1), (2, 1), (3, 1), (4, 1), (5, 1)], &PARENTS) }
     }
 
     fn shapes(sig: &[(i64, u64)], parent: &[(i64, i64)]) -> Shapes {
@@ -256,8 +253,8 @@ mod tests {
     fn a_removed_items_layout_only_nodes_leave_with_it() {
         // The item's `::marker` (10) has a layout box and no AX node of its own.
         let mut h = held();
-        h.sig.insert(10, 1);
-        h.parent.insert(10, 5);
+        h.shapes.sig.insert(10, 1);
+        h.shapes.parent.insert(10, 5);
         let list = root(4, vec![node(4, Role::List, "", &[])], vec![node(4, Role::List, "", &[]), node(2, Role::Main, "", &[3, 4]), node(1, Role::Document, "Page", &[2])]);
         let mut obs = observation(vec![list]);
         let s = shapes(&[(1, 1), (2, 1), (3, 1), (4, 1)], &[(2, 1), (3, 2), (4, 2)]);

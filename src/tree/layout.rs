@@ -279,6 +279,7 @@ fn digest(index: &mut HashMap<(usize, i64), usize>, (session, document, start): 
 /// object, its `display` and `visibility`, and its layout text (generated text included), as
 /// one hash; and each node's DOM parent. A style rule (`:checked ~`, `:hover`, a media query)
 /// shows or hides elements no mutation names: `tree/ax_patch` finds them here.
+#[derive(Debug, Clone, Default)]
 pub struct Shapes {
     pub sig: HashMap<i64, u64>,
     pub parent: HashMap<i64, i64>,
