@@ -82,3 +82,16 @@ test('a renewed instance holds no trees: the AX read after a change is whole, wi
   assert.equal(await b.worker.evaluate(() => globalThis.pcc.axPatchRefusal()), null, 'no patch was tried');
   await page.close();
 });
+
+test('a tiny page is read whole after a change: its whole tree comes faster than a patch (no patch is tried)', async () => {
+  const { page, tabId } = await openTab(b, server, 'basic.html');
+  const read = () => b.call('browser_accessibility_snapshot', { tabId, sessionId: 'T', timing: true });
+  await read();
+  await page.evaluate(() => document.body.append(Object.assign(document.createElement('button'), { textContent: 'Added' })));
+  const before = await b.worker.evaluate(() => globalThis.pcc.axPatchRefusal());
+  const after = await read();
+  assert.equal(after.mode, 'diff');
+  assert.equal(after.timing.patched, undefined, 'read whole');
+  assert.equal(await b.worker.evaluate(() => globalThis.pcc.axPatchRefusal()), before, 'no patch was tried');
+  await page.close();
+});

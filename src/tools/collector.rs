@@ -11,7 +11,7 @@ use crate::session::policy;
 use crate::session::mode::Mode;
 use crate::session::revision::{Revision, RevisionKey, Store};
 use crate::tree::Tree;
-use crate::budget::{AX_PATCH_ROOTS, HELD_AX_NODES, HELD_AX_READS};
+use crate::budget::{AX_PATCH_ROOTS, HELD_AX_MIN_NODES, HELD_AX_NODES, HELD_AX_READS};
 use crate::error::{Code, Error, Result};
 use crate::tree::ax_patch::{self, Held};
 use crate::tree::layout;
@@ -235,7 +235,7 @@ impl Collector {
     }
 
     /// Whether an AX read with `opts` may send a patch: the key's last read left its trees
-    /// held (a renewed instance holds none, nor a read of a larger page).
+    /// held (a renewed instance holds none, nor a read of a larger or a tiny page).
     pub fn holds_ax_tree(&self, opts: &AxOptions) -> bool {
         let key = ax_key(opts);
         self.held.iter().any(|(k, _)| *k == key)
@@ -257,7 +257,7 @@ impl Collector {
             shapes = Some(fresh);
         }
         // Held for the next read: a patched tree as a fetched one, within the same bound.
-        let shapes = if ax_patch::holdable(&obs, HELD_AX_NODES) { shapes.or_else(|| main_shapes(&obs)) } else { None };
+        let shapes = if ax_patch::holdable(&obs, HELD_AX_MIN_NODES..=HELD_AX_NODES) { shapes.or_else(|| main_shapes(&obs)) } else { None };
         let tree = build_tree_keeping(&mut obs, shapes.is_some())?;
         let held = shapes.map(|s| ax_patch::hold(&mut obs, s));
         Ok(((tree, obs.url, obs.dom_walk.map(|w| w.walk_id)), held))

@@ -29,12 +29,12 @@ pub struct Held {
     pub shapes: Shapes,
 }
 
-/// Whether an observation's AX trees can be held for the next read: every frame has one and
-/// there are at most `nodes` AX nodes in all.
-pub fn holdable(obs: &Observation, nodes: usize) -> bool {
+/// Whether an observation's AX trees are worth holding for the next read: every frame has
+/// one and there are `nodes` (a range) AX nodes in all.
+pub fn holdable(obs: &Observation, nodes: std::ops::RangeInclusive<usize>) -> bool {
     !obs.frames.is_empty()
         && obs.frames.iter().all(|f| f.ax.is_some())
-        && obs.frames.iter().map(|f| f.ax.as_ref().map_or(0, |a| a.nodes.len())).sum::<usize>() <= nodes
+        && nodes.contains(&obs.frames.iter().map(|f| f.ax.as_ref().map_or(0, |a| a.nodes.len())).sum::<usize>())
 }
 
 /// What a built observation leaves held: its frames' AX trees (built with `keep_ax`, so whole)
