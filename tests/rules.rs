@@ -933,3 +933,60 @@ fn dom_source_names_and_roles_agree_with_chromium_on_the_sample() {
     // Measured when this sample was written: before 92% / 76%, after 100% / 100%.
     assert!(roles >= 98 && full >= 98, "roles {roles}%, full lines {full}%");
 }
+
+#[test]
+fn svg_use_named_by_the_title_it_references() {
+    // A `<use>` of a sprite's `<symbol>` (or a `<g>`) with a `<title>`: Chromium shows the copy
+    // as a group named by that title (the walk cannot see the copy, a closed user-agent tree;
+    // it writes the group itself); a referenced shape or an untitled symbol shows nothing; a
+    // `<use>` with a title of its own is a named generic holding the group. An icon-only
+    // link is named by the group (its content); a `role=img` svg gives a button nothing.
+    rule("svg_use_title", r#"<svg style='height:0;width:0;position:absolute;visibility:hidden'><symbol id='i-tw' viewBox='0 0 10 10'><title>Twitter</title><path d='M0 0h10v10z'/></symbol><symbol id='i-plain' viewBox='0 0 10 10'><path d='M0 0h10v10z'/></symbol><g id='i-g'><title>Grouped</title><rect width='5' height='5'/></g><path id='i-p' d='M0 0h10v10z'><title>Shape</title></path></svg><button><svg role='img' width='20' height='20'><use href='#i-tw'></use></svg></button><a href='/a'><svg width='20' height='20'><use xlink:href='#i-tw'></use></svg></a><button><svg width='20' height='20'><use href='#i-plain'></use></svg></button><p><svg width='20' height='20'><use href='#i-g'></use></svg><svg width='20' height='20'><use href='#i-p'></use></svg><svg width='20' height='20'><use href='#i-tw'><title>Own</title></use></svg></p>"#, expect![[r#"
+        - button [ref=e1]
+          - group "Twitter"
+        - link "Twitter" [href=/a] [ref=e2]
+        - button [ref=e3]
+        - paragraph
+          - group "Grouped"
+          - generic "Own"
+            - group "Twitter""#]]);
+}
+
+#[test]
+fn an_image_role_gives_a_name_from_content_only_its_own_name() {
+    // `role=img` makes its content presentational: inside a link or button it gives its own
+    // name (aria-label, `title`, an SVG's `<title>`), never its text; unnamed, it has no line.
+    rule("name_role_img_content", r#"<a href='/h'><span role='img'>HOT</span> Deals</a><button><span role='img' aria-label='Fire'>F</span> Sale</button><a href='/t'><span role='img' title='Tip'>T</span> Tips</a><button><svg role='img' width='10' height='10'><title>Bell</title><text y='9'>B</text></svg></button><a href='/i'><div role='image'>Pic</div> More</a>"#, expect![[r#"
+        - link "Deals" [href=/h] [ref=e1]
+        - button "Fire Sale" [ref=e2]
+          - img "Fire"
+        - link "Tip Tips" [href=/t] [ref=e3]
+          - img "Tip"
+        - button "Bell" [ref=e4]
+        - link "More" [href=/i] [ref=e5]"#]]);
+}
+
+#[test]
+fn a_plugin_that_did_not_load_has_no_line() {
+    // Chromium marks an `<embed>` or `<object>` of a plugin clickable and disabled, with no
+    // name and nothing in it: no line on either source (the walk never showed one).
+    rule("plugin_not_loaded", r#"<p>Before</p><object data='foo.swf' type='application/x-shockwave-flash' width='88' height='31'><param name='movie' value='foo.swf'></object><embed src='foo.swf'><p>After</p>"#, expect![[r#"
+        - paragraph: Before
+        - paragraph: After"#]]);
+}
+
+#[test]
+fn a_title_names_an_empty_descendant_in_a_name_from_content() {
+    // Inside a name from content, an `<svg>` with nothing to read gives its `title` attribute
+    // (a share icon names its link "Mail", not the link's own tooltip); a `<span>` or `<i>`
+    // with only a `title` gives nothing (it has a line of its own instead).
+    rule("name_descendant_title", r#"<a href='/1'><span title='Tip'></span> Text</a><a href='/2'><span title='Tip2'>Shown</span></a><a href='/3' title='Share via mail'><span><svg title='Mail' width='10' height='10'><path d='M0 0h5v5z'/></svg></span></a><button><i title='Close'></i></button><a href='/5'><svg width='10' height='10'><text y='9'>Svg text</text></svg></a>"#, expect![[r#"
+        - link "Text" [href=/1] [ref=e1]
+          - generic "Tip"
+        - link "Shown" [href=/2] [ref=e2]
+          - generic "Tip2"
+        - link "Mail" [href=/3] [ref=e3]
+        - button [ref=e4]
+          - generic "Close"
+        - link "Svg text" [href=/5] [ref=e5]"#]]);
+}

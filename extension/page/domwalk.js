@@ -226,6 +226,17 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     if (node === scope) scopeIndex = i;
     nodes.push(entry);
     elements[i] = node;
+    // An SVG `<use>` renders a copy of what it references (a sprite's `<symbol>`, a `<g>`):
+    // Chromium shows that copy as a group named by the original's `<title>` (an icon's only
+    // name). The copy is a closed user-agent tree: its group is written here, as a `g` holding
+    // that title.
+    if (tag === 'use' && nodes.length + 3 <= maxNodes) {
+      const id = /^#(.+)/.exec(node.getAttribute('href') ?? node.getAttribute('xlink:href') ?? '')?.[1];
+      const used = id && node.getRootNode().getElementById?.(id);
+      const title = used && /^(symbol|g|svg)$/.test(used.localName) && [...used.children].find((c) => c.localName === 'title');
+      const text = title ? title.textContent.trim().slice(0, TEXT_CAP) : '';
+      if (text) nodes.push({ parent: i, tag: 'g', rect: entry.rect }, { parent: i + 1, tag: 'title', rect: [0, 0, 0, 0] }, { parent: i + 2, tag: '#text', text });
+    }
     // Inert, text that is not page content, or fallback content a browser with frames and
     // media never renders.
     if (behind || /^(script|style|template|noscript|iframe|frame|video|audio)$/.test(tag)) continue;

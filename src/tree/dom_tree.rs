@@ -385,6 +385,28 @@ impl Gather<'_> {
                 out.push(' ');
                 continue;
             }
+            // An `<svg>` with nothing to read inside gives its `title` attribute (its tooltip,
+            // the graphic's last-resort name), as Chromium's recursion does; no other element's
+            // tooltip counts inside a name.
+            if i != from && w.tag == "svg" && !image_role(w) {
+                if let Some(tip) = w.attrs.get("title").filter(|_| !invisible(w)) {
+                    let inside = self.gather(i, hidden_too);
+                    out.push(' ');
+                    out.push_str(if inside.is_empty() { tip } else { &inside });
+                    out.push(' ');
+                    continue;
+                }
+            }
+            // An image's content is presentational: it gives its own name only (an SVG's
+            // `<title>`, else its `title`), never its text (Chromium).
+            if i != from && image_role(w) {
+                if !invisible(w) {
+                    out.push(' ');
+                    out.push_str(&self.title_text(i).or_else(|| w.attrs.get("title").cloned()).unwrap_or_default());
+                    out.push(' ');
+                }
+                continue;
+            }
             if let Some(b) = &w.before {
                 out.push_str(b);
             }
@@ -415,6 +437,11 @@ impl Gather<'_> {
         }
         w.attrs.get("aria-label").filter(|l| !l.trim().is_empty()).map(String::as_str)
     }
+}
+
+/// An element whose explicit role is an image (`img`, or its synonym `image`).
+fn image_role(w: &WalkNode) -> bool {
+    w.attrs.get("role").and_then(|r| r.split_whitespace().next()).is_some_and(|r| r.eq_ignore_ascii_case("img") || r.eq_ignore_ascii_case("image"))
 }
 
 /// Hidden from everyone: not rendered, or aria-hidden.
@@ -528,7 +555,8 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
                 crate::text::join(&mut texts.iter().map(String::as_str), " ")
             }
         });
-        let from_content = role.owns_descendant_text() && !role.takes_text() && !matches!(role, Role::ListBox | Role::Label | Role::Caption);
+        // (An image's content is presentational, never its name.)
+        let from_content = role.owns_descendant_text() && !role.takes_text() && !matches!(role, Role::ListBox | Role::Label | Role::Caption | Role::Img);
         // A field's <label> names it even when its text is empty, and a button input's
         // value even when empty (Chromium): nothing after them is read.
         let button_input = w.tag == "input" && matches!(attr("type"), Some("submit" | "button" | "reset"));

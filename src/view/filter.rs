@@ -188,6 +188,9 @@ fn is_click_target(tree: &Tree, ti: usize) -> bool {
         // A label's click only focuses its control, which has a ref of its own.
         && !matches!(role, Role::Document | Role::Iframe | Role::LineBreak | Role::Label)
         && n.tag != "label"
+        // Disabled with nothing in it (a plugin's `<embed>` or `<object>` that did not load):
+        // neither a click nor a word to offer.
+        && !(n.states.disabled && n.name.trim().is_empty() && n.children.is_empty())
         && is_small_leafish(tree, ti)
 }
 
