@@ -15,7 +15,9 @@ pub fn join<'a>(items: &mut dyn Iterator<Item = &'a str>, sep: &str) -> String {
     out
 }
 
-/// Folds runs of whitespace (including newlines) into single spaces and trims the ends.
+/// Folds runs of whitespace (including newlines) into single spaces and trims the ends, and
+/// leaves out what renders as nothing inside a word: a soft hyphen (U+00AD) and a zero-width
+/// space (U+200B) (`hello\u{ad}\u{200b}world` reads `helloworld`, as a reader sees it).
 pub fn fold_whitespace(s: &str) -> String {
     if is_folded(s) {
         return s.to_string();
@@ -23,13 +25,26 @@ pub fn fold_whitespace(s: &str) -> String {
     // Runs are copied whole (not pushed char by char): this runs on every name and text.
     let mut out = String::with_capacity(s.len().min(4096));
     for w in s.split_whitespace() {
-        if !out.is_empty() {
+        let at = out.len();
+        let sep = usize::from(at > 0);
+        if sep == 1 {
             out.push(' ');
         }
-        out.push_str(w);
+        if w.contains(INVISIBLE) {
+            out.extend(w.split(INVISIBLE));
+        } else {
+            out.push_str(w);
+        }
+        // (A word of invisible characters only is no word.)
+        if out.len() == at + sep {
+            out.truncate(at);
+        }
     }
     out
 }
+
+/// Characters that render as nothing inside a word: soft hyphen, zero-width space.
+const INVISIBLE: [char; 2] = ['\u{ad}', '\u{200b}'];
 
 /// Whether `fold_whitespace` would give `s` back unchanged: no whitespace but single spaces
 /// between words. A byte scan (most names and texts are folded already); a sequence that
@@ -46,9 +61,9 @@ fn is_folded(s: &str) -> bool {
         let unfolded = match c {
             b' ' => space,
             b'\t' | b'\n' | 0x0B | 0x0C | b'\r' => true,
-            0xC2 => matches!(at(i + 1), 0x85 | 0xA0),
+            0xC2 => matches!(at(i + 1), 0x85 | 0xA0 | 0xAD),
             0xE1 => at(i + 1) == 0x9A && at(i + 2) == 0x80,
-            0xE2 => matches!((at(i + 1), at(i + 2)), (0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF) | (0x81, 0x9F)),
+            0xE2 => matches!((at(i + 1), at(i + 2)), (0x80, 0x80..=0x8B | 0xA8 | 0xA9 | 0xAF) | (0x81, 0x9F)),
             0xE3 => at(i + 1) == 0x80 && at(i + 2) == 0x80,
             _ => false,
         };
@@ -134,7 +149,17 @@ mod tests {
 
     /// The fold the byte scan short-cuts: words split on any Unicode space, one space between.
     fn folded_by_words(s: &str) -> String {
-        s.split_whitespace().collect::<Vec<_>>().join(" ")
+        s.split_whitespace().map(|w| w.replace(['\u{ad}', '\u{200b}'], "")).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn what_renders_as_nothing_inside_a_word_is_left_out() {
+        assert_eq!(fold_whitespace("hello\u{ad}\u{200b}world"), "helloworld");
+        assert_eq!(fold_whitespace("Donau\u{ad}dampf\u{ad}schiff fährt"), "Donaudampfschiff fährt");
+        assert_eq!(fold_whitespace("a \u{200b} b"), "a b");
+        assert_eq!(fold_whitespace("\u{200b}"), "");
+        // (joiners carry meaning in Persian and in emoji: kept)
+        assert_eq!(fold_whitespace("می\u{200c}خواهم 👩\u{200d}💻"), "می\u{200c}خواهم 👩\u{200d}💻");
     }
 
     #[test]

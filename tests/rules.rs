@@ -990,3 +990,43 @@ fn a_title_names_an_empty_descendant_in_a_name_from_content() {
           - generic "Close"
         - link "Svg text" [href=/5] [ref=e5]"#]]);
 }
+
+#[test]
+fn generated_text_counts_only_where_it_renders() {
+    // `::before`/`::after` text in a name: none when the pseudo-element is `display: none`;
+    // set apart by spaces when it is a block (the walk read both as inline text).
+    rule("pseudo_hidden_block", r#"<style>span.p:before{content:'world'} div.p:after{content:'bye'} span.q:before{content:'world';display:none} span.r:before{content:'world';display:block} div.r:after{content:'bye';display:block}</style><a href="/x"><span class=p>hello</span><div class=p>hello</div></a><a href="/y"><span class=q>hello</span><div>there</div></a><a href="/z"><span class=r>hello</span><div class=r>hello</div></a>"#, expect![[r#"
+        - link "worldhello hellobye" [href=/x] [ref=e1]
+        - link "hello there" [href=/y] [ref=e2]
+        - link "world hello hello bye" [href=/z] [ref=e3]"#]]);
+}
+
+#[test]
+fn a_file_input_is_its_button() {
+    // A file input is the button it renders: "Choose File" ("Choose Files" when multiple),
+    // its value the chosen file or "No file chosen" (Chromium's English strings, as for
+    // submit and reset).
+    rule("file_input", r#"<label>Photo <input type=file></label><input type=file multiple aria-label="Attachments">"#, expect![[r#"
+        - button "Photo" value="No file chosen" [type=file] [ref=e1]
+        - button "Attachments" value="No file chosen" [type=file] [ref=e2]"#]]);
+}
+
+#[test]
+fn shadow_content_reads_as_it_renders_through_slots() {
+    // A shadow host shows its shadow root; its own children show where a `<slot>` takes them,
+    // a slot with nothing assigned shows its fallback content; nothing is read twice.
+    rule("shadow_slots", r#"<button><div id=s1>foo</div></button><div id=s2>foo</div><div id=s3></div><div id=s4><span>unslotted</span></div><script>(() => { document.getElementById('s1').attachShadow({mode:'open'}).appendChild(document.createElement('slot')); for (const id of ['s2','s3']) { const sh = document.getElementById(id).attachShadow({mode:'open'}); const b = document.createElement('button'); sh.appendChild(b); const sl = document.createElement('slot'); b.appendChild(sl); const sp = document.createElement('span'); sp.textContent = 'pre'; sl.appendChild(sp); } const h = document.getElementById('s4').attachShadow({mode:'open'}); h.innerHTML = '<p>Shadow only</p>'; })();</script>"#, expect![[r#"
+        - button "foo" [ref=e1]
+        - button "foo" [ref=e2]
+        - button "pre" [ref=e3]
+        - paragraph: Shadow only"#]]);
+}
+
+#[test]
+fn invisible_characters_inside_words_are_left_out() {
+    // A soft hyphen and a zero-width space render as nothing: a name or a text reads without
+    // them, on both sources (Chromium keeps them in its tree).
+    rule("invisible_chars", r#"<button>hello&#173;&#8203;world</button><p>Donau&shy;dampf&shy;schiff&#8203;fahrt</p>"#, expect![[r#"
+        - button "helloworld" [ref=e1]
+        - paragraph: Donaudampfschifffahrt"#]]);
+}

@@ -48,10 +48,12 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
   // separator string included).
   const contentText = (el, c) => (!c || c === 'none' || c === 'normal' ? '' : [...c.matchAll(/(?:url|counters?)\((?:"(?:[^"\\]|\\.)*"|[^)"])*\)|"((?:[^"\\]|\\.)*)"|attr\(([\w-]+)\)/g)]
     .map((m) => (m[2] ? el.getAttribute(m[2]) ?? '' : (m[1] ?? '').replace(/\\([0-9a-f]{1,6}) ?|\\(.)/gi, (_, h, c) => (h ? String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)) : c)))).join(''));
+  // (A pseudo-element not rendered gives nothing; one that is a box of its own is set apart.)
   const generated = (el, pseudo) => {
     const cs = getComputedStyle(el, pseudo);
     const t = contentText(el, cs.content);
-    return t && !cs.display.startsWith('inline') ? ` ${t} ` : t;
+    if (!t || cs.display === 'none' || cs.visibility !== 'visible') return '';
+    return cs.display.startsWith('inline') ? t : ` ${t} `;
   };
   const chosen = (el) => [...el.querySelectorAll('[role=option][aria-selected=true]')].map((o) => o.textContent).join(' ');
   const controlValue = (el, tag, role) => {
@@ -246,14 +248,20 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     // is part of the name, as Chromium computes it; elsewhere it is not read (cost).
     const named = inName || NAMED_BY_CONTENT.test(tag) || node.hasAttribute('role');
     if (named) {
-      const before = contentText(node, getComputedStyle(node, '::before').content);
+      const before = generated(node, '::before');
       if (before) entry.before = before.slice(0, pseudoChars);
-      const after = contentText(node, getComputedStyle(node, '::after').content);
+      const after = generated(node, '::after');
       if (after) entry.after = after.slice(0, pseudoChars);
     }
-    // The children, shadow root's first, pushed last to first (no list is made of them).
-    for (let k = node.lastChild; k; k = k.previousSibling) { stack.push(k); parents.push(i); inNames.push(named); }
-    for (let k = shadow?.lastChild; k; k = k.previousSibling) { stack.push(k); parents.push(i); inNames.push(named); }
+    // The children as they render, pushed last to first (no list is made of them): a shadow
+    // host's shadow root (its own children show only where a slot takes them), a slot's
+    // assigned nodes (else its fallback content), any other element's children.
+    const slotted = tag === 'slot' && node.assignedNodes ? node.assignedNodes() : null;
+    if (slotted?.length) {
+      for (let k = slotted.length - 1; k >= 0; k--) { stack.push(slotted[k]); parents.push(i); inNames.push(named); }
+    } else {
+      for (let k = (shadow ?? node).lastChild; k; k = k.previousSibling) { stack.push(k); parents.push(i); inNames.push(named); }
+    }
   }
   /**
    * Occlusion, as the AX source reads it from paint order: an element a user could act on whose

@@ -576,6 +576,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             (w.tag == "input").then(|| match attr("type") {
                 Some("submit") => Some("Submit".to_string()),
                 Some("reset") => Some("Reset".to_string()),
+                Some("file") => Some(if attr("multiple").is_some() { "Choose Files" } else { "Choose File" }.to_string()),
                 _ => None,
             }).flatten(),
             from_content.then(|| g.text(wi)),
@@ -632,6 +633,10 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         // Only fields have a value worth showing (a checkbox's "on" is not one).
         value: if matches!(role, Role::Meter | Role::ProgressBar) {
             attr("value").map(|v| capped(v, KEEP_CHARS))
+        } else if w.tag == "input" && attr("type") == Some("file") {
+            // What its button shows: the chosen file (the page reads `C:\fakepath\name`), or none.
+            let chosen = w.value.as_deref().and_then(|v| v.rsplit(['\\', '/']).next()).filter(|v| !v.is_empty());
+            Some(capped(chosen.unwrap_or("No file chosen"), KEEP_CHARS))
         } else if editable_root {
             Some(g.text(wi)).filter(|v| !v.is_empty()).map(|v| capped(&v, KEEP_CHARS))
         } else {
