@@ -1030,3 +1030,18 @@ fn invisible_characters_inside_words_are_left_out() {
         - button "helloworld" [ref=e1]
         - paragraph: Donaudampfschifffahrt"#]]);
 }
+
+#[test]
+fn invalid_fields_and_mixed_checkboxes_say_so() {
+    // `[invalid]`: `aria-invalid` other than false, or a value that fails the field's type
+    // (an empty required field is not invalid before the user has been at it, as Chromium
+    // has it); an indeterminate checkbox is `[checked=mixed]` on both sources.
+    rule("invalid_mixed", r#"<form><input aria-invalid="true" aria-label="Email"><input aria-invalid="spelling" aria-label="Text"><input type=email value="x" aria-label="Mail"><input required aria-label="Req"><input aria-invalid="false" aria-label="Fine"><input type=checkbox id=ind aria-label="Some"></form><script>document.getElementById('ind').indeterminate = true;</script>"#, expect![[r#"
+        - form
+          - textbox "Email" [invalid] [ref=e1]
+          - textbox "Text" [invalid] [ref=e2]
+          - textbox "Mail" value="x" [invalid] [type=email] [ref=e3]
+          - textbox "Req" [required] [ref=e4]
+          - textbox "Fine" [ref=e5]
+          - checkbox "Some" [checked=mixed] [ref=e6]"#]]);
+}

@@ -32,7 +32,7 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
     'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'src', 'aria-checked',
     'aria-pressed', 'size', 'headers', 'scope', 'abbr', 'summary', 'open', 'readonly', 'required', 'aria-readonly',
-    'aria-required', 'min', 'max', 'rules', 'axis', 'label', 'xlink:title']);
+    'aria-required', 'min', 'max', 'rules', 'axis', 'label', 'xlink:title', 'aria-invalid']);
   const TEXT_CAP = textCap;
   // The name a label, or what a field's aria-labelledby points at, gives `field`: its content
   // as Chromium reads it for a name. CSS-generated text counts; an aria-label or an image's
@@ -43,6 +43,9 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
   // An input whose value no walk reads: a password (or one that ever was, memory.js) or hidden.
   const secretInput = (el) => el.localName === 'input' && (/^(password|hidden)$/i.test(el.type) || !!globalThis.__pccWasPassword?.has(el));
   const TEXT_TYPES = /^(text|search|email|tel|url|number|range)$/;
+  const userInvalid = (el) => {
+    try { return el.matches(':user-invalid'); } catch { return false; } // (Chromium 119+)
+  };
   // CSS-generated text: the strings of a `content` value and the attributes it names, in
   // order (an image or a counter reads as nothing, as in Chromium's names: a `counters()`
   // separator string included).
@@ -209,6 +212,11 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     if (tag === 'select') entry.value = [...node.selectedOptions].map((o) => o.label).join(', ').slice(0, TEXT_CAP);
     else if ('value' in node && typeof node.value === 'string' && /^(input|textarea)$/.test(tag) && !secret) entry.value = node.value.slice(0, TEXT_CAP);
     if ('checked' in node && tag === 'input') entry.checked = node.checked;
+    if (tag === 'input' && node.indeterminate && node.type === 'checkbox') entry.mixed = true;
+    // A field failing its constraints, as Chromium tells it: an empty required field only once
+    // the user has been at it (no value is read: a password's validity is its own).
+    const validity = node.willValidate ? node.validity : null;
+    if (validity && !validity.valid && (!validity.valueMissing || userInvalid(node))) entry.invalid = true;
     if (tag === 'option') entry.selected = node.selected;
     if ('disabled' in node) entry.disabled = !!node.disabled;
     if (node === active) entry.focused = true;

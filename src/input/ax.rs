@@ -78,8 +78,8 @@ pub struct AxProperty {
 }
 
 /// AX properties the core reads; the rest are dropped while decoding.
-pub const KEPT_PROPERTIES: [&str; 13] =
-    ["checked", "pressed", "disabled", "expanded", "selected", "focused", "focusable", "required", "readonly", "level", "hasPopup", "editable", "modal"];
+pub const KEPT_PROPERTIES: [&str; 14] =
+    ["checked", "pressed", "disabled", "expanded", "selected", "focused", "focusable", "required", "invalid", "readonly", "level", "hasPopup", "editable", "modal"];
 
 impl<'de> Deserialize<'de> for AxTree {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {

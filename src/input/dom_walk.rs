@@ -39,6 +39,11 @@ pub struct WalkNode {
     pub opacity: Option<f64>,
     pub value: Option<String>,
     pub checked: Option<bool>,
+    /// A checkbox whose state is neither (`indeterminate`, set by script).
+    pub mixed: bool,
+    /// A form field that fails its constraints (a value of the wrong type or pattern; an
+    /// empty required field once the user has been at it: `:user-invalid`).
+    pub invalid: bool,
     pub selected: Option<bool>,
     pub disabled: Option<bool>,
     pub focused: Option<bool>,
@@ -127,6 +132,10 @@ struct WireNode {
     opacity: Option<f64>,
     value: Option<String>,
     checked: Option<bool>,
+    #[serde(deserialize_with = "nullable")]
+    mixed: bool,
+    #[serde(deserialize_with = "nullable")]
+    invalid: bool,
     selected: Option<bool>,
     disabled: Option<bool>,
     focused: Option<bool>,
@@ -162,6 +171,8 @@ impl<'de> Deserialize<'de> for WalkNode {
             visibility: w.visibility,
             opacity: w.opacity,
             checked: w.checked,
+            mixed: w.mixed,
+            invalid: w.invalid,
             selected: w.selected,
             disabled: w.disabled,
             focused: w.focused,

@@ -207,6 +207,8 @@ fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize
         focused: prop_bool("focused"),
         focusable: prop_bool("focusable"),
         required: prop_bool("required"),
+        // ("true", "spelling", "grammar"; "false" when valid)
+        invalid: prop_text("invalid").is_some_and(|v| v != "false"),
         readonly: prop_bool("readonly"),
         level: ax.property("level").and_then(|v| v.as_i64()),
         haspopup: prop_text("hasPopup").filter(|v| v != "false"),

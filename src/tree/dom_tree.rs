@@ -600,7 +600,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     let checkable = role.is_checkable();
     let aria_state = |k: &str| attr(k).map(str::to_ascii_lowercase).filter(|v| matches!(v.as_str(), "true" | "false" | "mixed"));
     let states = States {
-        checked: if checkable { w.checked.map(|c| c.to_string()).or_else(|| aria_state("aria-checked")) } else { None },
+        checked: if checkable { if w.mixed { Some("mixed".to_string()) } else { w.checked.map(|c| c.to_string()).or_else(|| aria_state("aria-checked")) } } else { None },
         pressed: aria_state("aria-pressed").filter(|v| v != "false" && role == Role::Button),
         disabled: w.disabled.unwrap_or(false) || attr("aria-disabled") == Some("true"),
         // A <summary> says whether its <details> is open.
@@ -611,6 +611,8 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             _ => None,
         }),
         required: attr("required").is_some() || attr("aria-required") == Some("true"),
+        // (`aria-invalid` other than "false": "true", "spelling", "grammar", any other token)
+        invalid: w.invalid || attr("aria-invalid").map(|v| v.trim().to_ascii_lowercase()).is_some_and(|v| !v.is_empty() && v != "false"),
         readonly: attr("readonly").is_some() || attr("aria-readonly") == Some("true"),
         selected: w.selected.unwrap_or(false) || attr("aria-selected") == Some("true"),
         focused: w.focused.unwrap_or(false),

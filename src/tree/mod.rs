@@ -52,6 +52,8 @@ pub struct States {
     pub focused: bool,
     pub focusable: bool,
     pub required: bool,
+    /// Its value fails the field's constraints, or the page says so (`aria-invalid`).
+    pub invalid: bool,
     pub readonly: bool,
     pub level: Option<i64>,
     pub haspopup: Option<String>,

@@ -59,6 +59,9 @@ fn element_body(v: &VNode, tree: &Tree) -> String {
         if st.required {
             out.push_str(" [required]");
         }
+        if st.invalid {
+            out.push_str(" [invalid]");
+        }
         if st.readonly && v.role.is_actionable() {
             out.push_str(" [readonly]");
         }
