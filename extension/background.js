@@ -8,7 +8,7 @@
 import { memoryBytes } from './wasm/pcc.js';
 import { lateFrames } from './read/inject.js';
 import { ready, startup, whileRunning } from './services/core.js';
-import { assertReadable, resolveTab } from './services/handles.js';
+import { assertReadable, noteCallTab, resolveTab } from './services/handles.js';
 import { fail, toWire, ToolError, HINTS } from './services/errors.js';
 import { status, doctor, recordEvent } from './services/status.js';
 import { startBridge, configureBridge, bridgeState } from './services/bridge.js';
@@ -94,6 +94,7 @@ async function consentOf(method, params, known) {
     return; // no tab, or one no extension may read (a browser page): the tool says so
   }
   assertMayRead(tab, await ownerOf(tab.id));
+  noteCallTab(params, tab);
 }
 
 /**

@@ -53,6 +53,21 @@ export function replacedTab(added, removed) {
 const RESTRICTED = [/^chrome:/, /^chrome-extension:/, /^chrome-untrusted:/, /^devtools:/, /^edge:/, /^about:(?!blank|srcdoc)/,
   /^view-source:/, /^https:\/\/chromewebstore\.google\.com\//, /^https:\/\/chrome\.google\.com\/webstore/];
 
+/** Per call (its params object): the tab its consent check just looked up (background.js), for
+ * the tool's own first lookup, so that a call looks its tab up once where it would twice. */
+const callTabs = new WeakMap();
+export function noteCallTab(params, tab) {
+  if (tab) callTabs.set(params, tab);
+}
+
+/** The tab of `params.tabId` (or the agent's current tab): the one the call's consent check
+ * looked up, the first time it is asked for; else asked of the browser. */
+export async function callTab(params) {
+  const known = callTabs.get(params);
+  callTabs.delete(params);
+  return known ?? resolveTab(params.tabId);
+}
+
 export async function resolveTab(tabId) {
   if (tabId !== undefined && tabId !== null) {
     if (!Number.isInteger(tabId)) fail('INVALID_REQUEST', 'tabId must be an integer');

@@ -75,6 +75,15 @@ export function forgetTab(tabId) {
   read.delete(tabId);
 }
 
+/** The core's scrub of a result's JSON against facts' JSON, the last one kept: a repeat that
+ * answers exactly what the call before it did, against the same facts (an unchanged page read
+ * again), gets the same scrub back without the core reading it again. */
+let last = { result: '', facts: '', out: '' };
+function scrubbed(result, facts) {
+  if (result !== last.result || facts !== last.facts) last = { result, facts, out: scrubResult(result, facts) };
+  return last.out;
+}
+
 /**
  * `result` scrubbed of the secrets of tab `tabId` (its fields, when `readable`) and of every
  * remembered one (`t0`: when the call began). A scrub that fails answers with an error:
@@ -84,7 +93,7 @@ export async function scrubbedResult(result, tabId, readable, t0) {
   try {
     const fields = Number.isInteger(tabId) && readable ? await fieldsOf(tabId, t0) : [];
     const facts = [...fields, ...(await load()).map((value) => ({ value }))];
-    return JSON.parse(scrubResult(JSON.stringify(result), JSON.stringify(facts)));
+    return JSON.parse(scrubbed(JSON.stringify(result), JSON.stringify(facts)));
   } catch {
     // (An error keeps its code and hint; its message, which may quote the page, does not.)
     const e = result?.error;

@@ -10,7 +10,7 @@ import { answered, openDialog } from '../act/dialogs.js';
 import { domAct } from '../read/walker.js';
 import { inject } from '../read/inject.js';
 import { fail, toWire } from '../services/errors.js';
-import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
+import { assertReadable, callTab, handleOf, resolveTab } from '../services/handles.js';
 import { assertMayAct, openedSince } from '../services/ownership.js';
 import { settle } from '../act/settle.js';
 import { walkNode } from '../read/walknode.js';
@@ -101,7 +101,7 @@ async function browserAction(action, params, signal) {
     if (action === 'click' && params.ref === undefined && (params.x !== undefined || params.y !== undefined)) return clickAtPoint(params, signal);
     fail('INVALID_REQUEST', `${action} needs ref and snapshotId from a browser_snapshot or browser_accessibility_snapshot`);
   }
-  const tab = await resolveTab(params.tabId);
+  const tab = await callTab(params);
   assertReadable(tab);
   const { collector } = await ready;
   const all = await sessions(tab.id, signal).catch(() => null);
@@ -219,7 +219,7 @@ async function browserScroll(params, signal) {
  * `run(all, handle)` → the outcome fields, reported once the page settled.
  */
 async function onTab(params, signal, run) {
-  const tab = await resolveTab(params.tabId);
+  const tab = await callTab(params);
   assertReadable(tab);
   const all = await sessions(tab.id, signal);
   const handle = await handleOf(tab, all[0]);

@@ -2,7 +2,7 @@
 // checks (against budget.rs's limits), the tab a side effect may act on.
 // Owns: those checks. Must never: read or act on a page.
 import { sessions } from '../read/debugger.js';
-import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
+import { assertReadable, callTab, handleOf } from '../services/handles.js';
 import { assertMayAct } from '../services/ownership.js';
 import { fail } from '../services/errors.js';
 import { projectTab } from '../wasm/pcc.js';
@@ -34,7 +34,7 @@ export function optionalInt(params, key) {
  * checked; a tab the debugger cannot attach to has none to check against).
  */
 export async function tabToAct(params, { readable = false } = {}) {
-  const tab = await resolveTab(params.tabId);
+  const tab = await callTab(params);
   if (readable) assertReadable(tab);
   const all = await sessions(tab.id).catch(() => null);
   await assertMayAct(tab, params, await handleOf(tab, all?.[0]).catch(() => ({})));

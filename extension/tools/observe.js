@@ -10,7 +10,7 @@ import { changedRoots, releaseRoots } from '../read/changed.js';
 import { RawJson, ready, jsonText } from '../services/core.js';
 import { loaderIdOf, sessions } from '../read/debugger.js';
 import { fail } from '../services/errors.js';
-import { assertReadable, handleOf, resolveTab, sameDocumentHandle } from '../services/handles.js';
+import { assertReadable, callTab, handleOf, sameDocumentHandle } from '../services/handles.js';
 import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../read/reads.js';
 import { heldAnswer, heldFrames, heldRead, heldSince, heldWalk, oneFrameState, pageState, patchable, readKey, remember } from '../read/repeat.js';
 import { answerThenWalk, postThenWalk } from '../page/checks.js';
@@ -147,7 +147,7 @@ export const budgetOf = (params) => ({ maxChars: optionalInt(params, 'maxChars')
  */
 export async function readTab(params, signal, render, resolved, preferDom = false) {
   const budget = budgetOf(params);
-  const tab = resolved ?? await resolveTab(params.tabId);
+  const tab = resolved ?? await callTab(params);
   assertReadable(tab);
   const { collector } = await ready;
   // One document from start to end, or BROWSER_PAGE_CHANGING (one re-observation). Attach
@@ -335,7 +335,7 @@ async function framesRead(tab, frames, params, signal, render, sameAs, stateText
  * read), patchedRead first. `{result, tab, timing}` either way.
  */
 export async function trackedRead(params, signal, kind, { tracked, reuse, keep, render, preferDom, holds }) {
-  const tab = await resolveTab(params.tabId);
+  const tab = await callTab(params);
   assertReadable(tab);
   const { collector } = await ready;
   const key = readKey(tab.id, kind, params);

@@ -4,7 +4,7 @@
 import { ready } from '../services/core.js';
 import { fail } from '../services/errors.js';
 import { formFields } from '../read/evaluate.js';
-import { assertReadable, resolveTab } from '../services/handles.js';
+import { assertReadable, callTab } from '../services/handles.js';
 import { journal } from '../services/journal.js';
 import { domCua, extractContent } from '../read/reads.js';
 import { optionalInt, tabInfo } from './common.js';
@@ -86,7 +86,7 @@ async function browserAccessibilitySnapshot(params, signal) {
 /** A read-only tool on a readable tab: `{tab, ...result}`. No ownership needed. */
 async function readOnly(params, read) {
   for (const k of ['maxChars', 'maxNodes', 'maxEntries']) optionalInt(params, k);
-  const tab = await resolveTab(params.tabId);
+  const tab = await callTab(params);
   assertReadable(tab);
   const result = await read(tab, params);
   return { tab: tabInfo(tab), ...result };
