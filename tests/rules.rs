@@ -1045,3 +1045,17 @@ fn invalid_fields_and_mixed_checkboxes_say_so() {
           - textbox "Fine" [ref=e5]
           - checkbox "Some" [checked=mixed] [ref=e6]"#]]);
 }
+
+#[test]
+fn a_field_that_names_itself_gives_its_aria_label_and_a_file_input_its_title() {
+    // `aria-labelledby` through the field itself reads its aria-label (a field gives its value
+    // only inside another element's label); a file input with a title is named by it
+    // (html-aam; Chromium's tree keeps "Choose File": the AX line differs).
+    rule2("labelledby_self_file_title", r#"<input id="t1" type="text" aria-label="bar" aria-labelledby="l1 t1"><div id="l1">foo</div><input type="file" title="Upload your CV">"#, expect![[r#"
+        - textbox "foo bar" [ref=e1]
+        - text: foo
+        - button "Choose File" value="No file chosen" [type=file] [ref=e2]"#]], expect![[r#"
+        - textbox "foo bar" [ref=e1]
+        - text: foo
+        - button "Upload your CV" value="No file chosen" [type=file] [ref=e2]"#]]);
+}

@@ -551,7 +551,10 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
     } else {
         let labelled = attr("aria-labelledby").map(|ids_attr| {
             {
-                let texts: Vec<String> = ids_attr.split_whitespace().filter_map(|id| ids.get(id)).map(|&i| g.referenced_text(i)).collect();
+                // (An element that names itself gives its aria-label there, a field too: it is
+                // not a control inside another's label.)
+                let own_label = || attr("aria-label").filter(|l| !l.trim().is_empty()).map(str::to_string);
+                let texts: Vec<String> = ids_attr.split_whitespace().filter_map(|id| ids.get(id)).map(|&i| if i == wi { own_label().unwrap_or_else(|| g.referenced_text(i)) } else { g.referenced_text(i) }).collect();
                 crate::text::join(&mut texts.iter().map(String::as_str), " ")
             }
         });
@@ -576,7 +579,6 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             (w.tag == "input").then(|| match attr("type") {
                 Some("submit") => Some("Submit".to_string()),
                 Some("reset") => Some("Reset".to_string()),
-                Some("file") => Some(if attr("multiple").is_some() { "Choose Files" } else { "Choose File" }.to_string()),
                 _ => None,
             }).flatten(),
             from_content.then(|| g.text(wi)),
@@ -593,6 +595,9 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             },
             attr("title").map(str::to_string),
             attr("placeholder").map(str::to_string),
+            // A file input is the button it renders, below its title (html-aam; Chromium
+            // reads the button's text before the title).
+            (w.tag == "input" && attr("type") == Some("file")).then(|| if attr("multiple").is_some() { "Choose Files" } else { "Choose File" }.to_string()),
         ];
         candidates.into_iter().flatten().map(|s| capped(&s, KEEP_CHARS)).find(|s| !s.is_empty()).filter(|s| s != "\u{1}").unwrap_or_default()
     };
