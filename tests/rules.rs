@@ -1059,3 +1059,19 @@ fn a_field_that_names_itself_gives_its_aria_label_and_a_file_input_its_title() {
         - text: foo
         - button "Upload your CV" value="No file chosen" [type=file] [ref=e2]"#]]);
 }
+
+#[test]
+fn a_name_from_content_reads_what_the_element_owns() {
+    // `aria-owns` adds the owned elements' text after the element's own, once each; in a loop
+    // of ownership the first owner keeps it (`two` does not own `one` back). The names agree;
+    // Chromium also moves an owned element under its owner, the walk's tree keeps it in place.
+    rule2("owns_name", r#"<h1 id="o1" aria-owns="o1b">foo</h1><h1 id="o1b">bar</h1><h2 id="o2" aria-owns="o2b">one</h2><h2 id="o2b" aria-owns="o2">two</h2>"#, expect![[r#"
+        - heading "foo bar" [level=1]
+          - heading "bar" [level=1]
+        - heading "one two" [level=2]
+          - heading "two" [level=2]"#]], expect![[r#"
+        - heading "foo bar" [level=1]
+        - heading "bar" [level=1]
+        - heading "one two" [level=2]
+        - heading "two" [level=2]"#]]);
+}

@@ -32,7 +32,7 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     'aria-expanded', 'aria-selected', 'aria-disabled', 'aria-level', 'aria-haspopup', 'contenteditable', 'autocomplete',
     'alt', 'title', 'tabindex', 'list', 'multiple', 'hidden', 'inert', 'value', 'src', 'aria-checked',
     'aria-pressed', 'size', 'headers', 'scope', 'abbr', 'summary', 'open', 'readonly', 'required', 'aria-readonly',
-    'aria-required', 'min', 'max', 'rules', 'axis', 'label', 'xlink:title', 'aria-invalid']);
+    'aria-required', 'min', 'max', 'rules', 'axis', 'label', 'xlink:title', 'aria-invalid', 'aria-owns']);
   const TEXT_CAP = textCap;
   // The name a label, or what a field's aria-labelledby points at, gives `field`: its content
   // as Chromium reads it for a name. CSS-generated text counts; an aria-label or an image's

@@ -97,7 +97,7 @@ fn add_walk(tree: &mut Tree, nodes: &[WalkNode], fi: usize, attach_to: usize, (o
         }
     }
     let ids: HashMap<&str, usize> = nodes.iter().enumerate().filter_map(|(i, w)| w.attrs.get("id").map(|id| (id.as_str(), i))).collect();
-    let gather = Gather { nodes, children: &children, context: context(nodes) };
+    let gather = Gather { nodes, children: &children, context: context(nodes), ids: &ids };
     let viewport = tree.viewport;
     // Walk index → tree index (usize::MAX: not in the tree).
     let mut map = vec![usize::MAX; n];
@@ -141,6 +141,8 @@ struct Gather<'a> {
     nodes: &'a [WalkNode],
     children: &'a [Vec<usize>],
     context: Vec<Context>,
+    /// Element id → walk index (`aria-owns`, `aria-labelledby`).
+    ids: &'a HashMap<&'a str, usize>,
 }
 
 /// What a walk node's ancestors decide about its role.
@@ -351,6 +353,8 @@ impl Gather<'_> {
         let mut out = String::new();
         // (walk index, after its children)
         let mut stack = vec![(from, false)];
+        // Elements read through `aria-owns` (each once: ownership may loop).
+        let mut owned = vec![from];
         while let Some((i, after)) = stack.pop() {
             if out.len() > NAME_GATHER_CHARS {
                 break;
@@ -414,11 +418,27 @@ impl Gather<'_> {
                 out.push_str(crate::text::byte_prefix(t, NAME_GATHER_CHARS));
             }
             stack.push((i, true));
+            // What it owns (`aria-owns`) reads after its own children, as Chromium reads it.
+            if let Some(list) = w.attrs.get("aria-owns") {
+                for id in list.split_whitespace().rev() {
+                    if let Some(&o) = self.ids.get(id).filter(|&&o| !owned.contains(&o) && !self.owned_first(o, i)) {
+                        owned.push(o);
+                        stack.push((o, false));
+                    }
+                }
+            }
             for &c in self.children[i].iter().rev() {
                 stack.push((c, false));
             }
         }
         fold_whitespace(&out)
+    }
+
+    /// Whether `owner` owns `i` (`aria-owns`) and comes first in the document: then `i`'s
+    /// own claim on `owner` is the loop Chromium drops (the first owner keeps it).
+    fn owned_first(&self, owner: usize, i: usize) -> bool {
+        let id = self.nodes[i].attrs.get("id");
+        owner < i && self.nodes[owner].attrs.get("aria-owns").is_some_and(|l| l.split_whitespace().any(|x| Some(&x.to_string()) == id))
     }
 
     /// What a descendant contributes instead of its content: its aria-label, or a field's
