@@ -215,7 +215,7 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     if (tag === 'input' && node.indeterminate && node.type === 'checkbox') entry.mixed = true;
     // A field failing its constraints, as Chromium tells it: an empty required field only once
     // the user has been at it (no value is read: a password's validity is its own).
-    const validity = node.willValidate ? node.validity : null;
+    const validity = (tag === 'input' || tag === 'select' || tag === 'textarea') && node.willValidate ? node.validity : null;
     if (validity && !validity.valid && (!validity.valueMissing || userInvalid(node))) entry.invalid = true;
     if (tag === 'option') entry.selected = node.selected;
     if ('disabled' in node) entry.disabled = !!node.disabled;
