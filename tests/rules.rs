@@ -1075,3 +1075,13 @@ fn a_name_from_content_reads_what_the_element_owns() {
         - heading "one two" [level=2]
         - heading "two" [level=2]"#]]);
 }
+
+#[test]
+fn generated_alternative_text_nested_spaces_and_slots_name_as_chromium_does() {
+    // `content: "★" / "Favorite"` reads its alternative text; whitespace deep in nested spans
+    // still parts two words; an aria-label on a `<slot>` names nothing (what it holds reads).
+    rule("name_alt_ws_slot", r#"<style>.fav::before { content: "*" / "Favorite"; }</style><button class="fav"> item</button><button>save<span><span><span> </span></span></span>draft</button><span id="lbl"></span><button aria-labelledby="lbl">x</button><script>const h = document.getElementById('lbl'); const sh = h.attachShadow({mode:'open'}); const sl = document.createElement('slot'); sl.setAttribute('aria-label', 'ignored'); sl.textContent = 'fallback'; sh.appendChild(sl);</script>"#, expect![[r#"
+        - button "Favorite item" [ref=e1]
+        - button "save draft" [ref=e2]
+        - button "fallback" [ref=e3]"#]]);
+}

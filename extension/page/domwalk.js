@@ -49,7 +49,20 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
   // CSS-generated text: the strings of a `content` value and the attributes it names, in
   // order (an image or a counter reads as nothing, as in Chromium's names: a `counters()`
   // separator string included).
-  const contentText = (el, c) => (!c || c === 'none' || c === 'normal' ? '' : [...c.matchAll(/(?:url|counters?)\((?:"(?:[^"\\]|\\.)*"|[^)"])*\)|"((?:[^"\\]|\\.)*)"|attr\(([\w-]+)\)/g)]
+  // A `content` with alternative text (`"★" / "Favorite"`) reads as that text: the part after
+  // the first `/` outside strings and functions.
+  const altOf = (c) => {
+    let quote = '', depth = 0;
+    for (let i = 0; i < c.length; i++) {
+      const ch = c[i];
+      if (quote) { if (ch === '\\') i++; else if (ch === quote) quote = ''; } else if (ch === '"' || ch === "'") quote = ch;
+      else if (ch === '(') depth++;
+      else if (ch === ')') depth--;
+      else if (ch === '/' && depth === 0) return c.slice(i + 1);
+    }
+    return c;
+  };
+  const contentText = (el, c) => (!c || c === 'none' || c === 'normal' ? '' : [...altOf(c).matchAll(/(?:url|counters?)\((?:"(?:[^"\\]|\\.)*"|[^)"])*\)|"((?:[^"\\]|\\.)*)"|attr\(([\w-]+)\)/g)]
     .map((m) => (m[2] ? el.getAttribute(m[2]) ?? '' : (m[1] ?? '').replace(/\\([0-9a-f]{1,6}) ?|\\(.)/gi, (_, h, c) => (h ? String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)) : c)))).join(''));
   // (A pseudo-element not rendered gives nothing; one that is a box of its own is set apart.)
   const generated = (el, pseudo) => {

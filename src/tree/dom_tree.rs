@@ -365,7 +365,8 @@ impl Gather<'_> {
                 if let Some(a) = &w.after {
                     out.push_str(a);
                 }
-                if boundary {
+                // (whitespace that ended it, however deep: `a<span><span> </span></span>b`)
+                if boundary || w.ws_end {
                     out.push(' ');
                 }
                 continue;
@@ -455,7 +456,8 @@ impl Gather<'_> {
             let secret = crate::tree::redact::is_sensitive_by(&|k| w.attrs.get(k).map(String::as_str), w.label.as_deref().unwrap_or(""));
             return Some(if secret { "" } else { w.value.as_deref().unwrap_or("") });
         }
-        w.attrs.get("aria-label").filter(|l| !l.trim().is_empty()).map(String::as_str)
+        // (A `<slot>` renders no box of its own: its aria-label names nothing; what it holds reads.)
+        w.attrs.get("aria-label").filter(|l| !l.trim().is_empty() && w.tag != "slot").map(String::as_str)
     }
 }
 
@@ -589,7 +591,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         };
         let candidates = [
             labelled.filter(|s| !s.trim().is_empty()),
-            attr("aria-label").map(str::to_string),
+            attr("aria-label").filter(|_| w.tag != "slot").map(str::to_string),
             // ("\u{1}": an empty last word, which ends the search with no name.)
             last_word.map(|l| if l.trim().is_empty() { "\u{1}".to_string() } else { l }),
             w.label.clone(),
