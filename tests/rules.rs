@@ -1085,3 +1085,12 @@ fn generated_alternative_text_nested_spaces_and_slots_name_as_chromium_does() {
         - button "save draft" [ref=e2]
         - button "fallback" [ref=e3]"#]]);
 }
+
+#[test]
+fn a_descendant_named_by_aria_labelledby_gives_that_name_to_its_container() {
+    // A heading's name from content takes a link's aria-labelledby text instead of the link's
+    // own content (one level: what the reference reads is not followed further).
+    rule("name_descendant_labelledby", r#"<h3>heading <a href="/x" aria-labelledby="im1">ignored link text <img id="im1" alt="image" src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="> ignored</a> heading</h3>"#, expect![[r#"
+        - heading "heading image heading" [level=3]
+          - link "image" [href=/x] [ref=e1]"#]]);
+}

@@ -340,7 +340,7 @@ impl Gather<'_> {
             // (capped, so folded, with the name it joins)
             Some(l) => l.to_string(),
             // (Hidden in any way, `visibility` too, the node is read whole, as Chromium does.)
-            None => self.gather(from, hidden(w) || matches!(w.visibility.as_deref(), Some("hidden" | "collapse"))),
+            None => self.gather_in(from, hidden(w) || matches!(w.visibility.as_deref(), Some("hidden" | "collapse")), false),
         }
     }
 
@@ -350,6 +350,12 @@ impl Gather<'_> {
     /// read through an article, figure, nav, blockquote or form. `hidden_too`: read what the
     /// page hides as well.
     fn gather(&self, from: usize, hidden_too: bool) -> String {
+        self.gather_in(from, hidden_too, true)
+    }
+
+    /// `gather`; `labelledby`: a descendant's `aria-labelledby` stands for its content (not
+    /// inside a reference already: accname reads references one level deep).
+    fn gather_in(&self, from: usize, hidden_too: bool, labelledby: bool) -> String {
         let mut out = String::new();
         // (walk index, after its children)
         let mut stack = vec![(from, false)];
@@ -384,6 +390,19 @@ impl Gather<'_> {
                 continue;
             }
             let own = (!invisible(w)).then(|| (i != from).then(|| self.own_name(w)).flatten().or_else(|| (w.tag == "img").then(|| w.attrs.get("alt").or_else(|| w.attrs.get("title")).map(String::as_str)).flatten())).flatten();
+            // A descendant named by aria-labelledby gives what it references (a link inside a
+            // heading), once the references resolve.
+            let referenced = (labelledby && i != from && !invisible(w))
+                .then(|| w.attrs.get("aria-labelledby"))
+                .flatten()
+                .map(|l| l.split_whitespace().filter_map(|id| self.ids.get(id)).map(|&r| self.referenced_text(r)).collect::<Vec<_>>().join(" "))
+                .filter(|t| !t.trim().is_empty());
+            if let Some(t) = referenced {
+                out.push(' ');
+                out.push_str(&t);
+                out.push(' ');
+                continue;
+            }
             if let Some(name) = own {
                 out.push(' ');
                 out.push_str(name);
