@@ -457,8 +457,8 @@ impl Gather<'_> {
     /// Whether `owner` owns `i` (`aria-owns`) and comes first in the document: then `i`'s
     /// own claim on `owner` is the loop Chromium drops (the first owner keeps it).
     fn owned_first(&self, owner: usize, i: usize) -> bool {
-        let id = self.nodes[i].attrs.get("id");
-        owner < i && self.nodes[owner].attrs.get("aria-owns").is_some_and(|l| l.split_whitespace().any(|x| Some(&x.to_string()) == id))
+        let Some(id) = self.nodes[i].attrs.get("id") else { return false };
+        owner < i && self.nodes[owner].attrs.get("aria-owns").is_some_and(|l| l.split_whitespace().any(|x| x == id))
     }
 
     /// What a descendant contributes instead of its content: its aria-label, or a field's
