@@ -1094,3 +1094,12 @@ fn a_descendant_named_by_aria_labelledby_gives_that_name_to_its_container() {
         - heading "heading image heading" [level=3]
           - link "image" [href=/x] [ref=e1]"#]]);
 }
+
+#[test]
+fn a_text_only_combobox_inside_a_label_gives_its_text() {
+    // A `role=combobox` holding only text (no options, no field) gives that text as its value
+    // inside a label, as Chromium reads it.
+    rule("label_combobox_text", r#"<label><input type="checkbox"> Flash the screen <span role="combobox" tabindex="0" aria-label="number of times">3</span> times</label>"#, expect![[r#"
+        - checkbox "Flash the screen 3 times" [ref=e1]
+        - combobox "number of times" value="3" [ref=e2]"#]]);
+}

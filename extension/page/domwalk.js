@@ -84,7 +84,8 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     if (role === 'listbox') return chosen(el);
     if (role === 'combobox') {
       const owned = (el.getAttribute('aria-owns') || el.getAttribute('aria-controls') || '').split(/\s+/).map((id) => id && el.getRootNode().getElementById?.(id)).filter(Boolean);
-      return [el, ...owned].map(chosen).join(' ').trim() || el.querySelector('input')?.value || '';
+      // (else its text field's value, else the text of a combobox that holds nothing but text)
+      return [el, ...owned].map(chosen).join(' ').trim() || el.querySelector('input')?.value || (el.children.length ? '' : el.textContent.trim());
     }
     if (/^(slider|spinbutton|scrollbar|progressbar|meter)$/.test(role)) return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? '';
     return null;

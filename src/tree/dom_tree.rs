@@ -685,7 +685,8 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             // What its button shows: the chosen file (the page reads `C:\fakepath\name`), or none.
             let chosen = w.value.as_deref().and_then(|v| v.rsplit(['\\', '/']).next()).filter(|v| !v.is_empty());
             Some(capped(chosen.unwrap_or("No file chosen"), KEEP_CHARS))
-        } else if editable_root {
+        } else if editable_root || (role == Role::ComboBox && !matches!(w.tag.as_str(), "input" | "select") && g.children[wi].iter().all(|&c| g.nodes[c].tag == "#text")) {
+            // (an editable region's text; a combobox that holds nothing but text shows it as its value)
             Some(g.text(wi)).filter(|v| !v.is_empty()).map(|v| capped(&v, KEEP_CHARS))
         } else {
             w.value.as_deref().filter(|v| !v.is_empty()).map(|v| capped(v, KEEP_CHARS)).filter(|_| role.takes_text())
