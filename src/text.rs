@@ -149,7 +149,7 @@ mod tests {
 
     /// The fold the byte scan short-cuts: words split on any Unicode space, one space between.
     fn folded_by_words(s: &str) -> String {
-        s.split_whitespace().map(|w| w.replace(['\u{ad}', '\u{200b}'], "")).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+        s.split_whitespace().map(|w| w.replace(INVISIBLE, "")).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
     }
 
     #[test]

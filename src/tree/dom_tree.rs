@@ -120,7 +120,7 @@ fn add_walk(tree: &mut Tree, nodes: &[WalkNode], fi: usize, attach_to: usize, (o
         if aria_hidden {
             continue;
         }
-        let mut node = translate(w, wi, &gather, &ids, viewport, (ox, oy));
+        let mut node = translate(w, wi, &gather, viewport, (ox, oy));
         node.frame = fi;
         let ti = tree.nodes.len();
         map[wi] = ti;
@@ -395,7 +395,7 @@ impl Gather<'_> {
             let referenced = (labelledby && i != from && !invisible(w))
                 .then(|| w.attrs.get("aria-labelledby"))
                 .flatten()
-                .map(|l| l.split_whitespace().filter_map(|id| self.ids.get(id)).map(|&r| self.referenced_text(r)).collect::<Vec<_>>().join(" "))
+                .map(|l| self.labelledby_text(l, |r| self.referenced_text(r)))
                 .filter(|t| !t.trim().is_empty());
             if let Some(t) = referenced {
                 out.push(' ');
@@ -454,6 +454,13 @@ impl Gather<'_> {
         fold_whitespace(&out)
     }
 
+    /// The text an `aria-labelledby` list gives: `text` of each element it names that exists,
+    /// joined by spaces.
+    fn labelledby_text(&self, list: &str, text: impl Fn(usize) -> String) -> String {
+        let texts: Vec<String> = list.split_whitespace().filter_map(|id| self.ids.get(id)).map(|&i| text(i)).collect();
+        crate::text::join(&mut texts.iter().map(String::as_str), " ")
+    }
+
     /// Whether `owner` owns `i` (`aria-owns`) and comes first in the document: then `i`'s
     /// own claim on `owner` is the loop Chromium drops (the first owner keeps it).
     fn owned_first(&self, owner: usize, i: usize) -> bool {
@@ -475,9 +482,14 @@ impl Gather<'_> {
             let secret = crate::tree::redact::is_sensitive_by(&|k| w.attrs.get(k).map(String::as_str), w.label.as_deref().unwrap_or(""));
             return Some(if secret { "" } else { w.value.as_deref().unwrap_or("") });
         }
-        // (A `<slot>` renders no box of its own: its aria-label names nothing; what it holds reads.)
-        w.attrs.get("aria-label").filter(|l| !l.trim().is_empty() && w.tag != "slot").map(String::as_str)
+        aria_label(w)
     }
+}
+
+/// An element's aria-label, when it has words (a `<slot>` renders no box of its own: its
+/// aria-label names nothing; what it holds reads).
+fn aria_label(w: &WalkNode) -> Option<&str> {
+    w.attrs.get("aria-label").map(String::as_str).filter(|l| !l.trim().is_empty() && w.tag != "slot")
 }
 
 /// An element whose explicit role is an image (`img`, or its synonym `image`).
@@ -566,7 +578,7 @@ fn implicit_role(w: &WalkNode, cx: Context) -> Role {
     }
 }
 
-fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, viewport: Rect, (ox, oy): (f64, f64)) -> Node {
+fn translate(w: &WalkNode, wi: usize, g: &Gather, viewport: Rect, (ox, oy): (f64, f64)) -> Node {
     // The first ARIA role of the attribute's list wins; an unknown token (`role="btn"`) is skipped.
     let cx = g.context[wi];
     let explicit = w.attrs.get("role").and_then(|r| Role::from_aria_attribute(r));
@@ -587,17 +599,14 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         role = Role::TextBox;
     }
     let attr = |k: &str| w.attrs.get(k).map(String::as_str);
+    let file_input = w.tag == "input" && attr("type") == Some("file");
     let name = if role == Role::Text {
         w.text.as_deref().map(|t| capped(t, KEEP_CHARS)).unwrap_or_default()
     } else {
-        let labelled = attr("aria-labelledby").map(|ids_attr| {
-            {
-                // (An element that names itself gives its aria-label there, a field too: it is
-                // not a control inside another's label.)
-                let own_label = || attr("aria-label").filter(|l| !l.trim().is_empty()).map(str::to_string);
-                let texts: Vec<String> = ids_attr.split_whitespace().filter_map(|id| ids.get(id)).map(|&i| if i == wi { own_label().unwrap_or_else(|| g.referenced_text(i)) } else { g.referenced_text(i) }).collect();
-                crate::text::join(&mut texts.iter().map(String::as_str), " ")
-            }
+        // (An element that names itself gives its aria-label there, a field too: it is not a
+        // control inside another's label.)
+        let labelled = attr("aria-labelledby").map(|list| {
+            g.labelledby_text(list, |i| if i == wi { aria_label(w).map(str::to_string).unwrap_or_else(|| g.referenced_text(i)) } else { g.referenced_text(i) })
         });
         // (An image's content is presentational, never its name.)
         let from_content = role.owns_descendant_text() && !role.takes_text() && !matches!(role, Role::ListBox | Role::Label | Role::Caption | Role::Img);
@@ -610,7 +619,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         };
         let candidates = [
             labelled.filter(|s| !s.trim().is_empty()),
-            attr("aria-label").filter(|_| w.tag != "slot").map(str::to_string),
+            aria_label(w).map(str::to_string),
             // ("\u{1}": an empty last word, which ends the search with no name.)
             last_word.map(|l| if l.trim().is_empty() { "\u{1}".to_string() } else { l }),
             w.label.clone(),
@@ -638,7 +647,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
             attr("placeholder").map(str::to_string),
             // A file input is the button it renders, below its title (html-aam; Chromium
             // reads the button's text before the title).
-            (w.tag == "input" && attr("type") == Some("file")).then(|| if attr("multiple").is_some() { "Choose Files" } else { "Choose File" }.to_string()),
+            file_input.then(|| if attr("multiple").is_some() { "Choose Files" } else { "Choose File" }.to_string()),
         ];
         candidates.into_iter().flatten().map(|s| capped(&s, KEEP_CHARS)).find(|s| !s.is_empty()).filter(|s| s != "\u{1}").unwrap_or_default()
     };
@@ -681,7 +690,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, ids: &HashMap<&str, usize>, vi
         // Only fields have a value worth showing (a checkbox's "on" is not one).
         value: if matches!(role, Role::Meter | Role::ProgressBar) {
             attr("value").map(|v| capped(v, KEEP_CHARS))
-        } else if w.tag == "input" && attr("type") == Some("file") {
+        } else if file_input {
             // What its button shows: the chosen file (the page reads `C:\fakepath\name`), or none.
             let chosen = w.value.as_deref().and_then(|v| v.rsplit(['\\', '/']).next()).filter(|v| !v.is_empty());
             Some(capped(chosen.unwrap_or("No file chosen"), KEEP_CHARS))
