@@ -146,6 +146,14 @@ report_wasm_size() {
   log "release wasm: $(stat -c %s "$wasm") bytes ($(gzip -9c "$wasm" | wc -c) gzipped)"
 }
 
+# What a run has to write (~3 GB: test binaries, two wasm builds, the release Bridge, two
+# cross checks, node packages) against what the disk has: a full disk fails as a linker crash
+# (SIGBUS), which this line explains. A one-shot test run keeps no incremental state.
+disk_report() {
+  log "disk free here: $(df -h --output=avail . | tail -1 | tr -d ' ')"
+  export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
+}
+
 # A second build with nothing changed must compile nothing (the extension and host builds
 # once shared a target directory and invalidated each other: every demo rebuilt twice).
 check_no_rebuild() {
@@ -287,7 +295,7 @@ case "$cmd" in
   build) setup; build ;;
   dist) setup; build; dist ;;
   install) setup; build; dist; install_pcc ;;
-  test) setup; build; report_wasm_size; check_no_rebuild; test_native; check_other_os; test_wasm; build_bridge; dist; test_e2e ;;
+  test) disk_report; setup; build; report_wasm_size; check_no_rebuild; test_native; check_other_os; test_wasm; build_bridge; dist; test_e2e ;;
   test-native) test_native ;;
   test-wasm) setup; test_wasm ;;
   test-e2e) setup; build; build_bridge; dist; test_e2e ;;
