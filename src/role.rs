@@ -250,10 +250,20 @@ impl Role {
             self,
             Role::Generic | Role::None | Role::Presentation | Role::Group | Role::List
                 | Role::Document | Role::Label | Role::Emphasis | Role::Strong | Role::Subscript | Role::Superscript | Role::Code
-                | Role::Blockquote | Role::Figure | Role::Time | Role::Mark | Role::Insertion | Role::Deletion | Role::Region | Role::Term
-                | Role::Definition | Role::Caption | Role::Directory | Role::Feed
-                | Role::RowGroup | Role::Note | Role::Application | Role::Tooltip | Role::Status | Role::Log
-                | Role::Marquee | Role::Timer | Role::Math | Role::LineBreak | Role::ListMarker
+                | Role::Figure | Role::Time | Role::Mark | Role::Insertion | Role::Deletion | Role::Region | Role::Term
+                | Role::Caption | Role::Directory | Role::Feed
+                | Role::RowGroup | Role::Application
+                | Role::LineBreak | Role::ListMarker
+        )
+    }
+
+    /// Roles whose line says what its content is — a quotation, a live message (status, log,
+    /// timer, marquee), a note, a tooltip, a definition, a formula: shown, named or not, when
+    /// they hold anything (folded, a status message reads as any other text).
+    pub fn labels_content(self) -> bool {
+        matches!(
+            self,
+            Role::Blockquote | Role::Status | Role::Log | Role::Timer | Role::Marquee | Role::Note | Role::Tooltip | Role::Definition | Role::Math
         )
     }
 

@@ -518,12 +518,42 @@ fn structure_names_come_from_legend_and_caption() {
             - group "Shipping"
               - textbox "Street" [ref=e1]
             - term "Term"
-            - text: Meaning
+            - definition: Meaning
             - table "Prices"
               - row
                 - columnheader "Item"
               - row
                 - cell "Tea""#]],
+    );
+}
+
+#[test]
+fn roles_that_say_what_their_content_is_keep_their_line() {
+    // A quotation, a live message (status and `<output>`, log, timer), a note, a tooltip, a
+    // definition, a formula: folded, each would read as any other text and the model could not
+    // tell a status message or a quotation from the page's own words. One shows only when it
+    // holds something (an empty live region says nothing). An unnamed group, figure, or the
+    // inline emphasis/strong/code/time/mark roles still fold: their content says it all.
+    rule(
+        "content_roles",
+        r#"<p>Say <strong>this</strong> and <code>that()</code>.</p><blockquote>To be or not</blockquote><output>42</output><div role="status">Saved</div><div role="status"></div><div role="log"><p>Ann: hi</p><p>Bob: yo</p></div><div role="note">Beta feature</div><div role="tooltip">Copy link</div><div role="timer">0:42</div><dl><dt>Tea</dt><dd>A drink</dd></dl><math><mi>x</mi><mo>+</mo><mn>1</mn></math><div role="group"><button>One</button><button>Two</button></div><figure><img src="/x.png" alt="Chart"></figure>"#,
+        expect![[r#"
+            - paragraph: Say this and that().
+            - blockquote: To be or not
+            - status: 42
+            - status: Saved
+            - log
+              - paragraph: Ann: hi
+              - paragraph: Bob: yo
+            - note: Beta feature
+            - tooltip "Copy link"
+            - timer: 0:42
+            - term "Tea"
+            - definition: A drink
+            - math: 𝑥 + 1
+            - button "One" [ref=e1]
+            - button "Two" [ref=e2]
+            - img "Chart""#]],
     );
 }
 
@@ -1068,8 +1098,8 @@ fn a_name_from_content_reads_what_the_element_owns() {
     rule2("owns_name", r#"<h1 id="o1" aria-owns="o1b">foo</h1><h1 id="o1b">bar</h1><h2 id="o2" aria-owns="o2b">one</h2><h2 id="o2b" aria-owns="o2">two</h2>"#, expect![[r#"
         - heading "foo bar" [level=1]
           - heading "bar" [level=1]
-        - heading "one two" [level=2]
-          - heading "two" [level=2]"#]], expect![[r#"
+        - heading "two one" [level=2]
+          - heading "one" [level=2]"#]], expect![[r#"
         - heading "foo bar" [level=1]
         - heading "bar" [level=1]
         - heading "one two" [level=2]

@@ -149,7 +149,18 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
   const tables = new Map(); // table element → {bg, spacing}
   // Text shows as its parent's text-transform renders it (Chromium's names do too).
   const transforms = [];
+  // MathML's single-letter identifier (`<mi>x</mi>`, text-transform: math-auto) renders in
+  // mathematical italic, as Chromium reads it: Latin and Greek letters (italic h is U+210E).
+  const mathItalic = (t) => {
+    const c = t.codePointAt(0);
+    if ([...t].length !== 1) return t;
+    if (c === 0x68) return '\u210e';
+    const at = c >= 0x41 && c <= 0x5a ? 0x1d434 + c - 0x41 : c >= 0x61 && c <= 0x7a ? 0x1d44e + c - 0x61
+      : c >= 0x391 && c <= 0x3a9 ? 0x1d6e2 + c - 0x391 : c >= 0x3b1 && c <= 0x3c9 ? 0x1d6fc + c - 0x3b1 : 0;
+    return at ? String.fromCodePoint(at) : t;
+  };
   const cased = (node, t, tt) => {
+    if (tt === 'math-auto') return mathItalic(t);
     if (tt === 'uppercase') return t.toUpperCase();
     if (tt === 'lowercase') return t.toLowerCase();
     if (tt !== 'capitalize') return t;

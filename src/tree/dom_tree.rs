@@ -524,6 +524,7 @@ fn implicit_role(w: &WalkNode, cx: Context) -> Role {
         "svg" => Role::SvgRoot,
         "g" if cx.svg => Role::Group,
         "blockquote" => Role::Blockquote,
+        "math" => Role::Math,
         "select" if w.attrs.get("size").and_then(|s| s.trim().parse::<u32>().ok()).map(|s| s > 1).unwrap_or(false) => Role::ListBox,
         "#text" => Role::Text,
         "a" | "area" if w.attrs.contains_key("href") => Role::Link,

@@ -157,6 +157,9 @@ fn decide(tree: &Tree, ti: usize, ctx: &Ctx) -> Decision {
     if role.is_transparent() && n.name.trim().is_empty() {
         return Decision::Lift;
     }
+    if role.labels_content() && n.children.is_empty() {
+        return Decision::Skip;
+    }
     if role == Role::None || role == Role::Presentation {
         return Decision::Lift;
     }
@@ -171,7 +174,7 @@ fn is_actionable(tree: &Tree, ti: usize) -> bool {
     }
     let role = n.role;
     role.is_actionable()
-        || (n.states.focusable && !role.is_transparent() && !role.is_text() && !matches!(role, Role::Iframe | Role::Document | Role::Generic | Role::Heading | Role::Paragraph) && !role.is_landmark())
+        || (n.states.focusable && !role.is_transparent() && !role.labels_content() && !role.is_text() && !matches!(role, Role::Iframe | Role::Document | Role::Generic | Role::Heading | Role::Paragraph) && !role.is_landmark())
         || is_click_target(tree, ti)
 }
 
