@@ -536,7 +536,7 @@ fn roles_that_say_what_their_content_is_keep_their_line() {
     // inline emphasis/strong/code/time/mark roles still fold: their content says it all.
     rule(
         "content_roles",
-        r#"<p>Say <strong>this</strong> and <code>that()</code>.</p><blockquote>To be or not</blockquote><output>42</output><div role="status">Saved</div><div role="status"></div><div role="log"><p>Ann: hi</p><p>Bob: yo</p></div><div role="note">Beta feature</div><div role="tooltip">Copy link</div><div role="timer">0:42</div><dl><dt>Tea</dt><dd>A drink</dd></dl><math><mi>x</mi><mo>+</mo><mn>1</mn></math><div role="group"><button>One</button><button>Two</button></div><figure><img src="/x.png" alt="Chart"></figure>"#,
+        r#"<p>Say <strong>this</strong> and <code>that()</code>.</p><blockquote>To be or not</blockquote><output>42</output><div role="status">Saved</div><div role="status"></div><div role="log"><p>Ann: hi</p><p>Bob: yo</p></div><div role="note">Beta feature</div><div role="tooltip">Copy link</div><div role="timer">0:42</div><dl><dt>Tea</dt><dd>A drink</dd></dl><math><mi>x</mi><mo>+</mo><mn>1</mn></math><math aria-label="x squared"><msup><mi>x</mi><mn>2</mn></msup></math><div role="status" aria-label="Upload"></div><div role="group"><button>One</button><button>Two</button></div><figure><img src="/x.png" alt="Chart"></figure>"#,
         expect![[r#"
             - paragraph: Say this and that().
             - blockquote: To be or not
@@ -551,6 +551,9 @@ fn roles_that_say_what_their_content_is_keep_their_line() {
             - term "Tea"
             - definition: A drink
             - math: 𝑥 + 1
+            - math "x squared"
+              - text: 𝑥 2
+            - status "Upload"
             - button "One" [ref=e1]
             - button "Two" [ref=e2]
             - img "Chart""#]],

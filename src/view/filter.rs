@@ -157,7 +157,7 @@ fn decide(tree: &Tree, ti: usize, ctx: &Ctx) -> Decision {
     if role.is_transparent() && n.name.trim().is_empty() {
         return Decision::Lift;
     }
-    if role.labels_content() && n.children.is_empty() {
+    if role.labels_content() && n.children.is_empty() && n.name.trim().is_empty() {
         return Decision::Skip;
     }
     if role == Role::None || role == Role::Presentation {
