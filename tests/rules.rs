@@ -528,6 +528,27 @@ fn structure_names_come_from_legend_and_caption() {
 }
 
 #[test]
+fn a_row_keeps_its_own_label_but_not_its_cells_words() {
+    // A row's name from content only repeats its cells (dropped); an aria-label is the
+    // author's name for the row (WPT: "label valid on tr element").
+    rule(
+        "row_label",
+        r#"<table><tr><th>Item</th><th>Price</th></tr><tr aria-label="Totals"><td>All</td><td>9</td></tr><tr><td>Tea</td><td>2</td></tr></table>"#,
+        expect![[r#"
+            - table
+              - row
+                - columnheader "Item"
+                - columnheader "Price"
+              - row "Totals"
+                - cell "All"
+                - cell "9"
+              - row
+                - cell "Tea"
+                - cell "2""#]],
+    );
+}
+
+#[test]
 fn roles_that_say_what_their_content_is_keep_their_line() {
     // A quotation, a live message (status and `<output>`, log, timer), a note, a tooltip, a
     // definition, a formula: folded, each would read as any other text and the model could not

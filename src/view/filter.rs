@@ -267,7 +267,7 @@ pub fn filter(tree: &Tree) -> View {
             stack.push((c, vi, child_ctx.clone()));
         }
     }
-    normalize(&mut view);
+    normalize(&mut view, tree);
     drop_link_twins(&mut view, tree);
     view
 }
@@ -480,7 +480,7 @@ fn has_control_descendant(tree: &Tree, ti: usize) -> bool {
 /// Pass 2, bottom-up: drop empty groups, collapse single-child groups, merge adjacent
 /// text the way it renders, drop text that repeats an adjacent control's name, and inline
 /// text-only content.
-fn normalize(view: &mut View) {
+fn normalize(view: &mut View, tree: &Tree) {
     // Reverse pre-order visits children before parents.
     let mut order = Vec::with_capacity(view.nodes.len());
     let mut stack = vec![view.root];
@@ -545,11 +545,13 @@ fn normalize(view: &mut View) {
         let node = &view.nodes[i];
         if node.kind == Kind::Element && !node.actionable && !node.name.is_empty() && !kept.is_empty() {
             // A container named by its content (a row "Ada Edit Ada", a cell around a button)
-            // repeats what its children say: the children own that text. A heading keeps its
+            // repeats what its children say: the children own that text. A row's own
+            // aria-label is no such repeat: it stays. A heading keeps its
             // name (it is the page's outline, and the budget may drop the child): the one
             // child that only repeats it gives its name up instead.
             let joined = crate::text::join(&mut kept.iter().map(|&c| view.nodes[c].name.as_str()), " ");
-            let from_content = node.role == Role::Row || node.role.owns_descendant_text();
+            let row = node.role == Role::Row && !node.src.and_then(|ti| tree.nodes[ti].attr("aria-label")).is_some_and(|l| !l.trim().is_empty());
+            let from_content = row || node.role.owns_descendant_text();
             let twin = kept.iter().copied().find(|&c| view.nodes[c].name == node.name);
             if node.role == Role::Heading {
                 // (A twin a user acts on keeps its name too: the model is told to click the
@@ -559,7 +561,7 @@ fn normalize(view: &mut View) {
                         view.nodes[c].name.clear();
                     }
                 }
-            } else if from_content && (node.role == Role::Row || joined == node.name || twin.is_some()) {
+            } else if from_content && (row || joined == node.name || twin.is_some()) {
                 view.nodes[i].name.clear();
             }
         }
