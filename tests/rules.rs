@@ -503,6 +503,19 @@ fn selector_on_a_pruned_element_scopes_to_its_content() {
 }
 
 #[test]
+fn the_chosen_element_shows_as_what_it_is() {
+    // What a whole read folds into its content (an unnamed group, emphasis) is shown as what
+    // it is when a selector chooses it: the caller asked about that element. A wrapper with
+    // no role of its own (a div) still gives only its content.
+    scoped("scope_group", "#g", r#"<p>Before</p><div role="group" id="g"><button>One</button><button>Two</button></div>"#, expect![[r#"
+        - group [ref=e1]
+          - button "One" [ref=e2]
+          - button "Two" [ref=e3]"#]]);
+    scoped("scope_strong", "#s", r#"<p>Buy <strong id="s">now</strong> today</p>"#, expect!["- strong: now [ref=e1]"]);
+    scoped("scope_div", "#d", r#"<p>Before</p><div id="d"><p>Inside</p></div>"#, expect!["- paragraph: Inside [ref=e1]"]);
+}
+
+#[test]
 fn selector_on_an_element_without_content_is_not_found() {
     scoped("scope_hidden", "#gone", r#"<p>Outside</p><div id="gone" aria-hidden="true"><p>Hidden</p></div>"#, expect!["error BROWSER_SELECTOR_NOT_FOUND"]);
 }
@@ -524,6 +537,21 @@ fn structure_names_come_from_legend_and_caption() {
                 - columnheader "Item"
               - row
                 - cell "Tea""#]],
+    );
+}
+
+#[test]
+fn inline_semantics_fold_into_their_text() {
+    // strong, emphasis, time, mark, deletion, insertion, sub/superscript: a whole read folds
+    // them into the text around them (the words say it; a line each would split every
+    // sentence); an hgroup is an unnamed group. Both sources alike.
+    rule(
+        "inline_semantics",
+        r#"<p>Buy <strong>now</strong>, <em>really</em> at <time>9:00</time>: <mark>hot</mark> <del>$9</del> <s>$8</s> <ins>$7</ins> H<sub>2</sub>O x<sup>2</sup></p><hgroup><h2>Title</h2><p>Tagline</p></hgroup>"#,
+        expect![[r#"
+            - paragraph: Buy now, really at 9:00: hot $9 $8 $7 H2O x2
+            - heading "Title" [level=2]
+            - paragraph: Tagline"#]],
     );
 }
 
@@ -1122,8 +1150,8 @@ fn a_name_from_content_reads_what_the_element_owns() {
     rule2("owns_name", r#"<h1 id="o1" aria-owns="o1b">foo</h1><h1 id="o1b">bar</h1><h2 id="o2" aria-owns="o2b">one</h2><h2 id="o2b" aria-owns="o2">two</h2>"#, expect![[r#"
         - heading "foo bar" [level=1]
           - heading "bar" [level=1]
-        - heading "two one" [level=2]
-          - heading "one" [level=2]"#]], expect![[r#"
+        - heading "one two" [level=2]
+          - heading "two" [level=2]"#]], expect![[r#"
         - heading "foo bar" [level=1]
         - heading "bar" [level=1]
         - heading "one two" [level=2]

@@ -32,6 +32,7 @@ pub fn build(obs: &mut Observation, keep_ax: bool) -> Tree {
         frames: Vec::new(),
         source: Source::ChromiumAx,
         scope: None,
+        scope_own: false,
         repaired: 0,
         unverified_frames: 0,
         viewport,
@@ -112,7 +113,10 @@ pub fn build(obs: &mut Observation, keep_ax: bool) -> Tree {
             let fi = tree.frames.iter().position(|f| f.session == scope.session && f.is_main).or_else(|| tree.frames.iter().position(|f| f.session == scope.session));
             let session = layout.session_index(&scope.session);
             tree.scope = Some(match fi.and_then(|fi| by_backend.get(&(fi, b)).copied()) {
-                Some(own) => vec![own],
+                Some(own) => {
+                tree.scope_own = true;
+                vec![own]
+            }
                 None => match (fi, session) {
                     // The element has no AX node: scope to the nodes whose DOM node lies inside it.
                     (Some(fi), Some(si)) => tree.topmost(&|n| n.frame == fi && n.target.backend_node_id.map(|d| layout.is_inside(si, d, b)).unwrap_or(false)),

@@ -25,6 +25,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
         frames: vec![Frame { frame_id: String::new(), session: String::new(), url: walk.url.clone(), is_main: true }],
         source: Source::Dom,
         scope: None,
+        scope_own: false,
         repaired: 0,
         unverified_frames: 0,
         viewport,
@@ -63,7 +64,10 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
     }
     if let Some(scope) = obs.scope.as_ref().and_then(|s| s.walk_index).and_then(|i| usize::try_from(i).ok()) {
         tree.scope = Some(match map.get(scope).copied().filter(|&t| t != usize::MAX) {
-            Some(own) => vec![own],
+            Some(own) => {
+                tree.scope_own = true;
+                vec![own]
+            }
             // Not in the tree (hidden, pruned): its descendants that are, if any.
             None => {
                 let inside = |mut wi: usize| {
@@ -574,6 +578,17 @@ fn implicit_role(w: &WalkNode, cx: Context) -> Role {
         "fieldset" => Role::Group,
         "label" => Role::Label,
         "article" => Role::Article,
+        // Inline semantics (html-aam): folded into their text in a whole read, shown when a
+        // selector chooses one. (`<code>` stays generic: no name from its content.)
+        "strong" => Role::Strong,
+        "em" => Role::Emphasis,
+        "time" => Role::Time,
+        "mark" => Role::Mark,
+        "del" | "s" => Role::Deletion,
+        "ins" => Role::Insertion,
+        "sub" => Role::Subscript,
+        "sup" => Role::Superscript,
+        "hgroup" => Role::Group,
         "pre" | "code" => Role::Generic,
         _ => Role::Generic,
     }

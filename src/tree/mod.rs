@@ -144,6 +144,8 @@ pub struct Tree {
     /// Empty when nothing inside it is in the tree (hidden, `display: none`, empty); `None`
     /// for a whole-page read. Never silently widened to the page.
     pub scope: Option<Vec<usize>>,
+    /// The scope is the selected element's own node (not its descendants standing in for it).
+    pub scope_own: bool,
     /// Input problems worked around (cycles, dangling ids, depth cut): counted, not fatal.
     pub repaired: usize,
     /// Child frames whose `<iframe>` owner could not be verified (not shown; no AX diff).

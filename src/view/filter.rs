@@ -197,6 +197,19 @@ fn is_click_target(tree: &Tree, ti: usize) -> bool {
         && is_small_leafish(tree, ti)
 }
 
+/// The element a selector chose, shown as what it is where a whole read folds it into its
+/// content (an unnamed group, a row group, emphasis, a time): the caller asked what that
+/// element is. Never a wrapper with no role of its own, nor what is hidden.
+fn chosen_as_it_is(tree: &Tree, ti: usize) -> bool {
+    let n = &tree.nodes[ti];
+    tree.scope_own
+        && tree.scope.as_deref() == Some(&[ti])
+        && !n.hidden
+        && !n.ignored
+        && n.role.is_transparent()
+        && !matches!(n.role, Role::Generic | Role::None | Role::Presentation | Role::Document | Role::Label | Role::LineBreak | Role::ListMarker)
+}
+
 /// Builds the view from the tree (or from the scope node when a selector narrowed the read).
 pub fn filter(tree: &Tree) -> View {
     let mut view = View { nodes: Vec::new(), root: 0 };
@@ -220,7 +233,10 @@ pub fn filter(tree: &Tree) -> View {
     let mut stack: Vec<(usize, usize, Ctx)> = start_children.iter().rev().map(|&c| (c, 0, Ctx::default())).collect();
     while let Some((ti, vparent, ctx)) = stack.pop() {
         let n = &tree.nodes[ti];
-        let decision = decide(tree, ti, &ctx);
+        let mut decision = decide(tree, ti, &ctx);
+        if decision == Decision::Lift && chosen_as_it_is(tree, ti) {
+            decision = Decision::Include;
+        }
         if decision == Decision::Skip {
             continue;
         }
