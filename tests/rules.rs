@@ -512,6 +512,9 @@ fn the_chosen_element_shows_as_what_it_is() {
           - button "One" [ref=e2]
           - button "Two" [ref=e3]"#]]);
     scoped("scope_strong", "#s", r#"<p>Buy <strong id="s">now</strong> today</p>"#, expect!["- strong: now [ref=e1]"]);
+    scoped("scope_hr", "#h", r#"<p>Above</p><hr id="h"><p>Below</p>"#, expect!["- separator [ref=e1]"]);
+    scoped("scope_caption", "#c", r#"<table><caption id="c">Prices</caption><tr><th>Item</th></tr><tr><td>Tea</td></tr></table>"#, expect!["- caption: Prices [ref=e1]"]);
+    scoped("scope_code", "#k", r#"<p>Call <code id="k">run()</code> once</p>"#, expect!["- code: run() [ref=e1]"]);
     scoped("scope_div", "#d", r#"<p>Before</p><div id="d"><p>Inside</p></div>"#, expect!["- paragraph: Inside [ref=e1]"]);
 }
 
@@ -553,6 +556,15 @@ fn inline_semantics_fold_into_their_text() {
             - heading "Title" [level=2]
             - paragraph: Tagline"#]],
     );
+}
+
+#[test]
+fn an_indeterminate_progress_bar_says_loading() {
+    // No value to show, but "something is loading" is worth its line; a separator is not.
+    rule("progress_indeterminate", r#"<p>Results</p><progress></progress><hr><progress value="3" max="10"></progress>"#, expect![[r#"
+        - paragraph: Results
+        - progressbar
+        - progressbar value="3""#]]);
 }
 
 #[test]

@@ -579,7 +579,7 @@ fn implicit_role(w: &WalkNode, cx: Context) -> Role {
         "label" => Role::Label,
         "article" => Role::Article,
         // Inline semantics (html-aam): folded into their text in a whole read, shown when a
-        // selector chooses one. (`<code>` stays generic: no name from its content.)
+        // selector chooses one.
         "strong" => Role::Strong,
         "em" => Role::Emphasis,
         "time" => Role::Time,
@@ -589,7 +589,9 @@ fn implicit_role(w: &WalkNode, cx: Context) -> Role {
         "sub" => Role::Subscript,
         "sup" => Role::Superscript,
         "hgroup" => Role::Group,
-        "pre" | "code" => Role::Generic,
+        "code" => Role::Code,
+        "caption" => Role::Caption,
+        "pre" => Role::Generic,
         _ => Role::Generic,
     }
 }
@@ -625,7 +627,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, viewport: Rect, (ox, oy): (f64
             g.labelledby_text(list, |i| if i == wi { aria_label(w).map(str::to_string).unwrap_or_else(|| g.referenced_text(i)) } else { g.referenced_text(i) })
         });
         // (An image's content is presentational, never its name.)
-        let from_content = role.owns_descendant_text() && !role.takes_text() && !matches!(role, Role::ListBox | Role::Label | Role::Caption | Role::Img);
+        let from_content = role.owns_descendant_text() && !role.takes_text() && !matches!(role, Role::ListBox | Role::Label | Role::Caption | Role::Img | Role::Code);
         // A field's <label> names it even when its text is empty, and a button input's
         // value even when empty (Chromium): nothing after them is read.
         let button_input = w.tag == "input" && matches!(attr("type"), Some("submit" | "button" | "reset"));

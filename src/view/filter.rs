@@ -583,7 +583,10 @@ fn normalize(view: &mut View, tree: &Tree) {
         }
         let node = &view.nodes[i];
         let bare = node.kind == Kind::Element && node.name.is_empty() && node.value.is_none() && node.inline_text.is_none() && !node.actionable;
-        if bare && kept.is_empty() && node.role != Role::Iframe {
+        // (An indeterminate progress bar says "loading"; the element a selector chose is
+        // what was asked about.)
+        let says_something = matches!(node.role, Role::Iframe | Role::ProgressBar) || node.src.is_some_and(|ti| tree.scope_own && tree.scope.as_deref() == Some(&[ti]));
+        if bare && kept.is_empty() && !says_something {
             // An unnamed structural element with nothing left inside says nothing: drop it.
             view.nodes[i].kind = Kind::Group;
         } else if bare && kept.len() == 1 && node.role.is_item() && view.nodes[kept[0]].kind == Kind::Element {
