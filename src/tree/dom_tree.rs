@@ -527,6 +527,7 @@ fn implicit_role(w: &WalkNode, cx: Context) -> Role {
         // it has a name (an unnamed one is lifted like any unnamed group).
         "svg" => Role::SvgRoot,
         "g" if cx.svg => Role::Group,
+        "image" if cx.svg => Role::Img,
         "blockquote" => Role::Blockquote,
         "math" => Role::Math,
         "select" if w.attrs.get("size").and_then(|s| s.trim().parse::<u32>().ok()).map(|s| s > 1).unwrap_or(false) => Role::ListBox,
