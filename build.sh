@@ -14,8 +14,7 @@
 #   ./build.sh reach [DIR]    reachability (headline, 3rd paragraph, last link, first field) on that corpus
 #   ./build.sh extract-score [DIR]  browser_extract vs Readability's expected articles (token F1, with innerText)
 #   ./build.sh accname DIR    accessible names of both sources vs an accname test suite (www-tests/accname.mjs)
-#   ./build.sh htmlaam DIR    roles of both sources vs WPT's html-aam role tests (www-tests/htmlaam.mjs)
-#   ./build.sh wpt-names DIR  names of both sources and Chromium's tree vs WPT's accname name tests (www-tests/wpt-names.mjs)
+#   ./build.sh conformance DIR... [--pw DIR]  names and roles of both sources and Chromium's tree vs WPT's files (accname, html-aam, svg-aam, wai-aria), with Playwright's pairs (www-tests/conformance.mjs)
 #   ./build.sh pw-pairs DIR   (role, name) and state pairs of both sources vs Playwright's aria-snapshot specs (www-tests/pw-pairs.mjs)
 #   ./build.sh bridge [ARGS]  build and run the local Bridge (target/debug/pcc bridge)
 #   ./build.sh fuzz [CASES]   long property-test run over mutated captures (default 20000 cases)
@@ -323,10 +322,9 @@ case "$cmd" in
   corpus) setup; build; node www-tests/corpus.mjs "$@" ;;
   reach) setup; build; node www-tests/reach.mjs "$@" ;;
   accname) setup; build; node www-tests/accname.mjs "$@" ;;
-  htmlaam) setup; build; node www-tests/htmlaam.mjs "$@" ;;
-  wpt-names) setup; build; node www-tests/wpt-names.mjs "$@" ;;
+  conformance) setup; build; node www-tests/conformance.mjs "$@" ;;
   pw-pairs) setup; build; node www-tests/pw-pairs.mjs "$@" ;;
   extract-score) setup; build; node www-tests/extract-score.mjs "$@" ;;
   fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz --test fuzz_tools -- --nocapture ;;
-  *) sed -n '2,23p' "$0"; exit 2 ;;
+  *) sed -n '2,22p' "$0"; exit 2 ;;
 esac

@@ -33,7 +33,7 @@ macro_rules! roles {
                 }
             }
 
-            /// Whether the role is one of ARIA's (1.2, and `mark`).
+            /// Whether the role is one of ARIA's (1.2, and `mark`, `suggestion`).
             pub fn is_aria(self) -> bool {
                 match self {
                     $(Role::$variant => roles!(@aria $kind),)*
@@ -71,7 +71,7 @@ macro_rules! roles {
 }
 
 roles! {
-    // ARIA 1.2 (and `mark`). Tables Chromium decided are
+    // ARIA 1.2 (and `mark`, `suggestion`). Tables Chromium decided are
     // layout and other boxes without a meaning of their own read as `generic`, folded away
     // like any generic wrapper. `<summary>` (`DisclosureTriangle`) is to a user a button
     // that opens its `<details>`.
@@ -94,7 +94,7 @@ roles! {
     aria Deletion "deletion";
     aria Dialog "dialog";
     aria Directory "directory";
-    aria Document "document" => Generic ["RootWebArea", "WebArea"];
+    aria Document "document";
     aria Emphasis "emphasis";
     aria Feed "feed";
     aria Figure "figure";
@@ -142,6 +142,7 @@ roles! {
     aria SpinButton "spinbutton";
     aria Status "status";
     aria Strong "strong";
+    aria Suggestion "suggestion";
     aria Subscript "subscript";
     aria Superscript "superscript";
     aria Switch "switch";
@@ -161,6 +162,7 @@ roles! {
 
     // Ours: text runs, frames, clickable wrappers, and Chromium parts the filter reasons about.
     ours Text "text" ["StaticText"];
+    ours WebArea "webarea" => Generic ["RootWebArea", "WebArea"];
     ours Iframe "iframe" ["Iframe", "IframePresentational"];
     ours Clickable "clickable";
     ours Label "label" => Generic ["LabelText"];
@@ -249,8 +251,8 @@ impl Role {
         matches!(
             self,
             Role::Generic | Role::None | Role::Presentation | Role::Group | Role::List
-                | Role::Document | Role::Label | Role::Emphasis | Role::Strong | Role::Subscript | Role::Superscript | Role::Code
-                | Role::Figure | Role::Time | Role::Mark | Role::Insertion | Role::Deletion | Role::Region | Role::Term
+                | Role::Document | Role::WebArea | Role::Label | Role::Emphasis | Role::Strong | Role::Subscript | Role::Superscript | Role::Code
+                | Role::Figure | Role::Time | Role::Mark | Role::Insertion | Role::Deletion | Role::Suggestion | Role::Region | Role::Term
                 | Role::Caption | Role::Directory | Role::Feed
                 | Role::RowGroup | Role::Application
                 | Role::LineBreak | Role::ListMarker
@@ -371,7 +373,8 @@ mod tests {
     #[test]
     fn chromium_names_read_as_our_roles() {
         check("StaticText", Role::Text);
-        check("RootWebArea", Role::Document);
+        check("RootWebArea", Role::WebArea);
+        check("document", Role::Document);
         check("button", Role::Button);
         check("menuItemCheckBox", Role::MenuItemCheckbox);
         check("", Role::Generic);
@@ -397,7 +400,7 @@ mod tests {
         for &r in Role::ALL {
             assert_eq!(Role::from_name(r.name()), Some(r));
         }
-        assert_eq!(Role::ALL.iter().filter(|r| r.is_aria()).count(), 83, "ARIA 1.2's roles and mark");
+        assert_eq!(Role::ALL.iter().filter(|r| r.is_aria()).count(), 84, "ARIA 1.2's roles, mark and suggestion");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //!
 //! `rule(name, html, expect)`: both sources must give `expect`.
 //! `rule2(name, html, ax, dom)`: where the sources legitimately differ.
+//! `walk_rule(name, html, dom)`: the walk alone, where Chromium's answer is not stable.
 //! `scoped(name, selector, html, expect)`: a selector-narrowed read (both sources).
 
 mod common;
@@ -74,6 +75,14 @@ fn rule2(name: &str, html: &str, ax: Expect, dom: Expect) {
     dom.assert_eq(&render(&c.dom));
 }
 
+/// The walk's rule where Chromium's own answer varies from one run to the next (its tree is
+/// not asserted: a capture of it would make the case flaky).
+fn walk_rule(name: &str, html: &str, dom: Expect) {
+    let c = case(name, html);
+    show(name, &render(&c.ax), &render(&c.dom));
+    dom.assert_eq(&render(&c.dom));
+}
+
 fn scoped(name: &str, _selector: &str, html: &str, expect: Expect) {
     rule(name, html, expect)
 }
@@ -129,6 +138,45 @@ fn layout_tables_fold_away() {
             - text: Left cell
             - link "A link" [href=/a] [ref=e1]"#]]
     );
+}
+
+#[test]
+fn a_link_that_repeats_its_neighbour_is_said_once() {
+    // A card's image link beside its title link to the same place, or a link repeated after
+    // its text, adds a line and a ref but nothing to do: the named one stays, said once. A
+    // script's links (`#`, `javascript:`) lead nowhere a target names: two "Edit" links with
+    // `href='#'` are two controls and both keep their lines.
+    rule(
+        "link_twins",
+        r#"<a href="/story"><img src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==" alt="" width="20" height="20"></a><a href="/story">Story</a><p><a href="/p">Product</a> Product <a href="/p">Product</a></p><p><a href='#'>Edit</a> <a href='#'>Edit</a> <a href="javascript:void 0">Open</a> <a href="javascript:void 0">Open</a></p>"#,
+        expect![[r#"
+            - link "Story" [href=/story] [ref=e1]
+            - paragraph
+              - link "Product" [href=/p] [ref=e2]
+            - paragraph
+              - link "Edit" [href=#] [ref=e3]
+              - link "Edit" [href=#] [ref=e4]
+              - link "Open" [ref=e5]
+              - link "Open" [ref=e6]"#]],
+    );
+}
+
+#[test]
+fn a_document_inside_the_page_is_a_wrapper_unless_named() {
+    // `role=document` (read-mode content inside an application, an embedded letter): named,
+    // it keeps its line as a region does; unnamed, its content is lifted like a group's.
+    // `suggestion` (ARIA 1.3: a proposed insertion or deletion) folds like `<ins>` and `<del>`.
+    rule(
+        "document_role",
+        r#"<div role="document" aria-label="Terms"><p>Read these terms.</p></div><div role="document"><p>Plain text.</p></div><p>A <span role="suggestion"><ins>new</ins></span> word.</p>"#,
+        expect![[r#"
+            - document "Terms"
+              - paragraph: Read these terms.
+            - paragraph: Plain text.
+            - paragraph: A new word."#]],
+    );
+    scoped("document_role_scoped", "[role=document]", r#"<div role="document">x</div>"#, expect!["- document: x [ref=e1]"]);
+    scoped("suggestion_scoped", "[role=suggestion]", r#"<p>A <span role="suggestion">new</span> word.</p>"#, expect!["- suggestion: new [ref=e1]"]);
 }
 
 #[test]
@@ -1158,17 +1206,16 @@ fn a_field_that_names_itself_gives_its_aria_label_and_a_file_input_its_title() {
 
 #[test]
 fn a_name_from_content_reads_what_the_element_owns() {
-    // `aria-owns` adds the owned elements' text after the element's own, once each. In a loop
-    // of ownership the walk lets the first owner keep it (`two` does not own `one` back);
-    // Chromium 156 gives it to the later one (`one` under `two`; 131 did as the walk does).
-    // Chromium also moves an owned element under its owner, the walk's tree keeps it in place.
-    rule2("owns_name", r#"<h1 id="o1" aria-owns="o1b">foo</h1><h1 id="o1b">bar</h1><h2 id="o2" aria-owns="o2b">one</h2><h2 id="o2b" aria-owns="o2">two</h2>"#, expect![[r#"
+    // `aria-owns` adds the owned elements' text after the element's own, once each. Chromium
+    // also moves an owned element under its owner, the walk's tree keeps it in place.
+    rule2("owns_name", r#"<h1 id="o1" aria-owns="o1b">foo</h1><h1 id="o1b">bar</h1>"#, expect![[r#"
         - heading "foo bar" [level=1]
-          - heading "bar" [level=1]
-        - heading "two one" [level=2]
-          - heading "one" [level=2]"#]], expect![[r#"
+          - heading "bar" [level=1]"#]], expect![[r#"
         - heading "foo bar" [level=1]
-        - heading "bar" [level=1]
+        - heading "bar" [level=1]"#]]);
+    // In a loop of ownership the walk lets the first owner keep it (`two` does not own `one`
+    // back); Chromium 156 gives it to either, from one run to the next.
+    walk_rule("owns_loop", r#"<h2 id="o2" aria-owns="o2b">one</h2><h2 id="o2b" aria-owns="o2">two</h2>"#, expect![[r#"
         - heading "one two" [level=2]
         - heading "two" [level=2]"#]]);
 }

@@ -25,7 +25,7 @@ const STYLES = ['display', 'visibility', 'opacity', 'position', 'pointer-events'
 export function ruleCases() {
   const src = fs.readFileSync(path.join(root, 'tests', 'rules.rs'), 'utf8');
   const out = [];
-  const re = /\b(rule2?|scoped|sample)\(\s*"([a-z0-9_]+)",\s*(?:"((?:[^"\\]|\\.)*)",\s*)?r#"([\s\S]*?)"#/g;
+  const re = /\b(rule2?|walk_rule|scoped|sample)\(\s*"([a-z0-9_]+)",\s*(?:"((?:[^"\\]|\\.)*)",\s*)?r#"([\s\S]*?)"#/g;
   for (const m of src.matchAll(re)) out.push({ name: m[2], selector: m[1] === 'scoped' ? JSON.parse(`"${m[3]}"`) : null, html: m[4] });
   return out;
 }

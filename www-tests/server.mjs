@@ -58,6 +58,8 @@ export async function startServer(extraDir) {
     close: () => new Promise((r) => {
       for (const res of hung) res.destroy();
       server.close(r);
+      // (a browser's kept-alive connection would hold the close for minutes)
+      server.closeAllConnections();
     }),
   };
 }

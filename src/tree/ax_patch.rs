@@ -165,7 +165,7 @@ mod tests {
     /// A page: root 1 > main 2 > [button 3, list 4 > [item 5]].
     fn held() -> Held {
         let nodes = vec![
-            node(1, Role::Document, "Page", &[2]),
+            node(1, Role::WebArea, "Page", &[2]),
             node(2, Role::Main, "", &[3, 4]),
             node(3, Role::Button, "Go", &[]),
             node(4, Role::List, "", &[5]),
@@ -209,20 +209,20 @@ mod tests {
 
     #[test]
     fn an_item_added_to_a_list_replaces_the_lists_subtree() {
-        let list = root(4, vec![node(4, Role::List, "", &[5, 6]), node(5, Role::ListItem, "one", &[]), node(6, Role::ListItem, "two", &[])], vec![node(4, Role::List, "", &[5, 6]), node(2, Role::Main, "", &[3, 4]), node(1, Role::Document, "Page", &[2])]);
+        let list = root(4, vec![node(4, Role::List, "", &[5, 6]), node(5, Role::ListItem, "one", &[]), node(6, Role::ListItem, "two", &[])], vec![node(4, Role::List, "", &[5, 6]), node(2, Role::Main, "", &[3, 4]), node(1, Role::WebArea, "Page", &[2])]);
         let s = shapes(&[(1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1)], &[(2, 1), (3, 2), (4, 2), (5, 4), (6, 4)]);
         assert_eq!(check(vec![list], s), "1:Page 2: 3:Go 4: 5:one 6:two");
     }
 
     #[test]
     fn a_renamed_element_refreshes_its_ancestors_names() {
-        let button = root(3, vec![node(3, Role::Button, "Stop", &[])], vec![node(3, Role::Button, "Stop", &[]), node(2, Role::Main, "Stop one", &[3, 4]), node(1, Role::Document, "Page", &[2])]);
+        let button = root(3, vec![node(3, Role::Button, "Stop", &[])], vec![node(3, Role::Button, "Stop", &[]), node(2, Role::Main, "Stop one", &[3, 4]), node(1, Role::WebArea, "Page", &[2])]);
         assert_eq!(check(vec![button], shapes(&[(1, 1), (2, 1), (3, 2), (4, 1), (5, 1)], &PARENTS)), "1:Page 2:Stop one 3:Stop 4: 5:one");
     }
 
     #[test]
     fn a_removed_element_leaves_with_its_subtree() {
-        let main = root(2, vec![node(2, Role::Main, "", &[3])], vec![node(2, Role::Main, "", &[3]), node(1, Role::Document, "Page", &[2])]);
+        let main = root(2, vec![node(2, Role::Main, "", &[3])], vec![node(2, Role::Main, "", &[3]), node(1, Role::WebArea, "Page", &[2])]);
         let fresh = vec![node(2, Role::Main, "", &[3]), node(3, Role::Button, "Go", &[])];
         let main_with_button = PatchRoot { subtree: AxTree { nodes: fresh }, ..main };
         assert_eq!(check(vec![main_with_button], shapes(&[(1, 1), (2, 1), (3, 1)], &[(2, 1), (3, 2)])), "1:Page 2: 3:Go");
@@ -230,22 +230,22 @@ mod tests {
 
     #[test]
     fn a_button_added_to_main_fetches_the_button_and_mains_own_node() {
-        let main = parent(2, vec![node(2, Role::Main, "", &[3, 4, 6]), node(1, Role::Document, "Page", &[2])]);
-        let button = root(6, vec![node(6, Role::Button, "New", &[])], vec![node(6, Role::Button, "New", &[]), node(2, Role::Main, "", &[3, 4, 6]), node(1, Role::Document, "Page", &[2])]);
+        let main = parent(2, vec![node(2, Role::Main, "", &[3, 4, 6]), node(1, Role::WebArea, "Page", &[2])]);
+        let button = root(6, vec![node(6, Role::Button, "New", &[])], vec![node(6, Role::Button, "New", &[]), node(2, Role::Main, "", &[3, 4, 6]), node(1, Role::WebArea, "Page", &[2])]);
         let s = shapes(&[(1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1)], &[(2, 1), (3, 2), (4, 2), (5, 4), (6, 2)]);
         assert_eq!(check(vec![button, main], s), "1:Page 2: 3:Go 4: 5:one 6:New");
     }
 
     #[test]
     fn an_item_removed_from_a_list_leaves_with_what_it_held() {
-        let list = parent(4, vec![node(4, Role::List, "", &[]), node(2, Role::Main, "", &[3, 4]), node(1, Role::Document, "Page", &[2])]);
+        let list = parent(4, vec![node(4, Role::List, "", &[]), node(2, Role::Main, "", &[3, 4]), node(1, Role::WebArea, "Page", &[2])]);
         assert_eq!(check(vec![list], shapes(&[(1, 1), (2, 1), (3, 1), (4, 1)], &[(2, 1), (3, 2), (4, 2)])), "1:Page 2: 3:Go 4:");
     }
 
     #[test]
     fn a_node_restyled_under_an_element_whose_children_changed_is_a_refusal() {
         // Item 5 stayed but was hidden (`:only-child`): only its parent's own node was fetched.
-        let list = parent(4, vec![node(4, Role::List, "", &[5]), node(2, Role::Main, "", &[3, 4]), node(1, Role::Document, "Page", &[2])]);
+        let list = parent(4, vec![node(4, Role::List, "", &[5]), node(2, Role::Main, "", &[3, 4]), node(1, Role::WebArea, "Page", &[2])]);
         assert_eq!(check(vec![list], shapes(&[(1, 1), (2, 1), (3, 1), (4, 1), (5, 7)], &PARENTS)), "refused: a node was shown, hidden or restyled outside the changed elements");
     }
 
@@ -255,7 +255,7 @@ mod tests {
         let mut h = held();
         h.shapes.sig.insert(10, 1);
         h.shapes.parent.insert(10, 5);
-        let list = root(4, vec![node(4, Role::List, "", &[])], vec![node(4, Role::List, "", &[]), node(2, Role::Main, "", &[3, 4]), node(1, Role::Document, "Page", &[2])]);
+        let list = root(4, vec![node(4, Role::List, "", &[])], vec![node(4, Role::List, "", &[]), node(2, Role::Main, "", &[3, 4]), node(1, Role::WebArea, "Page", &[2])]);
         let mut obs = observation(vec![list]);
         let s = shapes(&[(1, 1), (2, 1), (3, 1), (4, 1)], &[(2, 1), (3, 2), (4, 2)]);
         assert_eq!(apply(&h, &mut obs, &s, 8), Ok(()));

@@ -23,7 +23,7 @@ pub fn build(obs: &mut Observation, keep_ax: bool) -> Tree {
     // blocks, no hole was large enough and the memory grew by the arena's size.
     let capacity = 1 + obs.frames.iter().filter_map(|f| f.ax.as_ref()).flat_map(|ax| &ax.nodes).filter(|n| !n.is_never_shown()).count();
     let mut nodes = Vec::with_capacity(capacity);
-    nodes.push(Node { role: Role::Document, ..Node::default() });
+    nodes.push(Node { role: Role::WebArea, ..Node::default() });
     let layout = Layout::new(&mut obs.snapshots);
     let viewport = Rect { x: 0.0, y: 0.0, w: obs.viewport.width.max(0.0), h: obs.viewport.height.max(0.0) };
     let mut tree = Tree {
@@ -191,7 +191,7 @@ fn add_frame(
 fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize, (ox, oy, clip): (f64, f64, Rect), keep: bool) -> Node {
     let mut role = ax.role;
     let editable_root = ax.property("editable").is_some() && ax.property("focusable").and_then(|v| v.as_bool()).unwrap_or(false);
-    if editable_root && !matches!(role, Role::Document | Role::TextBox | Role::SearchBox | Role::ComboBox | Role::SpinButton | Role::Text) {
+    if editable_root && !matches!(role, Role::WebArea | Role::Document | Role::TextBox | Role::SearchBox | Role::ComboBox | Role::SpinButton | Role::Text) {
         // The root of a contenteditable region (a div, a <p>, a <td>) is a text box to the
         // user: something to type into, whose text is its value.
         role = Role::TextBox;

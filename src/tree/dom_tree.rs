@@ -18,7 +18,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
     let viewport = Rect { x: 0.0, y: 0.0, w: obs.viewport.width.max(0.0), h: obs.viewport.height.max(0.0) };
     // Sized once (as `ax_tree` sizes its arena): at most one node per walked node.
     let mut nodes = Vec::with_capacity(1 + walk.nodes.len() + obs.dom_frames.iter().map(|f| f.nodes.len()).sum::<usize>());
-    nodes.push(Node { role: Role::Document, ..Node::default() });
+    nodes.push(Node { role: Role::WebArea, ..Node::default() });
     let mut tree = Tree {
         nodes,
         root: 0,

@@ -151,7 +151,7 @@ fn decide(tree: &Tree, ti: usize, ctx: &Ctx) -> Decision {
     if role == Role::Iframe {
         return Decision::Include;
     }
-    if role == Role::Document || role == Role::MenuListPopup {
+    if role == Role::WebArea || role == Role::MenuListPopup {
         return Decision::Lift;
     }
     if role.is_transparent() && n.name.trim().is_empty() {
@@ -174,7 +174,7 @@ fn is_actionable(tree: &Tree, ti: usize) -> bool {
     }
     let role = n.role;
     role.is_actionable()
-        || (n.states.focusable && !role.is_transparent() && !role.labels_content() && !role.is_text() && !matches!(role, Role::Iframe | Role::Document | Role::Generic | Role::Heading | Role::Paragraph) && !role.is_landmark())
+        || (n.states.focusable && !role.is_transparent() && !role.labels_content() && !role.is_text() && !matches!(role, Role::Iframe | Role::WebArea | Role::Generic | Role::Heading | Role::Paragraph) && !role.is_landmark())
         || is_click_target(tree, ti)
 }
 
@@ -189,7 +189,7 @@ fn is_click_target(tree: &Tree, ti: usize) -> bool {
         && !role.is_text()
         && !role.is_landmark()
         // A label's click only focuses its control, which has a ref of its own.
-        && !matches!(role, Role::Document | Role::Iframe | Role::LineBreak | Role::Label)
+        && !matches!(role, Role::WebArea | Role::Iframe | Role::LineBreak | Role::Label)
         && n.tag != "label"
         // Disabled with nothing in it (a plugin's `<embed>` or `<object>` that did not load):
         // neither a click nor a word to offer.
@@ -207,7 +207,7 @@ fn chosen_as_it_is(tree: &Tree, ti: usize) -> bool {
         && !n.hidden
         && !n.ignored
         && n.role.is_transparent()
-        && !matches!(n.role, Role::Generic | Role::None | Role::Presentation | Role::Document | Role::Label | Role::LineBreak | Role::ListMarker)
+        && !matches!(n.role, Role::Generic | Role::None | Role::Presentation | Role::WebArea | Role::Label | Role::LineBreak | Role::ListMarker)
 }
 
 /// Builds the view from the tree (or from the scope node when a selector narrowed the read).
@@ -268,7 +268,7 @@ pub fn filter(tree: &Tree) -> View {
         if n.role == Role::Label && has_control_descendant(tree, ti) {
             child_ctx.label_with_control = true;
         }
-        if n.role == Role::Iframe || n.role == Role::Document {
+        if n.role == Role::Iframe || n.role == Role::WebArea {
             child_ctx = Ctx::default();
         }
         v.frame = n.frame;
@@ -301,12 +301,12 @@ fn drop_link_twins(view: &mut View, tree: &Tree) {
         .preorder()
         .into_iter()
         .filter(|&i| view.nodes[i].kind == Kind::Element && view.nodes[i].role == Role::Link)
-        .map(|i| (i, view.nodes[i].src.and_then(|s| tree.nodes[s].attr("href"))))
+        .map(|i| (i, view.nodes[i].src.and_then(|s| tree.nodes[s].attr("href")).filter(|h| leads_somewhere(h))))
         .collect();
     for (k, &(i, href)) in links.iter().enumerate() {
         // A link that repeats the one before it (name and target: a card's image link and
         // title link, both named) is said once.
-        let repeats = k.checked_sub(1).map(|j| links[j]).is_some_and(|(o, h)| h == href && view.nodes[o].name == view.nodes[i].name && view.nodes[o].kind == Kind::Element);
+        let repeats = href.is_some() && k.checked_sub(1).map(|j| links[j]).is_some_and(|(o, h)| h == href && view.nodes[o].name == view.nodes[i].name && view.nodes[o].kind == Kind::Element);
         if repeats && !view.nodes[i].name.is_empty() {
             let v = &mut view.nodes[i];
             v.kind = Kind::Group;
@@ -323,6 +323,13 @@ fn drop_link_twins(view: &mut View, tree: &Tree) {
             v.children.clear();
         }
     }
+}
+
+/// Whether a link's `href` names where it leads: `#`, an empty one and `javascript:` are
+/// what a script handles, so two such links with one name may be two controls.
+fn leads_somewhere(href: &str) -> bool {
+    let h = href.trim();
+    !(h.is_empty() || h == "#" || h.get(..11).is_some_and(|p| p.eq_ignore_ascii_case("javascript:")))
 }
 
 fn group_node(frame: usize) -> VNode {
