@@ -148,7 +148,7 @@ try {
   await b.close();
 }
 for (const m of misses) console.log(m);
-const pct = (n, d) => `${((100 * n) / Math.max(1, d)).toFixed(1)}%`;
+const pct = (n, d) => (d ? `${((100 * n) / d).toFixed(1)}%` : '—');
 const row = (label, f) => console.log(`| ${label} | ${SOURCES.map(f).join(' | ')} |`);
 console.log(`\n${tally.names} name and ${tally.roles} role cases in ${files.length} files\n| | default (walk) | chromium_ax | Chromium's AX tree |\n|---|---|---|---|`);
 row('names exact, NBSP counted as a space', (s) => pct(tally.spaced[s], tally.names));
