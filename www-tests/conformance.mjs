@@ -7,7 +7,8 @@
 // (Accessibility.getPartialAXTree). Prints each case where the default source misses (with
 // `--all`, where any source does), then the table the README carries.
 //
-// A role case "has a line" when the state shows the element on a line of its own (not its
+// A name is the one on the element's line, or, for an element the state shows as text, the one
+// it says in parentheses after that text. A role case "has a line" when the state shows the element on a line of its own (not its
 // content's text); a generic or `none` role is one the state does not show, so such a case
 // holds when there is no line. The tally:
 //   names exact, NBSP as a space   the name on the element's line (a state folds NBSP on purpose)
@@ -62,7 +63,10 @@ function lineOf(state) {
   const line = (state || '').split('\n').find((l) => /^\s*- /.test(l));
   const m = line?.match(/^\s*- ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?(:)?/);
   const name = m?.[2] !== undefined ? JSON.parse(`"${m[2]}"`) : '';
-  if (!m || m[1] === 'text') return { role: '', name, line: line ?? '(empty)' };
+  // An element with no line of its own whose name differs from its text: the state says the
+  // name in parentheses after the text (`- text: WPT (Web Platform Tests)`).
+  const said = line?.match(/^\s*- text: .* \(([^()]+)\)$/);
+  if (!m || m[1] === 'text') return { role: '', name: said ? said[1] : name, line: line ?? '(empty)' };
   return { role: SAME[m[1]] ?? m[1], name, line };
 }
 
