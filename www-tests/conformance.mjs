@@ -72,7 +72,7 @@ function lineOf(state) {
 
 const SOURCES = ['dom', 'chromium_ax', 'chromium'];
 const zero = () => Object.fromEntries(SOURCES.map((s) => [s, 0]));
-const tally = { names: 0, exact: zero(), spaced: zero(), roles: 0, lined: zero(), linedOk: zero(), unlined: zero(), roleOk: zero() };
+const tally = { names: 0, exact: zero(), spaced: zero(), roles: 0, lined: zero(), linedOk: zero(), unlined: zero(), roleOk: zero(), asChromium: zero() };
 const misses = [];
 const b = await launch({ offline: true, policy: { readUserTabs: 'all' } }); // it reads the pages it opens itself
 try {
@@ -114,8 +114,11 @@ try {
           }
           const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: doc.nodeId, selector });
           const { nodes } = nodeId ? await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false }) : { nodes: [] };
-          const role = nodes[0]?.ignored ? '' : nodes[0]?.role?.value ?? '';
-          got.chromium = { role: SAME[role] ?? role, name: nodes[0]?.name?.value ?? '', line: `(Chromium's tree) ${role}` };
+          // (Chromium's internal names — `StaticText`, `Abbr`, `sectionfooter` — are no role a
+          // line shows: none.)
+          const raw = nodes[0]?.ignored ? '' : nodes[0]?.role?.value ?? '';
+          const role = /^[a-z]/.test(raw) && !/^section(header|footer)$/.test(raw) ? raw : '';
+          got.chromium = { role: SAME[role] ?? role, name: nodes[0]?.name?.value ?? '', line: `(Chromium's tree) ${raw}` };
           seen.set(c.i, got);
         }
         const got = seen.get(c.i);
@@ -136,6 +139,8 @@ try {
             tally.linedOk[s] += lined && ok(got[s]);
             tally.unlined[s] += !lined && !NONE.has(c.want);
             tally.roleOk[s] += ok(got[s]);
+            const theirs = got.chromium.role;
+            tally.asChromium[s] += NONE.has(theirs) ? NONE.has(got[s].role) : got[s].role === theirs;
           }
           missed = (s) => !ok(got[s]);
         }
@@ -160,6 +165,7 @@ row('names exact', (s) => pct(tally.exact[s], tally.names));
 row('roles as expected', (s) => pct(tally.roleOk[s], tally.roles));
 row('role exact where a line exists', (s) => pct(tally.linedOk[s], tally.lined[s]));
 row('role cases with no line of their own', (s) => String(tally.unlined[s]));
+row("roles as Chromium's tree has them", (s) => pct(tally.asChromium[s], tally.roles));
 if (pwDir) {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const r = spawnSync(process.execPath, [path.join(here, 'pw-pairs.mjs'), pwDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
