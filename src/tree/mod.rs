@@ -117,6 +117,12 @@ impl Tree {
         }
         out
     }
+
+    /// Whether node `i` is the element a selector chose, its own node (not a descendant
+    /// standing in for it): the caller asked what that element is.
+    pub fn is_chosen(&self, i: usize) -> bool {
+        self.scope_own && self.scope.as_deref() == Some(&[i])
+    }
 }
 
 impl Node {

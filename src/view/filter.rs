@@ -202,8 +202,7 @@ fn is_click_target(tree: &Tree, ti: usize) -> bool {
 /// element is. Never a wrapper with no role of its own, nor what is hidden.
 fn chosen_as_it_is(tree: &Tree, ti: usize) -> bool {
     let n = &tree.nodes[ti];
-    tree.scope_own
-        && tree.scope.as_deref() == Some(&[ti])
+    tree.is_chosen(ti)
         && !n.hidden
         && !n.ignored
         && n.role.is_transparent()
@@ -592,7 +591,7 @@ fn normalize(view: &mut View, tree: &Tree) {
         let bare = node.kind == Kind::Element && node.name.is_empty() && node.value.is_none() && node.inline_text.is_none() && !node.actionable;
         // (An indeterminate progress bar says "loading"; the element a selector chose is
         // what was asked about.)
-        let says_something = matches!(node.role, Role::Iframe | Role::ProgressBar) || node.src.is_some_and(|ti| tree.scope_own && tree.scope.as_deref() == Some(&[ti]));
+        let says_something = matches!(node.role, Role::Iframe | Role::ProgressBar) || node.src.is_some_and(|ti| tree.is_chosen(ti));
         if bare && kept.is_empty() && !says_something {
             // An unnamed structural element with nothing left inside says nothing: drop it.
             view.nodes[i].kind = Kind::Group;
