@@ -572,7 +572,7 @@ fn normalize(view: &mut View, tree: &Tree) {
             // name (it is the page's outline, and the budget may drop the child): the one
             // child that only repeats it gives its name up instead.
             let joined = crate::text::join(&mut kept.iter().map(|&c| view.nodes[c].name.as_str()), " ");
-            let row = node.role == Role::Row && !node.src.and_then(|ti| tree.nodes[ti].attr("aria-label")).is_some_and(|l| !l.trim().is_empty());
+            let row = node.role == Role::Row && node.src.and_then(|ti| tree.nodes[ti].attr("aria-label")).is_none_or(|l| l.trim().is_empty());
             let from_content = row || node.role.owns_descendant_text();
             let twin = kept.iter().copied().find(|&c| view.nodes[c].name == node.name);
             if node.role == Role::Heading {
