@@ -47,7 +47,7 @@ try {
         const calledMs = performance.now();
         while (!globalThis.pcc) await new Promise((r) => setTimeout(r, 1));
         const r = await globalThis.pcc.call('browser_snapshot', { tabId: tab });
-        return { calledMs, answeredMs: performance.now(), error: r.error?.code, ...(await globalThis.pcc.startup()) };
+        return { calledMs, answeredMs: performance.now(), error: r.error && `${r.error.code} ${r.error.message}`, ...(await globalThis.pcc.startup()) };
       }, tabId).catch(() => null);
       if (!run) await new Promise((r) => setTimeout(r, 25));
     }
