@@ -1146,6 +1146,30 @@ fn generated_text_counts_only_where_it_renders() {
 }
 
 #[test]
+fn generated_text_is_read_from_every_kind_of_rule() {
+    // The walk reads a pseudo-element's style only where some rule for `::before`/`::after`
+    // can match the element (domwalk.js mayGenerate): each way such a rule can stand is a case
+    // the walk must still see. Grouping rules (@media, @supports, @layer), the user agent's
+    // own quotes of a `<q>`, a nested rule (`&::after`: relative, so every element is read),
+    // a selector that matches through a sibling, and a shadow tree's `:host::before` and
+    // `::slotted()::after`.
+    rule("pseudo_grouped", r#"<style>@media all{.m::before{content:'Media '}} @supports (display:block){@layer one{.s::after{content:' layered'}}}</style><button class=m>Play</button><button class=s>Stop</button>"#, expect![[r#"
+        - button "Media Play" [ref=e1]
+        - button "Stop layered" [ref=e2]"#]]);
+    rule("pseudo_quotes", r#"<button><q>Quoted <q>inner</q></q> reply</button><button style='quotes:"«" "»"'><q>Oui</q></button>"#, expect![[r#"
+        - button "“Quoted ‘inner’” reply" [ref=e1]
+        - button "«Oui»" [ref=e2]"#]]);
+    rule("pseudo_nested", r#"<style>.n{color:blue;&::after{content:' more'}}</style><button class=n>Read</button>"#, expect![[r#"
+        - button "Read more" [ref=e1]"#]]);
+    rule("pseudo_sibling", r#"<style>h2 ~ p a::before{content:'See '}</style><h2>Intro</h2><p><a href='/x'>the list</a></p>"#, expect![[r#"
+        - heading "Intro" [level=2]
+        - paragraph
+          - link "See the list" [href=/x] [ref=e1]"#]]);
+    rule("pseudo_shadow", r#"<button><x-star><template shadowrootmode='open'><style>:host::before{content:'Star '} ::slotted(b)::after{content:' now'}</style><slot></slot></template><b>Fav</b></x-star></button>"#, expect![[r#"
+        - button "Star Fav now" [ref=e1]"#]]);
+}
+
+#[test]
 fn a_file_input_is_its_button() {
     // A file input is the button it renders: "Choose File" ("Choose Files" when multiple),
     // its value the chosen file or "No file chosen" (Chromium's English strings, as for

@@ -290,6 +290,28 @@ test('browser_snapshot after a change no walk shows (a class no rule matches, an
   await closeTab(b, page, tabId);
 });
 
+test('browser_snapshot after a rule for generated text comes, changes or is replaced (a rule inserted, a sheet rewritten, an adopted sheet replaced): the next read walks and reads it (the tracker tells a sheet replaced with as many rules; the walk asks only elements some such rule matches, and its list of them follows every sheet)', async () => {
+  const { page, tabId } = await openTab(b, server, 'basic.html');
+  const name = async () => (await b.call('browser_snapshot', { tabId })).snapshot.state.match(/button "([^"]*Go[^"]*)"/)?.[1];
+  await page.evaluate(() => {
+    const host = document.createElement('div');
+    host.innerHTML = '<style id=gen>.x{color:#111} .y{color:#222}</style><button class=x>Go</button>';
+    document.body.append(host);
+  });
+  assert.equal(await name(), 'Go');
+  await page.evaluate(() => document.getElementById('gen').sheet.insertRule('.x::before{content:"Let us "}', 1));
+  assert.equal(await name(), 'Let us Go', 'a rule inserted between two');
+  await page.evaluate(() => { document.getElementById('gen').textContent = '.x::after{content:" now"}'; });
+  assert.equal(await name(), 'Go now', 'the sheet rewritten');
+  await page.evaluate(() => { const s = new CSSStyleSheet(); s.replaceSync('.x::before{content:"Adopted "}'); document.adoptedStyleSheets = [s]; globalThis.adopted = s; });
+  assert.equal(await name(), 'Adopted Go now', 'an adopted sheet');
+  await page.evaluate(() => globalThis.adopted.replaceSync('.x::before{content:"Replaced "}'));
+  assert.equal(await name(), 'Replaced Go now', 'the adopted sheet replaced');
+  await page.evaluate(() => { document.querySelector('button.x').className = 'z'; });
+  assert.equal(await name(), 'Go', 'the element no rule matches any more');
+  await closeTab(b, page, tabId);
+});
+
 test('browser_snapshot of a tab with two frames after changes no walk shows: every frame walks and the last result answers; a change in one frame reads the tab, the other frame\'s walk kept too, and refs in both act', async () => {
   const { page, tabId } = await openTab(b, server, 'basic.html');
   await page.evaluate(() => new Promise((resolve) => {

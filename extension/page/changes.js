@@ -122,16 +122,20 @@
   // Custom elements may keep a closed shadow root; only this world can open it.
   const CUSTOM = /-/;
   const shadowOf = (el) => el.shadowRoot ?? (CUSTOM.test(el.localName) ? chrome.dom?.openOrClosedShadowRoot?.(el) : null);
+  // The style rules of a document or shadow root, as what identifies them: each sheet (by
+  // identity), its rule count and its first and last rule (a sheet added, removed, loaded,
+  // replaced — `replaceSync` with as many rules — or a rule inserted or deleted changes it).
   const rulesOf = (root) => {
-    let n = 0;
+    let sig = '';
     for (const s of [...(root.styleSheets ?? []), ...(root.adoptedStyleSheets ?? [])]) {
       try {
-        n += s.cssRules.length;
+        const r = s.cssRules;
+        sig += `${idOf(s)}:${r.length}:${idOf(r[0])}:${idOf(r[r.length - 1])},`;
       } catch {
-        n += 1; // a cross-origin sheet: its rules cannot change from this page
+        sig += `${idOf(s)},`; // a cross-origin sheet: its rules cannot change from this page
       }
     }
-    return n;
+    return sig;
   };
 
   let last = '';
@@ -181,7 +185,7 @@
   let small = false; // the last pass that looked for scroll containers found them all
   let scrolling = []; // the scroll containers the last pass found
   const values = new WeakMap(); // field → its value (and checked state) at the last pass
-  let ruleCount = -1; // style rules at the last pass
+  let ruleSheets = null; // the style rules at the last pass (rulesOf)
   /**
    * One pass over the elements: what no event reports (form values, shadow roots, style
    * rules) as one string to compare, and, with `offsetElements`, the scroll containers among
@@ -193,7 +197,7 @@
       for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
       h = Math.imul(h ^ 0x1f, 16777619);
     };
-    let fields = 0, shadows = 0, rules = 0, seen = 0;
+    let fields = 0, shadows = 0, rules = '', seen = 0;
     const wasField = (el, v) => {
       const before = values.get(el);
       if (before !== undefined && before !== v) touch(el);
@@ -220,11 +224,12 @@
       }
     }
     roots = found;
-    // A style rule added or removed can restyle anything: not placed.
-    if (ruleCount >= 0 && rules !== ruleCount) local = false;
-    ruleCount = rules;
+    // A style rule added, removed or replaced can restyle anything: not placed.
+    if (ruleSheets !== null && rules !== ruleSheets) local = false;
+    ruleSheets = rules;
+    mix(rules);
     if (offsetElements) small = seen <= offsetElements;
-    return `${fields}/${shadows}/${rules}/${h >>> 0}`;
+    return `${fields}/${shadows}/${h >>> 0}`;
   }
 
   // Without the scroll containers of this state, a check lets one frame pass (a visible

@@ -15,7 +15,7 @@
 // parent's tag.
 // Owns: `globalThis.__pccWalker` (the functions below). Must never: close over anything
 // outside its own function (each is also injected alone).
-async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { attrChars, pseudoChars, tagWaitMs, hitTests, onScrollers }) {
+async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { attrChars, pseudoChars, tagWaitMs, hitTests, pseudoSelectors, onScrollers }) {
   // A child frame: its parent's one-time tag crosses processes asynchronously (framePost);
   // wait for it, at most tagWaitMs, instead of the worker sleeping for every page.
   // (frameArm's listener wakes the wait as soon as a tag comes: no polling.)
@@ -62,10 +62,107 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     }
     return c;
   };
-  const contentText = (el, c) => (!c || c === 'none' || c === 'normal' ? '' : [...altOf(c).matchAll(/(?:url|counters?)\((?:"(?:[^"\\]|\\.)*"|[^)"])*\)|"((?:[^"\\]|\\.)*)"|attr\(([\w-]+)\)/g)]
-    .map((m) => (m[2] ? el.getAttribute(m[2]) ?? '' : (m[1] ?? '').replace(/\\([0-9a-f]{1,6}) ?|\\(.)/gi, (_, h, c) => (h ? String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)) : c)))).join(''));
+  // A CSS string's text, its escapes resolved.
+  const unescaped = (t) => t.replace(/\\([0-9a-f]{1,6}) ?|\\(.)/gi, (_, h, c) => (h ? String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)) : c));
+  // `open-quote` / `close-quote`: the pair of the element's `quotes` for its depth among the
+  // quotations around it (`auto`: English curly quotes, double then single).
+  const quoteMark = (el, open) => {
+    let depth = 0;
+    for (let p = el.parentElement; p; p = p.parentElement) if (p.localName === 'q') depth++;
+    const q = getComputedStyle(el).quotes;
+    const marks = q === 'auto' ? ['\u201c', '\u201d', '\u2018', '\u2019'] : [...q.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => unescaped(m[1]));
+    const at = Math.min(depth, Math.floor(marks.length / 2) - 1) * 2;
+    return at >= 0 ? marks[at + (open ? 0 : 1)] ?? '' : '';
+  };
+  const contentText = (el, c) => (!c || c === 'none' || c === 'normal' ? '' : [...altOf(c).matchAll(/(?:url|counters?)\((?:"(?:[^"\\]|\\.)*"|[^)"])*\)|"((?:[^"\\]|\\.)*)"|attr\(([\w-]+)\)|(?<![\w-])(open|close)-quote/g)]
+    .map((m) => (m[2] ? el.getAttribute(m[2]) ?? '' : m[3] ? quoteMark(el, m[3] === 'open') : unescaped(m[1] ?? ''))).join(''));
+  // Generated content comes only from a style rule that names the pseudo-element (the user
+  // agent's own: a <q>'s quotes). Reading a pseudo-element's style is the walk's costliest
+  // read, and most elements have no such rule: `mayGenerate(el)` says whether the selector of
+  // any rule for ::before or ::after, the pseudo-element taken off, matches the element (a
+  // superset of those that have generated content). Every element may when a rule cannot be
+  // read (a cross-origin sheet, a nested or scoped rule, a selector that no longer parses),
+  // and from a shadow host on whose own sheets have such rules (`:host::before`, `::slotted`);
+  // and when there are more such selectors than `pseudoSelectors` (matching them all would
+  // cost more than it spares).
+  const pseudoRules = globalThis.__pccPseudoRules ??= new WeakMap(); // sheet → {rules, n, first, last, sel}
+  const pseudoSelectorOf = (root) => {
+    const sheets = [];
+    const gather = (list) => {
+      for (const sheet of list) {
+        sheets.push(sheet);
+        for (const rule of sheet.cssRules) {
+          const kind = rule.constructor.name;
+          if (kind === 'CSSImportRule') { if (rule.styleSheet) gather([rule.styleSheet]); } else if (kind !== 'CSSLayerStatementRule') break;
+        }
+      }
+    };
+    try {
+      gather([...(root.styleSheets ?? []), ...(root.adoptedStyleSheets ?? [])]);
+    } catch {
+      return null; // a cross-origin sheet: its rules cannot be read
+    }
+    const parts = [];
+    for (const sheet of sheets) {
+      const rules = sheet.cssRules;
+      let known = pseudoRules.get(sheet);
+      if (!known || known.rules !== rules || known.n !== rules.length || known.first !== rules[0] || known.last !== rules[rules.length - 1]) {
+        known = { rules, n: rules.length, first: rules[0], last: rules[rules.length - 1], sel: pseudoSelectorsIn(rules) };
+        pseudoRules.set(sheet, known);
+      }
+      if (known.sel === null) return null;
+      if (known.sel) parts.push(known.sel);
+    }
+    const list = parts.join(', ');
+    // (Commas count the selectors from above: some stand inside `:is()` or `:not()`.)
+    return list && list.split(',').length > pseudoSelectors ? null : list;
+  };
+  // The selectors of a rule list's rules for ::before / ::after, each pseudo-element as
+  // `:is(*)`, as one list; null when that cannot be told.
+  function pseudoSelectorsIn(rules) {
+    const out = [];
+    const GROUPS = /^CSS(Media|Supports|LayerBlock|Container)Rule$/;
+    const scan = (list) => {
+      for (const rule of list) {
+        const kind = rule.constructor.name;
+        if (kind === 'CSSStyleRule') {
+          if (rule.cssRules?.length) return false; // nested rules: their selectors are relative
+          const s = withoutPseudo(rule.selectorText);
+          if (s === null) continue;
+          try { document.documentElement.matches(s); } catch { return false; }
+          out.push(s);
+        } else if (GROUPS.test(kind)) {
+          if (!scan(rule.cssRules)) return false;
+        } else if ('cssRules' in rule) {
+          return false; // @scope, @starting-style, a grouping rule not known here
+        }
+      }
+      return true;
+    };
+    return scan(rules) ? out.join(', ') : null;
+  }
+  // A selector with its ::before / ::after (or :before / :after) made `:is(*)` (any element),
+  // outside strings and escapes; null when it names neither.
+  function withoutPseudo(sel) {
+    let out = '', quote = '', found = false;
+    for (let i = 0; i < sel.length; i++) {
+      const ch = sel[i];
+      if (ch === '\\') { out += ch + (sel[i + 1] ?? ''); i++; continue; }
+      if (quote) { if (ch === quote) quote = ''; out += ch; continue; }
+      if (ch === '"' || ch === "'") { quote = ch; out += ch; continue; }
+      const m = ch === ':' && /^::?(before|after)(?![\w-])/i.exec(sel.slice(i, i + 9));
+      if (m) { out += ':is(*)'; i += m[0].length - 1; found = true; continue; }
+      out += ch;
+    }
+    return found ? out : null;
+  }
+  const documentPseudo = pseudoSelectorOf(document);
+  const pseudoMatch = documentPseudo === null ? null : documentPseudo ? `q, ${documentPseudo}` : 'q';
+  let anyPseudo = pseudoMatch === null; // every element from here on may have generated content
+  const mayGenerate = (el) => anyPseudo || el.matches(pseudoMatch);
   // (A pseudo-element not rendered gives nothing; one that is a box of its own is set apart.)
   const generated = (el, pseudo) => {
+    if (!mayGenerate(el)) return '';
     const cs = getComputedStyle(el, pseudo);
     const t = contentText(el, cs.content);
     if (!t || cs.display === 'none' || cs.visibility !== 'visible') return '';
@@ -277,6 +374,8 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     if (behind || /^(script|style|template|noscript|iframe|frame|video|audio)$/.test(tag)) continue;
     // A custom element's closed shadow root is read too (the extension API reaches it).
     const shadow = node.shadowRoot ?? (tag.includes('-') ? chrome.dom?.openOrClosedShadowRoot?.(node) : null);
+    // A shadow tree's own rules style its host, its elements and what its slots take.
+    if (shadow && !anyPseudo && pseudoSelectorOf(shadow) !== '') anyPseudo = true;
     // Inside what takes its name from its content, CSS-generated text (::before / ::after)
     // is part of the name, as Chromium computes it; elsewhere it is not read (cost).
     const named = inName || NAMED_BY_CONTENT.test(tag) || node.hasAttribute('role');

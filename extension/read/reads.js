@@ -173,7 +173,7 @@ export async function walkFrames(tab, selector, allFrames, textCap, keep = null,
 
 /** domWalk's arguments (the core's caps). */
 export function walkArgs(selector, textCap, round, keep, asRendered) {
-  const caps = { attrChars: limits.walkAttrChars, pseudoChars: limits.walkPseudoChars, tagWaitMs: limits.frameTagWaitMs, hitTests: limits.walkHitTests };
+  const caps = { attrChars: limits.walkAttrChars, pseudoChars: limits.walkPseudoChars, tagWaitMs: limits.frameTagWaitMs, hitTests: limits.walkHitTests, pseudoSelectors: limits.walkPseudoSelectors };
   return [selector, limits.walkMaxNodes, textCap, round, keep, asRendered, caps];
 }
 
