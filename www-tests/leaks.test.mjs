@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { openTab } from './harness.mjs';
 import { withBridge, pccBin } from './bridge-harness.mjs';
 import { mcpClient } from './mcp-client.mjs';
+import { limits } from '../pkg/node/pcc.js';
 
 let b, server, br;
 withBridge((c) => ({ server, b, br } = c));
@@ -307,4 +308,21 @@ test('a password shown in clear by a "Show" toggle stays a password for the page
   assert.match((await b.call('browser_snapshot', { tabId, source: 'dom' })).snapshot.state, /textbox/, 'the field keeps its role');
   console.log(`show-password: ${checked} reads checked`);
   await page.close();
+});
+
+test('a page with more filled fields than the last scrub can check: a read fails closed (never a result unchecked), on both sources', async () => {
+  const { page, tabId } = await openTab(b, server, 'basic.html');
+  const max = limits().evalFormFields; // budget.rs, as the extension has it
+  // A copy of a field's value in the text, as a page's own script makes one.
+  await page.evaluate((n) => {
+    const box = document.createElement('div');
+    box.innerHTML = Array.from({ length: n }, (_, i) => `<input name=f${i} value=v${i}>`).join('') + '<input type=password id=pw value=LEAK-flood-41><p id=copy></p>';
+    document.body.append(box);
+    document.getElementById('copy').textContent = document.getElementById('pw').value;
+  }, max + 1);
+  for (const [tool, params] of [['browser_snapshot', {}], ['browser_accessibility_snapshot', { sessionId: 'flood' }]]) {
+    const r = await b.call(tool, { tabId, ...params });
+    clean(`${tool} of a flooded form`, r);
+    assert.match(r.error?.message ?? '', /could not be checked for secrets/, `${tool}: ${JSON.stringify(r).slice(0, 200)}`);
+  }
 });

@@ -47,13 +47,14 @@ async function remember(fields) {
 const read = new Map(); // tabId → {state, fields}
 
 /** The form-field facts of tab `tabId` now (`t0`: when the call began). A page blocked by its
- * dialog answers no script: the facts read last stand in (and the remembered values). */
+ * dialog answers no script: the facts read last stand in (and the remembered values). A page
+ * with more filled fields than can be checked fails the scrub (formFields): closed. */
 async function fieldsOf(tabId, t0) {
   const state = stateSince(tabId, t0);
   const held = read.get(tabId);
   if (state && held?.state === state) return held.fields;
   if (openDialog(tabId)) return held?.fields ?? [];
-  const asked = await answerOf(formFields(tabId, limits).catch(() => null));
+  const asked = await answerOf(formFields(tabId, limits));
   if (asked === LATE) return held?.fields ?? [];
   const fields = asked ?? [];
   // (The state, taken before the fields were read, names them only if nothing moved since:
