@@ -113,7 +113,8 @@ async function attach(tabId) {
   if (st) return st.attaching;
   st = { children: new Map() };
   tabs.set(tabId, st);
-  st.attaching = (async () => {
+  // The tab's own target, attached and set up (`mainSession` needs no more).
+  st.attached = (async () => {
     await new Promise((resolve, reject) => {
       chrome.debugger.attach({ tabId }, '1.3', () => {
         const err = chrome.runtime.lastError;
@@ -125,6 +126,9 @@ async function attach(tabId) {
     await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
     await send({ tabId }, 'Inspector.enable').catch(() => {}); // Inspector.targetCrashed
     await send({ tabId }, 'Page.enable').catch(() => {}); // Page.javascriptDialogOpening (dialogs.js)
+  })();
+  st.attaching = (async () => {
+    await st.attached;
     // Existing iframes report their attachment right after setAutoAttach: wait until the
     // events have been quiet for a moment (budget.rs ATTACH_QUIET_MS, ATTACH_SETTLE_MAX_MS).
     const start = performance.now();
@@ -150,15 +154,28 @@ async function attach(tabId) {
 export async function sessions(tabId, signal) {
   signal?.throwIfAborted();
   const st = await attach(tabId);
-  const to = (target) => (m, p) => (signal?.aborted ? Promise.reject(signal.reason) : send(target, m, p));
-  const main = { session: '', send: to({ tabId }) };
   const children = [...st.children].map(([sessionId, c]) => ({
     session: sessionId,
     frameId: c.frameId,
     parentSession: c.parentSession,
-    send: to({ tabId, sessionId }),
+    send: sender({ tabId, sessionId }, signal),
   }));
-  return [main, ...children];
+  return [{ session: '', send: sender({ tabId }, signal) }, ...children];
+}
+
+/** `send` to one target, refused once `signal` (a call's) has aborted. */
+const sender = (target, signal) => (m, p) => (signal?.aborted ? Promise.reject(signal.reason) : send(target, m, p));
+
+/**
+ * The tab's own debugger session alone (`sessions(tabId)[0]`), as soon as it is attached:
+ * without waiting for its out-of-process iframes to report themselves (a first read of the
+ * DOM walk needs only the document's loaderId; the wait goes on for the next `sessions`).
+ */
+export async function mainSession(tabId, signal) {
+  signal?.throwIfAborted();
+  attach(tabId).catch(() => {}); // (a failure is `attached`'s too, thrown below)
+  await tabs.get(tabId).attached;
+  return { session: '', send: sender({ tabId }, signal) };
 }
 
 /** The loaderId of the document a tab's main session shows (`sessions(tabId)[0]`). */

@@ -8,7 +8,7 @@ import { domWalk, documentId, frameArm, framePost } from './walker.js';
 import { residentWalk } from '../page/checks.js';
 import { articleWalk } from '../page/article.js';
 import { fail } from '../services/errors.js';
-import { sessions, isAttached, loaderIdOf } from './debugger.js';
+import { isAttached, loaderIdOf, mainSession } from './debugger.js';
 import { answerOf, inject, LATE } from './inject.js';
 import { limits } from '../services/limits.js';
 
@@ -24,8 +24,7 @@ export function isNavigationError(e) {
 async function docId(tabId, viaDebugger) {
   if (viaDebugger) {
     try {
-      const [main] = await sessions(tabId);
-      return await loaderIdOf(main);
+      return await loaderIdOf(await mainSession(tabId));
     } catch {
       return undefined;
     }

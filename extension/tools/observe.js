@@ -8,7 +8,7 @@ import { isConnected } from '../act/actions.js';
 import { captureObservation } from '../read/capture.js';
 import { changedRoots, releaseRoots } from '../read/changed.js';
 import { RawJson, ready, jsonText } from '../services/core.js';
-import { loaderIdOf, sessions } from '../read/debugger.js';
+import { loaderIdOf, mainSession, sessions } from '../read/debugger.js';
 import { fail } from '../services/errors.js';
 import { assertReadable, callTab, handleOf, sameDocumentHandle } from '../services/handles.js';
 import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../read/reads.js';
@@ -133,8 +133,8 @@ async function observe(tab, params, signal, loaderId, preferDom) {
  * refs survive a source switch). */
 async function observeDom(tab, params, loaderId) {
   const { obs, captureMs, documentId } = await captureDom(tab, params.selector);
-  const all = await sessions(tab.id).catch(() => null);
-  return { obs, all, captureMs, handle: await handleOf(tab, all?.[0], documentId, loaderId) };
+  const main = await mainSession(tab.id).catch(() => null);
+  return { obs, captureMs, handle: await handleOf(tab, main ?? undefined, documentId, loaderId) };
 }
 
 /** A read's budget: the caller's maxChars and maxNodes, checked. */
@@ -151,8 +151,9 @@ export async function readTab(params, signal, render, resolved, preferDom = fals
   assertReadable(tab);
   const { collector } = await ready;
   // One document from start to end, or BROWSER_PAGE_CHANGING (one re-observation). Attach
-  // first, so that the document is identified the same way before and after.
-  if (params.source !== 'dom') await sessions(tab.id).catch(() => {});
+  // first, so that the document is identified the same way before and after (the tab's own
+  // session is enough for that: its frames' sessions are waited for by an AX capture).
+  if (params.source !== 'dom') await mainSession(tab.id).catch(() => {});
   // Abandoned (past its deadline): stop before stableRead's closing check sends a command.
   const { obs, captureMs, handle } = await stableRead(tab.id, (_, loaderId) => observe(tab, params, signal, loaderId, preferDom).then((o) => (signal?.throwIfAborted(), o)), tab);
   return rendered(obs, captureMs, handle, { params, signal, render, tab, collector, budget });
@@ -235,20 +236,23 @@ async function oneInjectionRead(tab, key, params, signal, render) {
   let read;
   try {
     const race = (p) => Promise.race([replaced.promise, p]);
-    const listed = Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }), sessions(tab.id).catch(() => null)]);
+    // (The tab's own debugger session gives the handle its loaderId: attached meanwhile, it
+    // is not waited for before the walk.)
+    const frameList = chrome.webNavigation.getAllFrames({ tabId: tab.id });
+    const listed = Promise.all([frameList, mainSession(tab.id).catch(() => null)]);
     const held = heldAnswer(key);
     // (The walk id names the document too: a frame of another document keeps no such walk.)
     const sameAs = held === null ? null : heldRead(key)?.walkId ?? null;
     const keep = freshKeep();
     // Without the key's last read of one frame to go by, the frames are listed before anything
     // walks: a tab with child frames is read the normal way.
-    if (held === null && (await race(listed))[0]?.length !== 1) return null;
+    if (held === null && (await race(frameList))?.length !== 1) return null;
     const t0 = performance.now();
     // The document's loaderId (for a new read's handle) is asked meanwhile, and waited for
     // only when the frame walked: a held answer needs none.
-    const loader = listed.then(([, s]) => s && loaderIdOf(s[0]));
+    const loader = listed.then(([, own]) => own && loaderIdOf(own));
     loader.catch(() => {});
-    const [[frames, all], [injected]] = await race(Promise.all([
+    const [[frames, own], [injected]] = await race(Promise.all([
       listed,
       chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [held, walkArgs(null, limits.walkTextChars, null, keep, true), limits.trackerOffsetElements, sameAs, factArgs()] }),
     ]));
@@ -266,7 +270,7 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     const { page, main } = pageWalk([{ frameId: 0, result: got.read }], null);
     const captureMs = performance.now() - t0;
     const loaderId = await race(loader);
-    read = { state, obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, all?.[0], main.documentId, loaderId ?? undefined), walkId: keep.id };
+    read = { state, obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, own ?? undefined, main.documentId, loaderId ?? undefined), walkId: keep.id };
   } catch (e) {
     if (signal?.aborted) throw e;
     return null;
@@ -298,8 +302,8 @@ async function framesRead(tab, frames, params, signal, render, sameAs, stateText
     const t0 = performance.now();
     const round = crypto.randomUUID();
     const keep = freshKeep();
-    const all = sessions(tab.id).catch(() => null);
-    const loader = all.then((s) => s && loaderIdOf(s[0]));
+    const ownSession = mainSession(tab.id).catch(() => null);
+    const loader = ownSession.then((own) => own && loaderIdOf(own));
     loader.catch(() => {});
     const answered = await race(answerOf(inject(tab.id, 'all', postThenWalk, [round, walkArgs(null, limits.walkTextChars, round, keep, true), sameAs, factArgs()])));
     if (answered === LATE) return null;
@@ -315,8 +319,8 @@ async function framesRead(tab, frames, params, signal, render, sameAs, stateText
     const walks = got.map((w) => ({ ...w, result: w.result.read ?? w.result }));
     const { page, main } = pageWalk(walks, null);
     const captureMs = performance.now() - t0;
-    const [sessionsNow, loaderId] = await race(Promise.all([all, loader]));
-    read = { obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, sessionsNow?.[0], main.documentId, loaderId ?? undefined), walkId: keep.id };
+    const [own, loaderId] = await race(Promise.all([ownSession, loader]));
+    read = { obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, own ?? undefined, main.documentId, loaderId ?? undefined), walkId: keep.id };
   } catch (e) {
     if (signal?.aborted) throw e;
     return null;
