@@ -122,6 +122,8 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
   function pseudoSelectorsIn(rules) {
     const out = [];
     const GROUPS = /^CSS(Media|Supports|LayerBlock|Container)Rule$/;
+    // Rules that style no element (imports: read as sheets of their own).
+    const ELSEWHERE = /^CSS(Import|LayerStatement|Keyframes|Page|FontFace|FontFeatureValues|FontPaletteValues|Property|CounterStyle|Namespace|ViewTransition|PositionTry)Rule$/;
     const scan = (list) => {
       for (const rule of list) {
         const kind = rule.constructor.name;
@@ -133,7 +135,7 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
           out.push(s);
         } else if (GROUPS.test(kind)) {
           if (!scan(rule.cssRules)) return false;
-        } else if ('cssRules' in rule) {
+        } else if (!ELSEWHERE.test(kind) && 'cssRules' in rule) {
           return false; // @scope, @starting-style, a grouping rule not known here
         }
       }
