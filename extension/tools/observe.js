@@ -95,7 +95,7 @@ async function refScope(tab, all, params) {
  * picks it; without one, `preferDom` (browser_snapshot) reads the page-side DOM walk first and
  * Chromium AX when the walk cannot run (a page that cannot be scripted), and otherwise AX first
  * with the walk as the fallback when AX is unavailable. A ref-scoped read takes AX (a ref's
- * subtree is found through the debugger).
+ * subtree is found through the debugger). `{obs, captureMs, handle}` either way.
  */
 async function observe(tab, params, signal, loaderId, preferDom) {
   if (params.source !== undefined && !['dom', 'chromium_ax'].includes(params.source)) fail('INVALID_REQUEST', 'source is "chromium_ax" or "dom"');
@@ -118,7 +118,7 @@ async function observe(tab, params, signal, loaderId, preferDom) {
     if (!obs.frames.some((f) => f.ax)) throw new Error('AX domain unavailable');
     if (params.selector) obs.scope = await scopeOf(all[0], params.selector);
     else if (params.ref !== undefined) obs.scope = await refScope(tab, all, params);
-    return { obs, all, captureMs, handle: await handleOf(tab, all[0], undefined, loaderId) };
+    return { obs, captureMs, handle: await handleOf(tab, all[0], undefined, loaderId) };
   } catch (e) {
     if (e && e.code && e.code !== 'BROWSER_SCRIPT_FAILED') throw e; // selector errors are the caller's
     if (walkFailed) throw walkFailed; // the walk was tried first: its error says why
