@@ -187,22 +187,29 @@ async function call(method, params = {}) {
     limit?.cancel();
   }
   if (Object.hasOwn(TOOLS, method)) recordEvent(method, out.error, performance.now() - t0).catch(() => {});
-  return scrubbedResult(out, ...(await scrubTab(params, out)), t0);
+  return scrubbedResult(out, ...scrubTab(params, out), t0);
 }
 
-/** The tab whose secrets a result is scrubbed against: the call's, the result's or the
- * current one; its fields are read only when the agent may read it. `[tabId, readable]`. */
-async function scrubTab(params, out) {
+/** The tab whose secrets a result is scrubbed against — the call's, the result's or the
+ * current one — and whether the agent may read it (its fields are read only then), asked of
+ * the browser only when the scrub needs to know (secrets.js: not when this call's own read
+ * gathered the fields). `[tabId, readable]`: a promise of the id, a function giving a
+ * promise of the answer. */
+function scrubTab(params, out) {
   const id = Number.isInteger(params?.tabId) ? params.tabId : Number.isInteger(out?.tab?.id) ? out.tab.id : undefined;
-  const tab = await (id !== undefined ? chrome.tabs.get(id) : resolveTab(undefined)).catch(() => null);
-  if (!tab) return [undefined, false];
-  let readable = true;
-  try {
-    assertReadable(tab);
-  } catch {
-    readable = false;
-  }
-  return [tab.id, readable && mayRead(tab, await ownerOf(tab.id))];
+  let tab;
+  const lookup = () => (tab ??= (id !== undefined ? chrome.tabs.get(id) : resolveTab(undefined)).catch(() => null));
+  const readable = async () => {
+    const t = await lookup();
+    if (!t) return false;
+    try {
+      assertReadable(t);
+    } catch {
+      return false;
+    }
+    return mayRead(t, await ownerOf(t.id));
+  };
+  return [id !== undefined ? Promise.resolve(id) : lookup().then((t) => t?.id), readable];
 }
 
 globalThis.pcc = { call, axPatchRefusal: lastPatchRefusal, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), startup: () => ready.then(() => ({ ...startup })), lateFrames, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };

@@ -46,13 +46,17 @@ async function remember(fields) {
  * frame's tracker proved the page the same (field values included) reuses them. */
 const read = new Map(); // tabId → {state, fields}
 
-/** The form-field facts of tab `tabId` now (`t0`: when the call began). A page blocked by its
- * dialog answers no script: the facts read last stand in (and the remembered values). A page
- * with more filled fields than can be checked fails the scrub (formFields): closed. */
-async function fieldsOf(tabId, t0) {
+/** The form-field facts of tab `tabId` now (`t0`: when the call began): those this call's own
+ * read gathered in the page state it took (the agent could read the tab then; they can only
+ * scrub more), else, when `readable()` says the agent may read the tab, read now. A page
+ * blocked by its dialog answers no script: the facts read last stand in (and the remembered
+ * values). A page with more filled fields than can be checked fails the scrub (formFields):
+ * closed. */
+async function fieldsOf(tabId, t0, readable) {
   const state = stateSince(tabId, t0);
   const held = read.get(tabId);
   if (state && held?.state === state) return held.fields;
+  if (!(await readable())) return [];
   if (openDialog(tabId)) return held?.fields ?? [];
   const asked = await answerOf(formFields(tabId, limits));
   if (asked === LATE) return held?.fields ?? [];
@@ -86,13 +90,14 @@ function scrubbed(result, facts) {
 }
 
 /**
- * `result` scrubbed of the secrets of tab `tabId` (its fields, when `readable`) and of every
- * remembered one (`t0`: when the call began). A scrub that fails answers with an error:
- * never the raw result.
+ * `result` scrubbed of the secrets of tab `tabId` (a promise; its fields when `readable()`
+ * resolves true, or when this call's read gathered them) and of every remembered one (`t0`:
+ * when the call began). A scrub that fails answers with an error: never the raw result.
  */
 export async function scrubbedResult(result, tabId, readable, t0) {
   try {
-    const fields = Number.isInteger(tabId) && readable ? await fieldsOf(tabId, t0) : [];
+    const id = await tabId;
+    const fields = Number.isInteger(id) ? await fieldsOf(id, t0, readable) : [];
     const facts = [...fields, ...(await load()).map((value) => ({ value }))];
     return JSON.parse(scrubbed(JSON.stringify(result), JSON.stringify(facts)));
   } catch {
