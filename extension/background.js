@@ -8,7 +8,7 @@
 import { memoryBytes } from './wasm/pcc.js';
 import { lateFrames } from './read/inject.js';
 import { ready, startup, whileRunning } from './services/core.js';
-import { assertReadable, noteCallTab, resolveTab } from './services/handles.js';
+import { assertReadable, notedCallTab, noteCallTab, resolveTab } from './services/handles.js';
 import { fail, toWire, ToolError, HINTS } from './services/errors.js';
 import { status, doctor, recordEvent } from './services/status.js';
 import { startBridge, configureBridge, bridgeState } from './services/bridge.js';
@@ -18,6 +18,7 @@ import * as dialogTabs from './act/dialogs.js';
 import * as handleTabs from './services/handles.js';
 import * as journalTabs from './services/journal.js';
 import * as ownershipTabs from './services/ownership.js';
+import * as portTabs from './read/ports.js';
 import * as repeatTabs from './read/repeat.js';
 import { tabInfo } from './tools/common.js';
 import { lastPatchRefusal } from './tools/observe.js';
@@ -37,7 +38,7 @@ import { ownedTabs, ownerOf } from './services/ownership.js';
 
 // A closed or replaced tab: every module that keeps per-tab state forgets it, here in one
 // place (the core's refs and revisions of the tab too).
-const TAB_STATE = [consentTabs, debuggerTabs, dialogTabs, handleTabs, journalTabs, ownershipTabs, repeatTabs, secretTabs];
+const TAB_STATE = [consentTabs, debuggerTabs, dialogTabs, handleTabs, journalTabs, ownershipTabs, portTabs, repeatTabs, secretTabs];
 chrome.tabs.onRemoved.addListener(async (tabId) => {
   for (const m of TAB_STATE) m.forgetTab(tabId);
   (await ready).collector.clearTab(tabId);
@@ -144,8 +145,9 @@ const DIALOG_FREE = new Set(['browser_dialog', 'browser_tabs', 'browser_selected
  * BROWSER_DIALOG_OPEN; the abandoned rest of the call is aborted.
  */
 async function guardDialog(method, params, start, limit, sideEffects) {
-  // A tab id is checked by the tool itself; only the active tab needs looking up here.
-  const tabId = Number.isInteger(params.tabId) ? params.tabId : (await resolveTab(params.tabId).catch(() => null))?.id;
+  // A tab id is checked by the tool itself; only the active tab needs looking up here (the
+  // call's consent check may just have done so).
+  const tabId = Number.isInteger(params.tabId) ? params.tabId : (notedCallTab(params) ?? await resolveTab(params.tabId).catch(() => null))?.id;
   if (tabId === undefined) return Promise.race([start(), limit.promise]); // the tool says what is wrong
   const blocked = (d) => new ToolError('BROWSER_DIALOG_OPEN', `a ${d.type} dialog is open on tab ${tabId}`, HINTS.BROWSER_DIALOG_OPEN);
   const already = openDialog(tabId);
@@ -212,5 +214,5 @@ function scrubTab(params, out) {
   return [id !== undefined ? Promise.resolve(id) : lookup().then((t) => t?.id), readable];
 }
 
-globalThis.pcc = { call, axPatchRefusal: lastPatchRefusal, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), startup: () => ready.then(() => ({ ...startup })), lateFrames, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
+globalThis.pcc = { call, axPatchRefusal: lastPatchRefusal, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), startup: () => ready.then(() => ({ ...startup })), lateFrames, portAnswers: portTabs.portAnswers, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
 startBridge(call);

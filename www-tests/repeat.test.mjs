@@ -352,7 +352,7 @@ test('browser_snapshot of a tab with two frames after changes no walk shows: eve
   await closeTab(b, page, tabId);
 });
 
-test('browser_snapshot of a one-frame page: the tracker answers and the frame walks in one injection; every change is seen by the next read, a repeat walks nothing; with two frames, the walks and the handshake are one injection', async () => {
+test('browser_snapshot of a one-frame page: the tracker answers and the frame walks in one injection, then through the document\'s port (no injection); every change is seen by the next read, a repeat walks nothing; with two frames, the walks and the handshake are one injection', async () => {
   const { page, tabId } = await openTab(b, server, 'changes.html');
   await page.evaluate(() => document.getElementById('xo').remove());
   await page.waitForFunction(() => !document.querySelector('iframe'));
@@ -365,11 +365,15 @@ test('browser_snapshot of a one-frame page: the tracker answers and the frame wa
     chrome.scripting.executeScript = (o) => { globalThis.__injected.push(o.func?.name ?? o.files?.join()); return inject(o); };
   });
   const injected = () => b.worker.evaluate(() => globalThis.__injected.splice(0));
+  // What the page answered through its port since the last look.
+  let answered = await b.worker.evaluate(() => globalThis.pcc.portAnswers());
+  const ported = async () => { const was = answered; answered = await b.worker.evaluate(() => globalThis.pcc.portAnswers()); return answered - was; };
   const snap = () => b.call('browser_snapshot', { tabId, timing: true });
   try {
     const first = await snap();
     assert.ok(!first.error && first.timing.captureMs > 0, JSON.stringify(first).slice(0, 300));
     assert.deepEqual(await injected(), ['answerThenWalk'], 'one injection: the answer, then the walk');
+    assert.equal(await ported(), 0, 'no port before a read of the document');
     const seen = [];
     async function expectSeen(what, change, shows) {
       await change();
@@ -387,7 +391,8 @@ test('browser_snapshot of a one-frame page: the tracker answers and the frame wa
     }
     const repeat = await snap();
     assert.equal(repeat.timing.captureMs, 0);
-    assert.deepEqual(await injected(), ['answerThenWalk'], 'a repeat asks the same injection, which answers without walking');
+    assert.deepEqual(await injected(), [], 'a repeat injects nothing');
+    assert.equal(await ported(), 1, 'a repeat asks the document of the last read through its port, which answers without walking');
     await expectSeen('text', () => page.evaluate(() => { document.getElementById('status').textContent = 'Status: busy'; }), /Status: busy/);
     await expectSeen('a value set by script', () => page.evaluate(() => { document.getElementById('name').value = 'Grace'; }), /Grace/);
     await expectSeen('a checkbox set by script', () => page.evaluate(() => { document.getElementById('agree').checked = true; }));
@@ -406,8 +411,9 @@ test('browser_snapshot of a one-frame page: the tracker answers and the frame wa
     await page.waitForTimeout(300);
     const framed = await snap();
     assert.match(framed.snapshot.state, /- iframe[^\n]*\n\s+- button "Framed button"/);
-    // That read went by the last one (one frame) and walked once for nothing.
-    assert.deepEqual(await injected(), ['answerThenWalk', 'trackerState', 'postThenWalk'], 'two frames: the trackers, then the handshake and the walks');
+    // That read went by the last one (one frame): the document said it has a child frame
+    // now, before walking.
+    assert.deepEqual(await injected(), ['trackerState', 'postThenWalk'], 'two frames: the trackers, then the handshake and the walks');
     // The next knows the tab has two frames: nothing walks before the trackers answer.
     await page.evaluate(() => { document.getElementById('status').textContent = 'Status: framed'; });
     assert.match((await snap()).snapshot.state, /Status: framed/);
@@ -416,6 +422,20 @@ test('browser_snapshot of a one-frame page: the tracker answers and the frame wa
     await injected();
     assert.equal((await snap()).timing.captureMs, 0, 'an unchanged two-frame page is not walked');
     assert.deepEqual(await injected(), ['trackerState'], 'only the trackers are asked');
+    // One frame again, read twice (the second through the port); then another document in
+    // the tab: the port of the last one cannot ask it, and the new page is read.
+    await page.evaluate(() => document.querySelector('iframe').remove());
+    await snap();
+    await snap();
+    await injected();
+    await ported();
+    assert.equal((await snap()).timing.captureMs, 0);
+    assert.deepEqual([await injected(), await ported()], [[], 1], 'one frame again: through the port');
+    await page.goto(server.url('changes.html?again'), { waitUntil: 'load' });
+    await page.evaluate(() => { document.getElementById('xo').remove(); document.getElementById('status').textContent = 'Status: new document'; });
+    const moved = await snap();
+    assert.match(moved.snapshot.state, /Status: new document/);
+    assert.deepEqual([await injected(), await ported()], [['answerThenWalk'], 0], 'the new document is asked by an injection');
     console.log(`one-injection snapshot: ${seen.length} kinds of change seen (${seen.join(', ')}); repeats without a walk`);
   } finally {
     await b.worker.evaluate(() => { chrome.scripting.executeScript = globalThis.__inject; });

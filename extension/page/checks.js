@@ -51,30 +51,9 @@ export function residentWalk(...args) {
   return walker ? walker.domWalk(...args) : 'cold';
 }
 
-/**
- * Injected: the tracker's answer and, unless it is `held` (the answer before the last read
- * of the same kind), the frame's walk right after it (`walkArgs`), in one injection
- * (`offsetElements`: as trackerState's). A new answer leaves the scroll containers to the
- * walk, which finds them among the elements it reads anyway:
- * `{answer, read?, same?}` (`read`: domWalk's result; `same: true` instead when the walk
- * showed exactly what walk `heldWalk`, the held read's, did: domwalk.js sameWalk), or null
- * without a tracker or a walk here.
- */
-export async function answerThenWalk(held, walkArgs, offsetElements, heldWalk, factArgs) {
-  const tracker = globalThis.__pccChanges;
-  const walker = globalThis.__pccWalker;
-  if (!tracker || !walker) return null;
-  // A tracker that predates `adopt` (an older content script) reads its offsets itself.
-  const adopt = tracker.adopt?.bind(tracker);
-  const answer = await tracker.check(offsetElements, !!adopt);
-  if (answer === held) return { answer };
-  // The walk hands the scroll containers it finds to the tracker (it saw them in this task).
-  walkArgs[6] = { ...walkArgs[6], onScrollers: adopt };
-  const read = await walker.domWalk(...walkArgs);
-  // The form-field facts of this state, for the result's last scrub (secrets.js), in the same task.
-  const facts = walker.fieldFacts?.(...factArgs);
-  // The walk shows what the held read's walk showed: that read answers again.
-  return walker.sameWalk?.(read, heldWalk) ? { answer, same: true, facts } : { answer, read, facts };
+/** Injected: the frame's resident answerThenWalk (page/domwalk.js), or null without one. */
+export function answerThenWalk(...args) {
+  return globalThis.__pccWalker?.answerThenWalk?.(...args) ?? null;
 }
 
 /**

@@ -490,6 +490,64 @@ function sameWalk(read, heldId, keepRead) {
 }
 
 /**
+ * The tracker's answer and, unless it is `held` (the answer before the last read of the same
+ * kind), the frame's walk right after it (`walkArgs`), in one task (`offsetElements`: budget.rs's
+ * trackerOffsetElements). A new answer leaves the scroll containers to the walk, which finds
+ * them among the elements it reads anyway: `{answer, frames, read?, same?, facts?}` (`frames`:
+ * this window's child frames, none walked for when there are any; `read`: domWalk's result; `same: true` instead when the walk
+ * showed exactly what walk `heldWalk`, the held read's, did: sameWalk; `facts`: the form-field
+ * facts of this state, for the result's last scrub), or null without a tracker here. Run
+ * injected (page/checks.js) or asked through the frame's port (portListen).
+ */
+async function answerThenWalk(held, walkArgs, offsetElements, heldWalk, factArgs) {
+  const tracker = globalThis.__pccChanges;
+  const walker = globalThis.__pccWalker;
+  if (!tracker || !walker) return null;
+  // A tracker that predates `adopt` (an older content script) reads its offsets itself.
+  const adopt = tracker.adopt?.bind(tracker);
+  const answer = await tracker.check(offsetElements, !!adopt);
+  // (Child frames are nodes of this document: one that comes is a mutation, a new answer.)
+  const frames = window.length;
+  // (A window with child frames is read with them: the caller reads the tab the other way.)
+  if (answer === held || frames) return { answer, frames };
+  // The walk hands the scroll containers it finds to the tracker (it saw them in this task).
+  walkArgs[6] = { ...walkArgs[6], onScrollers: adopt };
+  const read = await walker.domWalk(...walkArgs);
+  const facts = walker.fieldFacts(...factArgs);
+  // The walk shows what the held read's walk showed: that read answers again.
+  return walker.sameWalk(read, heldWalk) ? { answer, frames, same: true, facts } : { answer, frames, read, facts };
+}
+
+/**
+ * The frame's end of a port the worker opens to this document (extension/read/ports.js): a
+ * read asks here what it would inject, without an injection per call — `answerThenWalk`, or
+ * `check` (the tracker's answer alone: page/checks.js trackerState, with this window's child
+ * frames). Each message `{id, fn, args}` is answered `{id, result}` (`result` null when it
+ * fails). Only this extension can connect to a content script.
+ */
+function portListen() {
+  const ASKED = {
+    answerThenWalk: (...args) => globalThis.__pccWalker.answerThenWalk(...args),
+    check: async (offsetElements) => {
+      const tracker = globalThis.__pccChanges;
+      if (!tracker) return null;
+      const answer = await tracker.check(offsetElements);
+      return { answer, frames: window.length };
+    },
+  };
+  chrome.runtime.onConnect.addListener((port) => {
+    if (port.name !== 'pcc-read') return;
+    port.onMessage.addListener(async (m) => {
+      let result = null;
+      try {
+        if (Object.hasOwn(ASKED, m?.fn) && Array.isArray(m.args)) result = await ASKED[m.fn](...m.args);
+      } catch { /* null: the worker reads the normal way */ }
+      try { port.postMessage({ id: m?.id, result }); } catch { /* the worker went away */ }
+    });
+  });
+}
+
+/**
  * Frame verification, step 1 (every frame): listen for the parent's tag. Only a message
  * whose source is this window's parent counts. Returns the number of child frames here.
  */
@@ -627,7 +685,11 @@ function fieldFacts(maxFields, maxChars, labelChars) {
   return { fields: out, overflow: false };
 }
 
-globalThis.__pccWalker ??= { domWalk, sameWalk, frameArm, framePost, documentId, markWalkFrame, domAct, fieldFacts };
+globalThis.__pccWalker ??= { domWalk, sameWalk, answerThenWalk, frameArm, framePost, documentId, markWalkFrame, domAct, fieldFacts };
 // A frame this content script starts in listens for its parent's tags from the start, so that
-// a read can post and walk in one injection (page/checks.js postThenWalk). (Not in the worker.)
-if (typeof document !== 'undefined') frameArm();
+// a read can post and walk in one injection (page/checks.js postThenWalk), and for the
+// worker's port. (Not in the worker.)
+if (typeof document !== 'undefined') {
+  frameArm();
+  portListen();
+}

@@ -11,6 +11,7 @@
 // the revision or the ref registry before using what is held).
 import { trackerState } from '../page/checks.js';
 import { answerOf, inject, LATE } from './inject.js';
+import { askDocument } from './ports.js';
 import { limits } from '../services/limits.js';
 
 const states = new Map(); // read key → {state, held}
@@ -74,6 +75,15 @@ async function allAnswers(tabId) {
 export async function pageState(tab) {
   // Listed and asked at once, unless a frame of this tab is known to stay silent.
   const hasSilent = [...silent].some((d) => d.startsWith(`${tab.id}:`));
+  // A tab whose newest state had one frame: that document is asked through the tab's port
+  // (read/ports.js). Still there without child frames, it is the tab's page (a frame comes
+  // with a node of its document: a new answer); else the frames are listed as below.
+  const one = latest.get(tab.id)?.frames;
+  const doc = !hasSilent && one?.length === 1 && one[0][0] === 0 ? one[0][1] : null;
+  const got = doc && await answerOf(askDocument(tab.id, doc, 'check', [limits.trackerOffsetElements]));
+  if (typeof got?.answer === 'string' && got.frames === 0) {
+    return { state: stateOf(tab, [[0, doc, got.answer]]), frames: [{ frameId: 0, documentId: doc }], reached: true };
+  }
   const [frames, together] = await Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null), hasSilent ? null : allAnswers(tab.id)]);
   if (!frames?.length) return null;
   frames.sort((a, b) => a.frameId - b.frameId);
@@ -91,11 +101,11 @@ export async function pageState(tab) {
  * when it was taken (`stateSince`). */
 function stateOf(tab, frames) {
   const state = { text: `${tab.url}\n${frames.map((f) => f.join(':')).join('|')}`, frames };
-  latest.set(tab.id, { text: state.text, at: performance.now() });
+  latest.set(tab.id, { text: state.text, frames, at: performance.now() });
   return state;
 }
 
-const latest = new Map(); // tabId → {text, at}: the newest page state taken of the tab
+const latest = new Map(); // tabId → {text, frames, at}: the newest page state taken of the tab
 
 /** The text of tab `tabId`'s page state when one was taken at or after `t0` (performance.now()),
  * else null: what is on the page now, as every frame's tracker answered (field values too). */
@@ -110,10 +120,11 @@ export function oneFrameState(tab, documentId, answer) {
   return stateOf(tab, [[0, documentId, answer]]);
 }
 
-/** Frame 0's answer in the state taken before the key's last read, when that tab had one frame. */
-export function heldAnswer(key) {
+/** Frame 0's `[documentId, answer]` in the state taken before the key's last read, when that
+ * tab had one frame. */
+export function heldMain(key) {
   const frames = states.get(key)?.state.frames;
-  return frames?.length === 1 && frames[0][0] === 0 ? frames[0][2] : null;
+  return frames?.length === 1 && frames[0][0] === 0 ? [frames[0][1], frames[0][2]] : null;
 }
 
 /** The number of frames in the state taken before the key's last read (0: none held). */

@@ -60,6 +60,9 @@ export function noteCallTab(params, tab) {
   if (tab) callTabs.set(params, tab);
 }
 
+/** The tab the call's consent check looked up, if it did (left for the tool's own lookup). */
+export const notedCallTab = (params) => callTabs.get(params);
+
 /** The tab of `params.tabId` (or the agent's current tab): the one the call's consent check
  * looked up, the first time it is asked for; else asked of the browser. */
 export async function callTab(params) {

@@ -125,11 +125,16 @@ export async function assertMayAct(tab, params, currentHandle) {
  * live in a window of their own that the person never focuses.
  */
 const CURRENT_KEY = 'pcc.currentTab';
+// (Kept in memory too: only this module writes it, and every call without a tabId reads it.
+// The stored copy is for the next worker life.)
+let current; // a promise of the stored id, once asked
 export async function setCurrent(tabId) {
+  current = Promise.resolve(tabId);
   await chrome.storage.session.set({ [CURRENT_KEY]: tabId });
 }
 export async function currentTab() {
-  const { [CURRENT_KEY]: id } = await chrome.storage.session.get(CURRENT_KEY);
+  current ??= chrome.storage.session.get(CURRENT_KEY).then((r) => r[CURRENT_KEY], () => undefined);
+  const id = await current;
   return Number.isInteger(id) && (await ownerOf(id)) ? id : undefined;
 }
 

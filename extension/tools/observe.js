@@ -12,9 +12,10 @@ import { loaderIdOf, mainSession, sessions } from '../read/debugger.js';
 import { fail } from '../services/errors.js';
 import { assertReadable, callTab, handleOf, sameDocumentHandle } from '../services/handles.js';
 import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../read/reads.js';
-import { heldAnswer, heldFrames, heldRead, heldSince, heldWalk, oneFrameState, pageState, patchable, readKey, remember } from '../read/repeat.js';
+import { heldFrames, heldMain, heldRead, heldSince, heldWalk, oneFrameState, pageState, patchable, readKey, remember } from '../read/repeat.js';
 import { answerThenWalk, postThenWalk } from '../page/checks.js';
 import { answerOf, inject, LATE } from '../read/inject.js';
+import { askDocument } from '../read/ports.js';
 import { factArgs } from '../read/evaluate.js';
 import { noteFacts } from '../services/secrets.js';
 import { walkNode } from '../read/walknode.js';
@@ -218,15 +219,15 @@ let refusal = null;
 export const lastPatchRefusal = () => refusal;
 
 /**
- * `browser_snapshot` from the walk, unscoped, of a tab with one frame, in one injection: the
+ * `browser_snapshot` from the walk, unscoped, of a tab with one frame, in one round trip: the
  * frame's tracker answers and, unless it answers what it did before the key's last read,
- * walks right after (no tracker call of its own, no document checks around the read: one
- * injection sees one document, and a navigation committed meanwhile voids the read).
- * `{state}` (the held read may answer), `{state, same: true}` (the walk showed what the held
- * read's did: that read answers), `{state, read, walkId}` (readTab's answer), or null when
- * this cannot read the tab (child frames, no tracker or walk in the frame, a pending
- * navigation, any error): the caller then reads the normal way. A tab that had one frame at
- * the key's last read is listed while it walks (a frame added since costs that walk once).
+ * walks right after (page/domwalk.js answerThenWalk; no tracker call of its own, no document
+ * checks around the read: one answer comes from one document, and a navigation committed
+ * meanwhile voids the read). Asked through the tab's port to the document of the key's last
+ * read (read/ports.js), else injected. `{state}` (the held read may answer), `{state, same:
+ * true}` (the walk showed what the held read's did: that read answers), `{state, read, walkId}`
+ * (readTab's answer), or null when this cannot read the tab (child frames, no tracker or walk
+ * in the frame, a pending navigation, any error): the caller then reads the normal way.
  */
 async function oneInjectionRead(tab, key, params, signal, render) {
   if (tab.pendingUrl) return null;
@@ -236,30 +237,26 @@ async function oneInjectionRead(tab, key, params, signal, render) {
   let read;
   try {
     const race = (p) => Promise.race([replaced.promise, p]);
-    // (The tab's own debugger session gives the handle its loaderId: attached meanwhile, it
-    // is not waited for before the walk.)
-    const frameList = chrome.webNavigation.getAllFrames({ tabId: tab.id });
-    const listed = Promise.all([frameList, mainSession(tab.id).catch(() => null)]);
-    const held = heldAnswer(key);
+    const held = heldMain(key);
     // (The walk id names the document too: a frame of another document keeps no such walk.)
     const sameAs = held === null ? null : heldRead(key)?.walkId ?? null;
     const keep = freshKeep();
-    // Without the key's last read of one frame to go by, the frames are listed before anything
-    // walks: a tab with child frames is read the normal way.
-    if (held === null && (await race(frameList))?.length !== 1) return null;
+    const args = [held?.[1] ?? null, walkArgs(null, limits.walkTextChars, null, keep, true), limits.trackerOffsetElements, sameAs, factArgs()];
     const t0 = performance.now();
+    const ported = held && askDocument(tab.id, held[0], 'answerThenWalk', args);
     // The document's loaderId (for a new read's handle) is asked meanwhile, and waited for
-    // only when the frame walked: a held answer needs none.
-    const loader = listed.then(([, own]) => own && loaderIdOf(own));
+    // only when the frame walked: a held answer needs none. (The tab's own debugger session
+    // gives it: attached meanwhile, it is not waited for before the walk.)
+    const own = mainSession(tab.id).catch(() => null);
+    const loader = own.then((o) => o && loaderIdOf(o));
     loader.catch(() => {});
-    const [[frames, own], [injected]] = await race(Promise.all([
-      listed,
-      chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args: [held, walkArgs(null, limits.walkTextChars, null, keep, true), limits.trackerOffsetElements, sameAs, factArgs()] }),
-    ]));
-    const got = injected?.result;
-    // One frame, and the walk and the listing saw the same document.
-    if (frames?.length !== 1 || typeof got?.answer !== 'string' || frames[0].documentId !== injected.documentId) return null;
-    const state = oneFrameState(tab, injected.documentId, got.answer);
+    // Through the port: the document asked is the one that answers (a window with child
+    // frames is read the normal way); a port that cannot ask it leaves the read to an injection.
+    const viaPort = ported && await race(ported);
+    const answered = typeof viaPort?.answer === 'string' ? { documentId: held[0], got: viaPort } : await injectedRead(tab, args, held !== null, race);
+    if (!answered || answered.got.frames > 0) return null;
+    const { documentId, got } = answered;
+    const state = oneFrameState(tab, documentId, got.answer);
     // The walk's form-field facts belong to this state: the result's last scrub needs no
     // injection of its own (secrets.js).
     if (got.facts && !got.facts.overflow) noteFacts(tab.id, state.text, got.facts.fields);
@@ -269,8 +266,8 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     if (!got.read) return { state };
     const { page, main } = pageWalk([{ frameId: 0, result: got.read }], null);
     const captureMs = performance.now() - t0;
-    const loaderId = await race(loader);
-    read = { state, obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, own ?? undefined, main.documentId, loaderId ?? undefined), walkId: keep.id };
+    const [session, loaderId] = await race(Promise.all([own, loader]));
+    read = { state, obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, session ?? undefined, main.documentId, loaderId ?? undefined), walkId: keep.id };
   } catch (e) {
     if (signal?.aborted) throw e;
     return null;
@@ -279,6 +276,24 @@ async function oneInjectionRead(tab, key, params, signal, render) {
   }
   // The render's own errors are the call's (the normal way would meet them again).
   return { state: read.state, walkId: read.walkId, read: rendered(read.obs, read.captureMs, read.handle, { params, signal, render, tab, collector, budget }) };
+}
+
+/**
+ * oneInjectionRead's answer injected into frame 0 (`args`: answerThenWalk's), with the frames
+ * listed meanwhile: `{documentId, got}` when the tab has that one frame and the listing and the
+ * injection saw the same document, else null. Without the key's last read of one frame to go
+ * by (`heldOne`), the frames are listed before anything walks: a tab with child frames is
+ * read the normal way (a frame added since a read of one frame costs that walk once).
+ */
+async function injectedRead(tab, args, heldOne, race) {
+  const frameList = chrome.webNavigation.getAllFrames({ tabId: tab.id });
+  if (!heldOne && (await race(frameList))?.length !== 1) return null;
+  const [frames, [injected]] = await race(Promise.all([
+    frameList,
+    chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args }),
+  ]));
+  const got = injected?.result;
+  return frames?.length === 1 && typeof got?.answer === 'string' && frames[0].documentId === injected.documentId ? { documentId: injected.documentId, got } : null;
 }
 
 /**
