@@ -41,8 +41,12 @@ export function quiet(quietMs, maxMs) {
 }
 
 /** The change tracker's state of this frame (page/changes.js), or null when it is absent.
- * `offsetElements`: budget.rs's trackerOffsetElements. */
-export const trackerState = (offsetElements) => globalThis.__pccChanges?.check(offsetElements) ?? null;
+ * `offsetElements`: budget.rs's trackerOffsetElements. The frame listens for the worker's port
+ * from then on (page/domwalk.js portListen). */
+export function trackerState(offsetElements) {
+  globalThis.__pccWalker?.portListen?.();
+  return globalThis.__pccChanges?.check(offsetElements) ?? null;
+}
 
 /** Injected: the frame's own, warm walk, or 'cold' when its document has none (it loaded
  * before the extension did): the caller then injects `domWalk` itself. */

@@ -503,6 +503,7 @@ async function answerThenWalk(held, walkArgs, offsetElements, heldWalk, factArgs
   const tracker = globalThis.__pccChanges;
   const walker = globalThis.__pccWalker;
   if (!tracker || !walker) return null;
+  walker.portListen();
   // A tracker that predates `adopt` (an older content script) reads its offsets itself.
   const adopt = tracker.adopt?.bind(tracker);
   const answer = await tracker.check(offsetElements, !!adopt);
@@ -523,9 +524,14 @@ async function answerThenWalk(held, walkArgs, offsetElements, heldWalk, factArgs
  * read asks here what it would inject, without an injection per call — `answerThenWalk`, or
  * `check` (the tracker's answer alone: page/checks.js trackerState, with this window's child
  * frames). Each message `{id, fn, args}` is answered `{id, result}` (`result` null when it
- * fails). Only this extension can connect to a content script.
+ * fails). Only this extension can connect to a content script. Listening starts with the
+ * first read of the document (the worker opens a port only to a document it has read): a page
+ * no agent reads never touches an extension API (the first use of `chrome.runtime` in a frame
+ * builds its bindings).
  */
 function portListen() {
+  if (globalThis.__pccPortListening) return;
+  globalThis.__pccPortListening = true;
   const ASKED = {
     answerThenWalk: (...args) => globalThis.__pccWalker.answerThenWalk(...args),
     check: async (offsetElements) => {
@@ -685,11 +691,7 @@ function fieldFacts(maxFields, maxChars, labelChars) {
   return { fields: out, overflow: false };
 }
 
-globalThis.__pccWalker ??= { domWalk, sameWalk, answerThenWalk, frameArm, framePost, documentId, markWalkFrame, domAct, fieldFacts };
+globalThis.__pccWalker ??= { domWalk, sameWalk, answerThenWalk, portListen, frameArm, framePost, documentId, markWalkFrame, domAct, fieldFacts };
 // A frame this content script starts in listens for its parent's tags from the start, so that
-// a read can post and walk in one injection (page/checks.js postThenWalk), and for the
-// worker's port. (Not in the worker.)
-if (typeof document !== 'undefined') {
-  frameArm();
-  portListen();
-}
+// a read can post and walk in one injection (page/checks.js postThenWalk). (Not in the worker.)
+if (typeof document !== 'undefined') frameArm();

@@ -9,7 +9,7 @@ import { residentWalk } from '../page/checks.js';
 import { articleWalk } from '../page/article.js';
 import { fail } from '../services/errors.js';
 import { isAttached, loaderIdOf, mainSession } from './debugger.js';
-import { answerOf, inject, LATE } from './inject.js';
+import { answerOf, inject, injectResident, LATE } from './inject.js';
 import { limits } from '../services/limits.js';
 
 /** Errors that mean the document went away under the read. */
@@ -124,11 +124,14 @@ function walkError(r, selector) {
  * Runs `func` in frame 0 (errors propagate) and in each of `children` (child frame ids), at
  * once (inject.js), each raced against the core's `frameAnswerMs`: a frame that still does not
  * answer is left out instead of holding the read. A frame whose answer is 'cold'
- * (`residentWalk` found no walk there) runs `cold` instead.
+ * (`residentWalk` found no walk there: a document that started before the extension did) gets
+ * the page scripts a read keeps (inject.js injectResident) and runs `func` again, or `cold` instead
+ * when they cannot stay there.
  */
 async function inFrames(tabId, children, func, args, cold = null) {
   const run = async (frameId) => {
-    const r = await inject(tabId, [frameId], func, args);
+    let r = await inject(tabId, [frameId], func, args);
+    if (cold && r[0]?.result === 'cold') r = await injectResident(tabId, [frameId]).then(() => inject(tabId, [frameId], func, args));
     return cold && r[0]?.result === 'cold' ? inject(tabId, [frameId], cold, args) : r;
   };
   const child = async (frameId) => {

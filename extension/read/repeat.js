@@ -10,7 +10,7 @@
 // hold a state for a read the caller cannot use any more (the callers check the document,
 // the revision or the ref registry before using what is held).
 import { trackerState } from '../page/checks.js';
-import { answerOf, inject, LATE } from './inject.js';
+import { answerOf, inject, injectResident, LATE } from './inject.js';
 import { askDocument } from './ports.js';
 import { limits } from '../services/limits.js';
 
@@ -84,9 +84,14 @@ export async function pageState(tab) {
   if (typeof got?.answer === 'string' && got.frames === 0) {
     return { state: stateOf(tab, [[0, doc, got.answer]]), frames: [{ frameId: 0, documentId: doc }], reached: true };
   }
-  const [frames, together] = await Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null), hasSilent ? null : allAnswers(tab.id)]);
+  let [frames, together] = await Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null), hasSilent ? null : allAnswers(tab.id)]);
   if (!frames?.length) return null;
   frames.sort((a, b) => a.frameId - b.frameId);
+  // Frames that answered without a tracker (a document that started before the extension
+  // did) get theirs (inject.js injectResident), and every frame is asked again in one
+  // injection: their first answers are the baseline a read captures after.
+  const bare = frames.filter((f) => together?.has(`${f.frameId}:${f.documentId}`) && together.get(`${f.frameId}:${f.documentId}`) === null);
+  if (bare.length && (await answerOf(injectResident(tab.id, bare.map((f) => f.frameId)))) !== LATE) together = await allAnswers(tab.id);
   // A frame without a string answer there is asked on its own: that ask also tells an error
   // page (nothing changes there but its document) from a frame with no tracker.
   const answers = await Promise.all(frames.map((f) => together?.get(`${f.frameId}:${f.documentId}`) ?? frameState(tab.id, f)));

@@ -14,7 +14,7 @@ import { assertReadable, callTab, handleOf, sameDocumentHandle } from '../servic
 import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../read/reads.js';
 import { heldFrames, heldMain, heldRead, heldSince, heldWalk, oneFrameState, pageState, patchable, readKey, remember } from '../read/repeat.js';
 import { answerThenWalk, postThenWalk } from '../page/checks.js';
-import { answerOf, inject, LATE } from '../read/inject.js';
+import { answerOf, inject, injectResident, LATE } from '../read/inject.js';
 import { askDocument } from '../read/ports.js';
 import { factArgs } from '../read/evaluate.js';
 import { noteFacts } from '../services/secrets.js';
@@ -288,10 +288,11 @@ async function oneInjectionRead(tab, key, params, signal, render) {
 async function injectedRead(tab, args, heldOne, race) {
   const frameList = chrome.webNavigation.getAllFrames({ tabId: tab.id });
   if (!heldOne && (await race(frameList))?.length !== 1) return null;
-  const [frames, [injected]] = await race(Promise.all([
-    frameList,
-    chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args }),
-  ]));
+  const ask = () => chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, func: answerThenWalk, args });
+  let [frames, [injected]] = await race(Promise.all([frameList, ask()]));
+  // A document that started before the extension did keeps no tracker or walk: they are made
+  // resident there (inject.js injectResident), and asked once more.
+  if (injected && injected.result === null) [injected] = await race(injectResident(tab.id, [0]).then(ask));
   const got = injected?.result;
   return frames?.length === 1 && typeof got?.answer === 'string' && frames[0].documentId === injected.documentId ? { documentId: injected.documentId, got } : null;
 }
