@@ -133,7 +133,11 @@ export async function setCurrent(tabId) {
   await chrome.storage.session.set({ [CURRENT_KEY]: tabId });
 }
 export async function currentTab() {
-  current ??= chrome.storage.session.get(CURRENT_KEY).then((r) => r[CURRENT_KEY], () => undefined);
+  if (!current) {
+    // (A read that fails is not kept: the next call asks again.)
+    const asked = chrome.storage.session.get(CURRENT_KEY).then((r) => r[CURRENT_KEY], () => { if (current === asked) current = undefined; });
+    current = asked;
+  }
   const id = await current;
   return Number.isInteger(id) && (await ownerOf(id)) ? id : undefined;
 }

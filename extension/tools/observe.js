@@ -283,7 +283,8 @@ async function oneInjectionRead(tab, key, params, signal, render) {
  * listed meanwhile: `{documentId, got}` when the tab has that one frame and the listing and the
  * injection saw the same document, else null. Without the key's last read of one frame to go
  * by (`heldOne`), the frames are listed before anything walks: a tab with child frames is
- * read the normal way (a frame added since a read of one frame costs that walk once).
+ * read the normal way (a frame added since a read of one frame: the window says so, and
+ * nothing walks).
  */
 async function injectedRead(tab, args, heldOne, race) {
   const frameList = chrome.webNavigation.getAllFrames({ tabId: tab.id });
