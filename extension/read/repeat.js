@@ -61,7 +61,8 @@ async function frameState(tabId, frame) {
  */
 async function allAnswers(tabId) {
   const answers = await answerOf(inject(tabId, 'all', trackerState, [limits.trackerOffsetElements]).catch(() => null));
-  return answers && answers !== LATE ? new Map(answers.map((r) => [`${r.frameId}:${r.documentId}`, typeof r.result === 'string' ? r.result : null])) : null;
+  // (null: the frame has no tracker; undefined: its tracker failed to answer.)
+  return answers && answers !== LATE ? new Map(answers.map((r) => [`${r.frameId}:${r.documentId}`, typeof r.result === 'string' || r.result === null ? r.result : undefined])) : null;
 }
 
 /**
@@ -88,7 +89,7 @@ export async function pageState(tab) {
   if (!frames?.length) return null;
   frames.sort((a, b) => a.frameId - b.frameId);
   // Frames that answered without a tracker (a document that started before the extension
-  // did) get theirs (inject.js injectResident), and every frame is asked again in one
+  // did; not one whose tracker failed: injecting it again changes nothing) get theirs (inject.js injectResident), and every frame is asked again in one
   // injection: their first answers are the baseline a read captures after.
   const bare = frames.filter((f) => together?.has(`${f.frameId}:${f.documentId}`) && together.get(`${f.frameId}:${f.documentId}`) === null);
   if (bare.length && (await answerOf(injectResident(tab.id, bare.map((f) => f.frameId)))) !== LATE) together = await allAnswers(tab.id);

@@ -244,12 +244,8 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     const args = [held?.[1] ?? null, walkArgs(null, limits.walkTextChars, null, keep, true), limits.trackerOffsetElements, sameAs, factArgs()];
     const t0 = performance.now();
     const ported = held && askDocument(tab.id, held[0], 'answerThenWalk', args);
-    // The document's loaderId (for a new read's handle) is asked meanwhile, and waited for
-    // only when the frame walked: a held answer needs none. (The tab's own debugger session
-    // gives it: attached meanwhile, it is not waited for before the walk.)
-    const own = mainSession(tab.id).catch(() => null);
-    const loader = own.then((o) => o && loaderIdOf(o));
-    loader.catch(() => {});
+    // (A held answer needs no handle: the loaderId is waited for only when the frame walked.)
+    const handle = walkHandle(tab);
     // Through the port: the document asked is the one that answers (a window with child
     // frames is read the normal way); a port that cannot ask it leaves the read to an injection.
     const viaPort = ported && await race(ported);
@@ -266,8 +262,7 @@ async function oneInjectionRead(tab, key, params, signal, render) {
     if (!got.read) return { state };
     const { page, main } = pageWalk([{ frameId: 0, result: got.read }], null);
     const captureMs = performance.now() - t0;
-    const [session, loaderId] = await race(Promise.all([own, loader]));
-    read = { state, obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, session ?? undefined, main.documentId, loaderId ?? undefined), walkId: keep.id };
+    read = { state, obs: walkObservation(page, main), captureMs, handle: await handle(main.documentId, race), walkId: keep.id };
   } catch (e) {
     if (signal?.aborted) throw e;
     return null;
@@ -276,6 +271,22 @@ async function oneInjectionRead(tab, key, params, signal, render) {
   }
   // The render's own errors are the call's (the normal way would meet them again).
   return { state: read.state, walkId: read.walkId, read: rendered(read.obs, read.captureMs, read.handle, { params, signal, render, tab, collector, budget }) };
+}
+
+/**
+ * The handle of a walk of `tab` that starts now: the document's loaderId is asked of the tab's
+ * own debugger session while the frames walk (attached meanwhile: the walk does not wait for
+ * it). `(documentId, race) => Promise<handle>` (`documentId`: the walk's, for a tab without
+ * the debugger; `race`: the read's guard against a navigation committed meanwhile).
+ */
+function walkHandle(tab) {
+  const own = mainSession(tab.id).catch(() => null);
+  const loader = own.then((o) => o && loaderIdOf(o));
+  loader.catch(() => {});
+  return async (documentId, race) => {
+    const [session, loaderId] = await race(Promise.all([own, loader]));
+    return handleOf(tab, session ?? undefined, documentId, loaderId ?? undefined);
+  };
 }
 
 /**
@@ -319,9 +330,7 @@ async function framesRead(tab, frames, params, signal, render, sameAs, stateText
     const t0 = performance.now();
     const round = crypto.randomUUID();
     const keep = freshKeep();
-    const ownSession = mainSession(tab.id).catch(() => null);
-    const loader = ownSession.then((own) => own && loaderIdOf(own));
-    loader.catch(() => {});
+    const handle = walkHandle(tab);
     const answered = await race(answerOf(inject(tab.id, 'all', postThenWalk, [round, walkArgs(null, limits.walkTextChars, round, keep, true), sameAs, factArgs()])));
     if (answered === LATE) return null;
     // Frames the browser does not list (a `javascript:` URL frame's first document, a frame
@@ -336,8 +345,7 @@ async function framesRead(tab, frames, params, signal, render, sameAs, stateText
     const walks = got.map((w) => ({ ...w, result: w.result.read ?? w.result }));
     const { page, main } = pageWalk(walks, null);
     const captureMs = performance.now() - t0;
-    const [own, loaderId] = await race(Promise.all([ownSession, loader]));
-    read = { obs: walkObservation(page, main), captureMs, handle: await handleOf(tab, own ?? undefined, main.documentId, loaderId ?? undefined), walkId: keep.id };
+    read = { obs: walkObservation(page, main), captureMs, handle: await handle(main.documentId, race), walkId: keep.id };
   } catch (e) {
     if (signal?.aborted) throw e;
     return null;
