@@ -202,7 +202,19 @@ impl Role {
     /// The first ARIA role of a `role` attribute's token list (`role="btn button"` is a
     /// button: an unknown token is skipped), in any case.
     pub fn from_aria_attribute(value: &str) -> Option<Role> {
-        value.split_whitespace().find_map(|t| Role::from_name(&t.to_ascii_lowercase()).filter(|r| r.is_aria()))
+        Role::aria_tokens(value).next()
+    }
+
+    /// The ARIA roles of a `role` attribute's token list, in order (unknown tokens skipped):
+    /// the fallbacks an author gave after the first.
+    pub fn aria_tokens(value: &str) -> impl Iterator<Item = Role> + '_ {
+        value.split_whitespace().filter_map(|t| Role::from_name(&t.to_ascii_lowercase()).filter(|r| r.is_aria()))
+    }
+
+    /// A landmark that is one only with a name (`region`, `form`): without one, Chromium takes
+    /// the next role of the attribute's list, else the element's own.
+    pub fn needs_name(self) -> bool {
+        matches!(self, Role::Region | Role::Form)
     }
 
     /// The name a line shows.

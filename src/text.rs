@@ -75,17 +75,6 @@ fn is_folded(s: &str) -> bool {
     true
 }
 
-/// A name that says the same words twice (`Sign in Sign in`: a label rendered for two
-/// screen sizes, an icon's title beside its text) said once: `A A` → `A`, which is the
-/// same as its words' first half equalling their second half.
-pub fn undouble(s: &str) -> &str {
-    let h = s.len() / 2;
-    if s.len() % 2 == 1 && s.as_bytes()[h] == b' ' && s[..h] == s[h + 1..] {
-        return s[..h].trim_end();
-    }
-    s
-}
-
 /// Whether `s` starts / ends with whitespace (a whitespace-only string: both).
 pub fn edge_spaces(s: &str) -> (bool, bool) {
     let before = s.chars().next().map(char::is_whitespace).unwrap_or(false);
@@ -181,18 +170,6 @@ mod tests {
         for s in ["a  b", " a", "a ", "a\u{a0}b", "a\u{2009}b", "a\u{3000}b", "a\tb"] {
             assert_eq!(fold_whitespace(s), folded_by_words(s));
         }
-    }
-
-    #[test]
-    fn doubled_names_are_said_once() {
-        assert_eq!(undouble("Sign in Sign in"), "Sign in");
-        assert_eq!(undouble("Home Home"), "Home");
-        assert_eq!(undouble("New York New Jersey"), "New York New Jersey");
-        assert_eq!(undouble("Go"), "Go");
-        assert_eq!(undouble(""), "");
-        assert_eq!(undouble("a b a b"), "a b");
-        assert_eq!(undouble("ab ab c"), "ab ab c");
-        assert_eq!(undouble("été été"), "été");
     }
 
     #[test]

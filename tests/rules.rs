@@ -110,6 +110,16 @@ fn link_names_join_inline_parts() {
         - button "Save" [ref=e2]"#]]);
 }
 
+/// A name that says its words twice is said as the browser computes it: a place ("Bora
+/// Bora"), or an icon's title beside the same text. (Saying it once saved 0.09% of the
+/// corpus's state and named "Bora Bora" "Bora".)
+#[test]
+fn a_name_that_repeats_its_words_is_kept_whole() {
+    rule("doubled_words_name", r#"<a href="/b">Bora Bora</a> <a href="/s"><span>Search</span> <span>Search</span></a>"#, expect![[r#"
+        - link "Bora Bora" [href=/b] [ref=e1]
+        - link "Search Search" [href=/s] [ref=e2]"#]]);
+}
+
 // ── 2. Containers keep their name ───────────────────────────────────────────────────────
 
 #[test]
@@ -206,6 +216,40 @@ fn aria_labelledby_reads_a_hidden_target_whole() {
         - button "foo bar baz" [ref=e1]
         - button "vis hidden" [ref=e2]
         - textbox "Hidden label" [ref=e3]"#]]);
+}
+
+/// `region` and `form` are landmarks only with a name their author gave (aria-label,
+/// aria-labelledby, title); without one the next role of the list counts, else the
+/// element's own, as Chromium computes it.
+#[test]
+fn an_unnamed_region_or_form_role_falls_back_to_the_next_one() {
+    rule(
+        "region_form_fallback",
+        r#"<div role="region">Plain</div><div role="region group">Grouped</div><div role="ReGiOn navigation">Nav</div><div role="region" title="Titled">Titled content</div><div role="form" aria-label="Signup"><input aria-label="Email"></div><div role="form group"><input aria-label="Code"></div>"#,
+        expect![[r#"
+            - text: Plain Grouped
+            - navigation: Nav
+            - region "Titled"
+              - text: Titled content
+            - form "Signup"
+              - textbox "Email" [ref=e1]
+            - textbox "Code" [ref=e2]"#]],
+    );
+}
+
+/// `none` / `presentation` gives way to a global ARIA attribute only (Chromium's list: a
+/// property of the element's own role, `aria-level`, does not undo it).
+#[test]
+fn only_a_global_aria_attribute_undoes_a_presentational_role() {
+    rule(
+        "presentational_global_attributes",
+        r#"<h1 role="none" aria-level="2">Level only</h1><h2 role="none" aria-describedby="d">Described</h2><p id="d">Details</p><h3 role="presentation" aria-disabled="true">Disabled only</h3>"#,
+        expect![[r#"
+            - text: Level only
+            - heading "Described" [level=2]
+            - paragraph: Details
+            - text: Disabled only"#]],
+    );
 }
 
 #[test]

@@ -290,8 +290,12 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     const tag = node.localName;
     const attrs = {};
     // (Names first: iterating `attributes` makes an Attr object of each, the walk's costliest line.)
-    for (const a of node.getAttributeNames()) {
-      if (!ATTRS.has(a)) continue;
+    const names = node.getAttributeNames();
+    // An element that says it is `none` / `presentation` has all its ARIA attributes read: a
+    // global one undoes that (the core knows which).
+    const bare = names.includes('role') && /(^|\s)(none|presentation)(\s|$)/i.test(node.getAttribute('role'));
+    for (const a of names) {
+      if (!ATTRS.has(a) && !(bare && a.startsWith('aria-'))) continue;
       const v = node.getAttribute(a);
       attrs[a] = v.length > attrChars ? v.slice(0, attrChars) : v;
     }

@@ -492,6 +492,14 @@ impl Gather<'_> {
 
 /// An element's aria-label, when it has words (a `<slot>` renders no box of its own: its
 /// aria-label names nothing; what it holds reads).
+/// The ARIA attributes that undo `presentation` / `none` on an element, as Chromium reads them
+/// (measured: a state or widget property, `aria-level` or `aria-disabled`, does not).
+const GLOBAL_ARIA: [&str; 17] = [
+    "aria-atomic", "aria-busy", "aria-controls", "aria-current", "aria-describedby", "aria-description", "aria-details", "aria-flowto",
+    "aria-keyshortcuts", "aria-label", "aria-labelledby", "aria-live", "aria-owns", "aria-relevant", "aria-roledescription",
+    "aria-braillelabel", "aria-brailleroledescription",
+];
+
 fn aria_label(w: &WalkNode) -> Option<&str> {
     w.attrs.get("aria-label").map(String::as_str).filter(|l| !l.trim().is_empty() && w.tag != "slot")
 }
@@ -600,12 +608,19 @@ fn implicit_role(w: &WalkNode, cx: Context) -> Role {
 fn translate(w: &WalkNode, wi: usize, g: &Gather, viewport: Rect, (ox, oy): (f64, f64)) -> Node {
     // The first ARIA role of the attribute's list wins; an unknown token (`role="btn"`) is skipped.
     let cx = g.context[wi];
-    let explicit = w.attrs.get("role").and_then(|r| Role::from_aria_attribute(r));
+    // A `region` or `form` token counts only on an element named by its author (aria-label,
+    // aria-labelledby, title); else the next token does, as Chromium computes it.
+    let authored_name = || {
+        aria_label(w).is_some()
+            || w.attrs.get("aria-labelledby").is_some_and(|list| !g.labelledby_text(list, |i| g.referenced_text(i)).trim().is_empty())
+            || w.attrs.get("title").is_some_and(|t| !t.trim().is_empty())
+    };
+    let explicit = w.attrs.get("role").and_then(|r| Role::aria_tokens(r).find(|r| !r.needs_name() || authored_name()));
     // ARIA's conflict rule: `presentation` / `none` is ignored on an element that is focusable
     // or carries a global ARIA attribute; it keeps its own role (jQuery UI's `<a
     // role=presentation href>` in a tab stays a link), as Chromium computes it.
     let focusable_el = (w.tag == "a" && w.attrs.contains_key("href")) || matches!(w.tag.as_str(), "button" | "input" | "select" | "textarea") || w.attrs.contains_key("tabindex");
-    let global_aria = w.attrs.iter().any(|(k, _)| k.starts_with("aria-") && k != "aria-hidden");
+    let global_aria = w.attrs.keys().any(|k| GLOBAL_ARIA.contains(&k.as_str()));
     let explicit = explicit.filter(|r| !(r.is_presentational() && (focusable_el || global_aria)));
     // An owned role outside its owner means nothing (Chromium: a `role=option` outside a
     // listbox is generic); the element keeps its own role then.

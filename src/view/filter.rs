@@ -437,7 +437,7 @@ fn element_node(tree: &Tree, ti: usize, secrets: &Secrets, labelled: bool) -> VN
     let n = &tree.nodes[ti];
     let separator = n.role == Role::LineBreak;
     let kind = if n.role.is_text() || separator { Kind::Text } else { Kind::Element };
-    let mut name = if separator { String::new() } else { crate::text::undouble(&fold_whitespace(&n.name)).to_string() };
+    let mut name = if separator { String::new() } else { fold_whitespace(&n.name).to_string() };
     // Without a value, only an element whose name is empty (its text may name it) or masked
     // has anything the rule could hide: no other name's secret words are scanned (a scan of
     // every link and paragraph was ~10% of a read).
