@@ -217,6 +217,17 @@ impl Role {
         matches!(self, Role::Region | Role::Form)
     }
 
+    /// Roles ARIA prohibits naming, and Chromium names from no `title` (an author's
+    /// aria-label still names them): inline semantics, paragraphs, a table's caption (a
+    /// `<figcaption>`'s title does name it).
+    pub fn unnamed_by_title(self) -> bool {
+        matches!(
+            self,
+            Role::Code | Role::Deletion | Role::Emphasis | Role::Insertion | Role::Paragraph | Role::Strong | Role::Subscript
+                | Role::Superscript | Role::Time | Role::Mark | Role::Definition | Role::Caption
+        )
+    }
+
     /// The name a line shows.
     pub fn display(self) -> &'static str {
         self.shows().name()

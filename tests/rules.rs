@@ -150,6 +150,24 @@ fn layout_tables_fold_away() {
     );
 }
 
+/// A layout table's cell is named by its author's aria-label or aria-labelledby (Chromium's
+/// name for it), not by its title (Chromium's description, which names only a nameless box).
+#[test]
+fn a_layout_cell_keeps_its_authored_name() {
+    rule(
+        "layout_cell_named",
+        r#"<table><tr><td aria-label="Price" title="Tip">$5</td><td aria-labelledby="q" title="Tip">2</td><td title="Only a title">x</td></tr></table><p id="q">Quantity</p>"#,
+        expect![[r#"
+            - generic "Price"
+              - text: $5
+            - generic "Quantity"
+              - text: 2
+            - generic "Only a title"
+              - text: x
+            - paragraph: Quantity"#]],
+    );
+}
+
 #[test]
 fn a_link_that_repeats_its_neighbour_is_said_once() {
     // A card's image link beside its title link to the same place, or a link repeated after
@@ -249,6 +267,23 @@ fn only_a_global_aria_attribute_undoes_a_presentational_role() {
             - heading "Described" [level=2]
             - paragraph: Details
             - text: Disabled only"#]],
+    );
+}
+
+/// A `title` names no role ARIA prohibits naming (a paragraph, inline semantics, a table's
+/// caption: Chromium reads their content), while an aria-label does (measured in Chromium).
+#[test]
+fn a_title_names_no_role_that_prohibits_a_name() {
+    rule(
+        "title_on_unnamed_roles",
+        r#"<p title="Tip">Paragraph text</p><p aria-label="Labelled">Labelled text</p><code title="Tip">x = 1</code><figure><img alt="Chart" src="data:,"><figcaption title="Caption tip">Sales by year</figcaption></figure>"#,
+        expect![[r#"
+            - paragraph: Paragraph text
+            - paragraph "Labelled"
+              - text: Labelled text
+            - text: x = 1
+            - img "Chart"
+            - caption "Caption tip""#]],
     );
 }
 

@@ -217,10 +217,12 @@ fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize
         level: ax.property("level").and_then(|v| v.as_i64()),
         haspopup: prop_text("hasPopup").filter(|v| v != "false"),
     };
-    // Chromium names layout-table parts from their content; as boxes they have no name.
+    // Chromium names layout-table parts from their content; as boxes they have no name (unless
+    // their author gave one: below, with the element's attributes).
     let layout_part = ax.layout_table_part;
     let name_unknown = ax.name.is_none();
-    let raw_name = if keep { ax.name.clone() } else { ax.name.take() }.and_then(AxValue::into_text).filter(|_| !layout_part);
+    let chromium_name = if keep { ax.name.clone() } else { ax.name.take() }.and_then(AxValue::into_text);
+    let (layout_name, raw_name) = if layout_part { (chromium_name, None) } else { (None, chromium_name) };
     let (space_before, space_after) = raw_name.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
     let name = raw_name.map(|s| capped(&s, KEEP_CHARS)).unwrap_or_default();
     let value = if keep { ax.value.clone() } else { ax.value.take() }.and_then(AxValue::into_text).map(|s| capped(&s, KEEP_CHARS)).filter(|s| !s.is_empty());
@@ -250,6 +252,9 @@ fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize
     if let Some(f) = facts {
         node.tag = f.tag();
         node.attrs = keep_attrs(f.attrs());
+        if layout_name.is_some() && f.attrs().any(|(k, _)| k == "aria-label" || k == "aria-labelledby") {
+            node.name = layout_name.as_deref().map(|t| capped(t, KEEP_CHARS)).unwrap_or_default();
+        }
         if node.name.is_empty() && node.role == Role::Generic {
             // Chromium files a generic's `title` as its description; to a reader it names it.
             node.name = node.attr("title").map(|t| capped(t, KEEP_CHARS)).unwrap_or_default();

@@ -677,7 +677,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, viewport: Rect, (ox, oy): (f64
                 "table" => g.child_text(wi, "caption"),
                 _ => None,
             },
-            attr("title").map(str::to_string),
+            attr("title").filter(|_| !role.unnamed_by_title() || w.tag == "figcaption").map(str::to_string),
             attr("placeholder").map(str::to_string),
             // A file input is the button it renders, below its title (html-aam; Chromium
             // reads the button's text before the title).
