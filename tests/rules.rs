@@ -408,6 +408,22 @@ fn data_tables_keep_rows_and_selection() {
     );
 }
 
+/// A data table's head and foot are row groups (shown when a selector chooses one; a whole
+/// read lifts an unnamed row group); its body only when focusable, as Chromium maps them.
+#[test]
+fn table_head_and_foot_are_row_groups() {
+    scoped("thead_scoped", "thead", r#"<table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>"#, expect![[r#"
+        - rowgroup [ref=e1]
+          - row
+            - columnheader "A"
+            - columnheader "B""#]]);
+    scoped("tbody_focusable_scoped", "tbody", r#"<table><thead><tr><th>A</th><th>B</th></tr></thead><tbody tabindex="0"><tr><td>1</td><td>2</td></tr></tbody></table>"#, expect![[r#"
+        - rowgroup [ref=e1]
+          - row
+            - cell "1"
+            - cell "2""#]]);
+}
+
 #[test]
 fn date_and_time_inputs_have_aria_roles() {
     rule(

@@ -170,15 +170,18 @@ test('browser_snapshot of a tab whose child frame shows an error page: the other
     chrome.scripting.executeScript = (o) => { globalThis.__injected.push(`${o.func?.name}${o.target.allFrames ? '*' : ''}`); return inject(o); };
   });
   const injected = () => b.worker.evaluate(() => globalThis.__injected.splice(0));
+  const answers = () => b.worker.evaluate(() => globalThis.pcc.portAnswers());
   try {
     const snap = () => b.call('browser_snapshot', { tabId, timing: true });
     await snap();
     await injected();
     await page.evaluate(() => { document.querySelector('h1').textContent = 'Renamed heading'; });
+    const before = await answers();
     const r = await snap();
     assert.match(r.snapshot.state, /Renamed heading/);
     assert.match(r.snapshot.state, /- iframe[^\n]*\n\s+- button "Framed button"/, 'the working frame is verified and shown');
-    assert.deepEqual(await injected(), ['trackerState*', 'postThenWalk*'], 'the trackers, then the walks: the error page was not asked again');
+    assert.deepEqual(await injected(), ['postThenWalk*'], 'the walks in one injection: the error page was not asked again');
+    assert.equal(await answers() - before, 2, 'the trackers of the two frames with a document of their own answered through their ports');
   } finally {
     await b.worker.evaluate(() => { chrome.scripting.executeScript = globalThis.__inject; });
   }
@@ -419,14 +422,19 @@ test('browser_snapshot of a one-frame page: the tracker answers and the frame wa
     // That read went by the last one (one frame): the document said it has a child frame
     // now, before walking.
     assert.deepEqual(await injected(), ['trackerState', 'postThenWalk'], 'two frames: the trackers, then the handshake and the walks');
-    // The next knows the tab has two frames: nothing walks before the trackers answer.
+    // The next knows the tab has two frames: nothing walks before the trackers answer, each
+    // through its document's port while the frames are listed.
     await page.evaluate(() => { document.getElementById('status').textContent = 'Status: framed'; });
+    await ported();
     assert.match((await snap()).snapshot.state, /Status: framed/);
-    assert.deepEqual(await injected(), ['trackerState', 'postThenWalk']);
+    assert.deepEqual(await injected(), ['postThenWalk']);
+    assert.equal(await ported(), 2, 'both trackers answered through their ports');
     await snap(); // (an event the change queued may still come)
     await injected();
+    await ported();
     assert.equal((await snap()).timing.captureMs, 0, 'an unchanged two-frame page is not walked');
-    assert.deepEqual(await injected(), ['trackerState'], 'only the trackers are asked');
+    assert.deepEqual(await injected(), [], 'nothing is injected');
+    assert.equal(await ported(), 2, 'only the trackers are asked, through their ports');
     // One frame again, read twice (the second through the port); then another document in
     // the tab: the port of the last one cannot ask it, and the new page is read.
     await page.evaluate(() => document.querySelector('iframe').remove());

@@ -1,39 +1,51 @@
-// A long-lived port to the main frame's document of a tab (issue #37 item 3): a read of a
-// tab that had one frame at its last read asks that document's content script
-// (page/domwalk.js portListen) what it would otherwise inject, so that a repeat costs one
-// message each way instead of a frame listing and an injection (each a browser round trip).
-// The port is opened to one document by its id: Chrome delivers its messages to that document
-// only, and closes it when the document goes (unloaded or put in the back-forward cache).
+// Long-lived ports to the documents of a tab (issue #37 item 3): a read asks a document's
+// content script (page/domwalk.js portListen) what it would otherwise inject, so that a repeat
+// costs one message each way instead of a frame listing and an injection (each a browser
+// round trip): the main frame's document of a tab that had one frame at its last read, or
+// every frame's document of a tab whose last page state had several (read/repeat.js
+// pageState). A port is opened to one document by its id: Chrome delivers its messages to that
+// document only, and closes it when the document goes (unloaded or put in the back-forward
+// cache).
 //
-// Owns: one port per tab, its document id and its pending asks. Must never: answer for
-// another document than the one asked for, or wait on a port that closed (its asks then
+// Owns: the ports of a tab, one per document asked, their pending asks. Must never: answer
+// for another document than the one asked for, or wait on a port that closed (its asks then
 // answer null at once, and the read goes the injected way). (No time limit of its own: as an
 // injection's, a walk's answer is waited for within the call's deadline, however large the page.)
 
-const open = new Map(); // tabId → {documentId, port, pending: Map<id, resolve>, next}
+const open = new Map(); // tabId → Map<documentId, {port, pending: Map<id, resolve>, next}>
 
 /** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
 export function forgetTab(tabId) {
-  const p = open.get(tabId);
+  const ports = open.get(tabId);
   open.delete(tabId);
-  p?.port.disconnect();
-  for (const resolve of p?.pending.values() ?? []) resolve(null);
+  for (const p of ports?.values() ?? []) close(p);
 }
 
-/** The port to document `documentId` of tab `tabId`, opened when there is none to it (a port to
- * another document of the tab is closed first). */
+/** Closes port `p` and answers its pending asks with null. */
+function close(p) {
+  p.port.disconnect();
+  for (const resolve of p.pending.values()) resolve(null);
+  p.pending.clear();
+}
+
+/** The port to document `documentId` of tab `tabId`, opened when there is none. */
 function portTo(tabId, documentId) {
-  const had = open.get(tabId);
-  if (had?.documentId === documentId) return had;
-  if (had) forgetTab(tabId);
+  const ports = open.get(tabId) ?? new Map();
+  const had = ports.get(documentId);
+  if (had) return had;
   let port;
   try {
     port = chrome.tabs.connect(tabId, { documentId, name: 'pcc-read' });
   } catch {
     return null; // no such document any more
   }
-  const p = { documentId, port, pending: new Map(), next: 0 };
-  open.set(tabId, p);
+  const p = { port, pending: new Map(), next: 0 };
+  ports.set(documentId, p);
+  open.set(tabId, ports);
+  const drop = () => {
+    if (ports.get(documentId) === p) ports.delete(documentId);
+    if (!ports.size && open.get(tabId) === ports) open.delete(tabId);
+  };
   port.onMessage.addListener((m) => {
     const resolve = p.pending.get(m?.id);
     p.pending.delete(m?.id);
@@ -42,10 +54,11 @@ function portTo(tabId, documentId) {
   });
   port.onDisconnect.addListener(() => {
     void chrome.runtime.lastError;
-    if (open.get(tabId) === p) open.delete(tabId);
+    drop();
     for (const resolve of p.pending.values()) resolve(null);
     p.pending.clear();
   });
+  p.drop = drop;
   return p;
 }
 
@@ -56,9 +69,9 @@ export const portAnswers = () => answers;
 
 /**
  * `fn(...args)` of page/domwalk.js portListen (`answerThenWalk`, `check`) run in document
- * `documentId` (tab `tabId`'s main frame), through the tab's port (the message is sent before
- * this returns): a promise of its answer, or of null when the document cannot be asked (gone,
- * or no listener there: a page the content scripts did not reach).
+ * `documentId` of tab `tabId`, through its port (the message is sent before this returns): a
+ * promise of its answer, or of null when the document cannot be asked (gone, or no listener
+ * there: a page the content scripts did not reach).
  */
 export function askDocument(tabId, documentId, fn, args) {
   const p = portTo(tabId, documentId);
@@ -69,7 +82,7 @@ export function askDocument(tabId, documentId, fn, args) {
     p.port.postMessage({ id, fn, args });
   } catch {
     p.pending.delete(id);
-    if (open.get(tabId) === p) open.delete(tabId);
+    p.drop();
     return Promise.resolve(null); // closed meanwhile
   }
   return answered;

@@ -45,11 +45,20 @@ async function frameState(tabId, frame) {
     (e) => (/showing error page/.test(e?.message) ? 'error page' : null),
   ));
   const kept = answer === LATE ? silent : answer === 'error page' ? errorPages : null;
-  if (kept) {
-    if (kept.size >= limits.silentFramesKept) kept.clear();
-    kept.add(doc);
-  }
+  if (kept) keepDoc(kept, doc);
   return answer === LATE ? null : answer;
+}
+
+/** Whether listing `frames` (webNavigation) is exactly the frames of state triples `held`,
+ * each in the same document. */
+function sameFrames(frames, held) {
+  return !!frames && frames.length === held.length && frames.every((f) => held.some(([frameId, doc]) => frameId === f.frameId && doc === f.documentId));
+}
+
+/** Adds document `doc` to set `kept` (silent or error pages), bounded. */
+function keepDoc(kept, doc) {
+  if (kept.size >= limits.silentFramesKept) kept.clear();
+  kept.add(doc);
 }
 
 /**
@@ -67,23 +76,41 @@ async function allAnswers(tabId) {
 
 /**
  * The page state of a tab now, or null when it cannot be proved: one tracker answer per
- * frame the browser lists, with its document id. All frames are asked in one injection; a
- * frame it did not reach (an error page, a frame that came meanwhile) or a tab with a frame
- * known to stay silent is asked on its own, each within the core's frameAnswerMs. `{state, frames,
- * reached}`: `frames` as listed but error pages (nothing there to walk), `reached` when every
- * one of them answered in that injection.
+ * frame the browser lists, with its document id. The documents of the tab's newest state are
+ * asked through their ports; when that cannot prove the state (a document gone or added, a
+ * frame not reached), all frames are asked in one injection; a frame it did not reach (an
+ * error page, a frame that came meanwhile) or a tab with a frame known to stay silent is asked
+ * on its own, each within the core's frameAnswerMs. `{state, frames, reached}`: `frames` as
+ * listed but error pages (nothing there to walk), `reached` when every one of them answered
+ * at once (through its port or in that injection).
  */
 export async function pageState(tab) {
   // Listed and asked at once, unless a frame of this tab is known to stay silent.
   const hasSilent = [...silent].some((d) => d.startsWith(`${tab.id}:`));
-  // A tab whose newest state had one frame: that document is asked through the tab's port
-  // (read/ports.js). Still there without child frames, it is the tab's page (a frame comes
-  // with a node of its document: a new answer); else the frames are listed as below.
-  const one = latest.get(tab.id)?.frames;
-  const doc = !hasSilent && one?.length === 1 && one[0][0] === 0 ? one[0][1] : null;
-  const got = doc && await answerOf(askDocument(tab.id, doc, 'check', [limits.trackerOffsetElements]));
-  if (typeof got?.answer === 'string' && got.frames === 0) {
-    return { state: stateOf(tab, [[0, doc, got.answer]]), frames: [{ frameId: 0, documentId: doc }], reached: true };
+  // The documents of the tab's newest state are asked through their ports (read/ports.js)
+  // while the frames are listed: every one still there (a frame that navigates closes its
+  // port), answering, the same documents listed (error pages, static, keep theirs), their
+  // answers are the tab's page state. A tab of one frame needs no listing: its document
+  // without child frames is the page (a frame comes with a node of its document: a new
+  // answer). Else the frames are listed and asked by injection, as below.
+  const held = hasSilent ? null : latest.get(tab.id)?.frames;
+  if (held?.[0]?.[0] === 0) {
+    const live = held.filter(([, , a]) => a !== 'error page');
+    const listing = held.length > 1 ? chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null) : null;
+    const got = await Promise.all(live.map(([, doc]) => answerOf(askDocument(tab.id, doc, 'check', [limits.trackerOffsetElements]))));
+    // A document that kept the read waiting is not asked again (as frameState remembers it):
+    // this read captures.
+    const late = live.filter((_, i) => got[i] === LATE);
+    if (late.length) {
+      for (const [frameId, doc] of late) keepDoc(silent, `${tab.id}:${frameId}:${doc}`);
+      return null;
+    }
+    const answers = new Map(live.map(([frameId, doc], i) => [`${frameId}:${doc}`, got[i]?.answer]));
+    const listed = held.length === 1 ? got[0]?.frames === 0 : sameFrames(await listing, held);
+    if (listed && [...answers.values()].every((a) => typeof a === 'string')) {
+      const now = held.map(([frameId, doc, a]) => [frameId, doc, a === 'error page' ? a : answers.get(`${frameId}:${doc}`)]);
+      return { state: stateOf(tab, now), frames: live.map(([frameId, documentId]) => ({ frameId, documentId })), reached: true };
+    }
   }
   let [frames, together] = await Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null), hasSilent ? null : allAnswers(tab.id)]);
   if (!frames?.length) return null;

@@ -519,6 +519,9 @@ fn implicit_role(w: &WalkNode, cx: Context) -> Role {
     let named = w.attrs.contains_key("aria-label") || w.attrs.contains_key("aria-labelledby") || w.attrs.contains_key("title");
     match w.tag.as_str() {
         "tr" | "td" | "th" | "tbody" | "thead" | "tfoot" if cx.layout_table => Role::Generic,
+        // A data table's head and foot are row groups; its body only when focusable (Chromium).
+        "thead" | "tfoot" => Role::RowGroup,
+        "tbody" if w.attrs.contains_key("tabindex") => Role::RowGroup,
         "header" | "footer" if cx.sectioned => Role::Generic,
         "section" if !named => Role::Generic,
         "aside" if cx.in_section && !named => Role::Generic,
