@@ -424,6 +424,16 @@ fn table_head_and_foot_are_row_groups() {
             - cell "2""#]]);
 }
 
+/// An SVG `<g>` is a group only when named (a `<title>`, an aria-label); an unnamed one is
+/// nothing of its own, as in Chromium's tree (what a selector on it shows).
+#[test]
+fn an_unnamed_svg_group_is_no_group() {
+    scoped("svg_g_scoped", "#g1", r#"<svg width="80" height="60"><g id="g1"><text x="1" y="20">Plain</text></g></svg>"#, expect!["- text: Plain"]);
+    scoped("svg_g_titled_scoped", "#g2", r#"<svg width="80" height="60"><g id="g2"><title>Legend</title><text x="1" y="20">Titled</text></g></svg>"#, expect![[r#"
+        - group "Legend" [ref=e1]
+          - text: Titled"#]]);
+}
+
 #[test]
 fn date_and_time_inputs_have_aria_roles() {
     rule(

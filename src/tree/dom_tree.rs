@@ -688,6 +688,11 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, viewport: Rect, (ox, oy): (f64
         ];
         candidates.into_iter().flatten().map(|s| capped(&s, KEEP_CHARS)).find(|s| !s.is_empty()).filter(|s| s != "\u{1}").unwrap_or_default()
     };
+    // An SVG `<g>` is a group only when named (its `<title>`, an aria-label): Chromium ignores
+    // an unnamed one (what a selector on it shows).
+    if role == Role::Group && w.tag == "g" && explicit.is_none() && name.is_empty() {
+        role = Role::Generic;
+    }
     let heading_level = role::heading_level(&w.tag).map(|l| l as i64);
     let checkable = role.is_checkable();
     let aria_state = |k: &str| attr(k).map(str::to_ascii_lowercase).filter(|v| matches!(v.as_str(), "true" | "false" | "mixed"));
