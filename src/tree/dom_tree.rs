@@ -490,8 +490,6 @@ impl Gather<'_> {
     }
 }
 
-/// An element's aria-label, when it has words (a `<slot>` renders no box of its own: its
-/// aria-label names nothing; what it holds reads).
 /// The ARIA attributes that undo `presentation` / `none` on an element, as Chromium reads them
 /// (measured: a state or widget property, `aria-level` or `aria-disabled`, does not).
 const GLOBAL_ARIA: [&str; 17] = [
@@ -500,6 +498,8 @@ const GLOBAL_ARIA: [&str; 17] = [
     "aria-braillelabel", "aria-brailleroledescription",
 ];
 
+/// An element's aria-label, when it has words (a `<slot>` renders no box of its own: its
+/// aria-label names nothing; what it holds reads).
 fn aria_label(w: &WalkNode) -> Option<&str> {
     w.attrs.get("aria-label").map(String::as_str).filter(|l| !l.trim().is_empty() && w.tag != "slot")
 }
