@@ -98,6 +98,16 @@ fn inline_spans_add_no_spaces() {
     );
 }
 
+/// A `<q>` renders its quotation marks (generated content Chromium reads as text), nested
+/// ones the inner pair; in running text and in a name alike.
+#[test]
+fn quotations_show_their_marks() {
+    rule("quotation_marks", r#"<p>He said <q>hello there</q> to me.</p><p>A <q>nested <q>inner</q> quote</q>.</p><a href="/x">Link <q>quoted</q></a>"#, expect![[r#"
+        - paragraph: He said “hello there” to me.
+        - paragraph: A “nested ‘inner’ quote”.
+        - link "Link “quoted”" [href=/x] [ref=e1]"#]]);
+}
+
 #[test]
 fn block_boundaries_separate_text() {
     rule("block_boundaries", r#"<div><div>First block</div><div>Second block</div><span>inline</span><span>run</span></div>"#, expect!["- text: First block Second block inlinerun"]);

@@ -273,6 +273,13 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
   while (stack.length && nodes.length < maxNodes) {
     const node = stack.pop(), parent = parents.pop(), inName = inNames.pop();
     const i = nodes.length;
+    // A quotation's marks, as the text they render (below).
+    if (node.pccQuote !== undefined) {
+      const entry = { parent, tag: '#text', text: node.pccQuote };
+      if (wsBefore.delete(parent)) entry.ws = true;
+      nodes.push(entry);
+      continue;
+    }
     if (node.nodeType === Node.TEXT_NODE) {
       const t = node.data;
       if (!t.trim()) {
@@ -396,12 +403,21 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     // The children as they render, pushed last to first (no list is made of them): a shadow
     // host's shadow root (its own children show only where a slot takes them), a slot's
     // assigned nodes (else its fallback content), any other element's children.
+    // A `<q>` in running text renders its quotation marks (the user agent's generated
+    // content, which Chromium reads as text): they are its first and last text. (In a name
+    // they are its before / after, above. Other generated text is read only there: reading
+    // every element's pseudo-elements would cost the walk a third more.)
+    const quoted = tag === 'q' && !named;
+    const close = quoted ? generated(node, '::after') : '';
+    if (close) { stack.push({ pccQuote: close }); parents.push(i); inNames.push(false); }
     const slotted = tag === 'slot' && node.assignedNodes ? node.assignedNodes() : null;
     if (slotted?.length) {
       for (let k = slotted.length - 1; k >= 0; k--) { stack.push(slotted[k]); parents.push(i); inNames.push(named); }
     } else {
       for (let k = (shadow ?? node).lastChild; k; k = k.previousSibling) { stack.push(k); parents.push(i); inNames.push(named); }
     }
+    const open = quoted ? generated(node, '::before') : '';
+    if (open) { stack.push({ pccQuote: open }); parents.push(i); inNames.push(false); }
   }
   /**
    * Occlusion, as the AX source reads it from paint order: an element a user could act on whose
