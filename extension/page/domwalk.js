@@ -406,7 +406,8 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
     // A `<q>` in running text renders its quotation marks (the user agent's generated
     // content, which Chromium reads as text): they are its first and last text. (In a name
     // they are its before / after, above. Other generated text is read only there: reading
-    // every element's pseudo-elements would cost the walk a third more.)
+    // every element's pseudo-elements for running text — a price's "$", a separator — made a
+    // read after a change 7-19% slower, A/B on four corpus pages: ehow-1 22.9 -> 27.3 ms.)
     const quoted = tag === 'q' && !named;
     const close = quoted ? generated(node, '::after') : '';
     if (close) { stack.push({ pccQuote: close }); parents.push(i); inNames.push(false); }
