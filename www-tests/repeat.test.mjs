@@ -75,6 +75,29 @@ test('an unchanged page repeats without a capture; every change is seen by the n
   await closeTab(b, page, tabId);
 });
 
+test('an animation that repeats (a spinner) is no change at each of its turns; one that starts is', async () => {
+  const { page, tabId } = await openTab(b, server, 'changes.html');
+  await page.evaluate(() => {
+    const s = document.createElement('style');
+    s.textContent = '@keyframes pcc-spin { to { transform: rotate(360deg) } } .pcc-spinner { width: 10px; height: 10px; animation: pcc-spin 50ms linear infinite } .pcc-pulse { animation: pcc-spin 50ms linear }';
+    document.head.append(s);
+    const d = document.createElement('div');
+    d.className = 'pcc-spinner';
+    document.body.append(d);
+  });
+  await page.waitForTimeout(300);
+  await read(tabId);
+  // Several turns pass between the reads (each fires animationiteration).
+  await page.evaluate(() => new Promise((r) => { let n = 0; addEventListener('animationiteration', () => { if (++n === 4) r(); }); }));
+  const repeat = await read(tabId);
+  assert.equal(repeat.mode, 'unchanged');
+  assert.equal(repeat.timing.captureMs, 0, 'the spinner\'s turns are not a change');
+  // An animation that starts is one.
+  await page.evaluate(() => new Promise((r) => { const el = document.getElementById('status'); el.addEventListener('animationstart', r, { once: true }); el.classList.add('pcc-pulse'); }));
+  assert.ok((await read(tabId)).timing.captureMs > 0, 'an animation that starts is a change');
+  await closeTab(b, page, tabId);
+});
+
 // A page of up to `offsetElements` elements (budget.rs: 3,000) has its offsets read in every
 // check; a larger one has its scroll containers found in idle time (changes.js): both must
 // see the scroll at once.
