@@ -273,13 +273,6 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
   while (stack.length && nodes.length < maxNodes) {
     const node = stack.pop(), parent = parents.pop(), inName = inNames.pop();
     const i = nodes.length;
-    // A quotation's marks, as the text they render (below).
-    if (node.pccQuote !== undefined) {
-      const entry = { parent, tag: '#text', text: node.pccQuote };
-      if (wsBefore.delete(parent)) entry.ws = true;
-      nodes.push(entry);
-      continue;
-    }
     if (node.nodeType === Node.TEXT_NODE) {
       const t = node.data;
       if (!t.trim()) {
@@ -293,7 +286,15 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
       nodes.push(entry);
       continue;
     }
-    if (node.nodeType !== Node.ELEMENT_NODE) continue;
+    if (node.nodeType !== Node.ELEMENT_NODE) {
+      // A quotation's marks (no node of the DOM), as the text they render (below).
+      if (node.pccQuote !== undefined) {
+        const entry = { parent, tag: '#text', text: node.pccQuote };
+        if (wsBefore.delete(parent)) entry.ws = true;
+        nodes.push(entry);
+      }
+      continue;
+    }
     const tag = node.localName;
     const attrs = {};
     // (Names first: iterating `attributes` makes an Attr object of each, the walk's costliest line.)

@@ -36,8 +36,11 @@ const errorPages = new Set();
 
 /** One frame's tracker answer: its string, `error page` (Chrome's static error document, e.g.
  * an ad frame offline: nothing there changes but its document), or null. */
+/** A frame document's key in those sets. */
+const docKey = (tabId, frameId, documentId) => `${tabId}:${frameId}:${documentId}`;
+
 async function frameState(tabId, frame) {
-  const doc = `${tabId}:${frame.frameId}:${frame.documentId}`;
+  const doc = docKey(tabId, frame.frameId, frame.documentId);
   if (silent.has(doc)) return null;
   if (errorPages.has(doc)) return 'error page';
   const answer = await answerOf(inject(tabId, [frame.frameId], trackerState, [limits.trackerOffsetElements]).then(
@@ -92,27 +95,30 @@ export async function pageState(tab) {
   // port), answering, the same documents listed (error pages, static, keep theirs), their
   // answers are the tab's page state. A tab of one frame needs no listing: its document
   // without child frames is the page (a frame comes with a node of its document: a new
-  // answer). Else the frames are listed and asked by injection, as below.
+  // answer). Else the frames are listed (that listing, when there is one) and asked by
+  // injection, as below.
   const held = hasSilent ? null : latest.get(tab.id)?.frames;
+  let listing = null;
   if (held?.[0]?.[0] === 0) {
     const live = held.filter(([, , a]) => a !== 'error page');
-    const listing = held.length > 1 ? chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null) : null;
+    if (held.length > 1) listing = chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null);
     const got = await Promise.all(live.map(([, doc]) => answerOf(askDocument(tab.id, doc, 'check', [limits.trackerOffsetElements]))));
     // A document that kept the read waiting is not asked again (as frameState remembers it):
     // this read captures.
     const late = live.filter((_, i) => got[i] === LATE);
     if (late.length) {
-      for (const [frameId, doc] of late) keepDoc(silent, `${tab.id}:${frameId}:${doc}`);
+      for (const [frameId, doc] of late) keepDoc(silent, docKey(tab.id, frameId, doc));
       return null;
     }
-    const answers = new Map(live.map(([frameId, doc], i) => [`${frameId}:${doc}`, got[i]?.answer]));
+    // (`got` answers `live`, in order: the held frames but error pages.)
+    let k = 0;
+    const now = held.map(([frameId, doc, a]) => [frameId, doc, a === 'error page' ? a : got[k++]?.answer]);
     const listed = held.length === 1 ? got[0]?.frames === 0 : sameFrames(await listing, held);
-    if (listed && [...answers.values()].every((a) => typeof a === 'string')) {
-      const now = held.map(([frameId, doc, a]) => [frameId, doc, a === 'error page' ? a : answers.get(`${frameId}:${doc}`)]);
+    if (listed && now.every(([, , a]) => typeof a === 'string')) {
       return { state: stateOf(tab, now), frames: live.map(([frameId, documentId]) => ({ frameId, documentId })), reached: true };
     }
   }
-  let [frames, together] = await Promise.all([chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null), hasSilent ? null : allAnswers(tab.id)]);
+  let [frames, together] = await Promise.all([listing ?? chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null), hasSilent ? null : allAnswers(tab.id)]);
   if (!frames?.length) return null;
   frames.sort((a, b) => a.frameId - b.frameId);
   // Frames that answered without a tracker (a document that started before the extension

@@ -252,8 +252,8 @@ fn translate(ax: &mut AxNode, layout: &Layout, session: Option<usize>, fi: usize
     if let Some(f) = facts {
         node.tag = f.tag();
         node.attrs = keep_attrs(f.attrs());
-        if layout_name.is_some() && f.attrs().any(|(k, _)| k == "aria-label" || k == "aria-labelledby") {
-            node.name = layout_name.as_deref().map(|t| capped(t, KEEP_CHARS)).unwrap_or_default();
+        if let Some(authored) = layout_name.as_deref().filter(|_| f.attrs().any(|(k, _)| k == "aria-label" || k == "aria-labelledby")) {
+            node.name = capped(authored, KEEP_CHARS);
         }
         if node.name.is_empty() && node.role == Role::Generic {
             // Chromium files a generic's `title` as its description; to a reader it names it.
