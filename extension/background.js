@@ -22,7 +22,7 @@ import * as portTabs from './read/ports.js';
 import * as repeatTabs from './read/repeat.js';
 import { tabInfo } from './tools/common.js';
 import { lastPatchRefusal } from './tools/observe.js';
-import { readTools } from './tools/read.js';
+import { earlyAsks, readTools } from './tools/read.js';
 import { targetTools } from './tools/target.js';
 import { actTools } from './tools/act.js';
 import { navigateTools } from './tools/navigate.js';
@@ -170,6 +170,7 @@ async function call(method, params = {}) {
   const t0 = performance.now();
   let out;
   let limit;
+  let early;
   try {
     await ready;
     if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, limits.methodNameChars)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
@@ -178,6 +179,9 @@ async function call(method, params = {}) {
     for (const k of Object.keys(params)) {
       if (!known.get(method)?.has(k)) fail('INVALID_REQUEST', `${method} has no parameter ${k.slice(0, limits.methodNameChars)}`, `its parameters: ${[...(known.get(method) ?? [])].join(', ')}`);
     }
+    // A read's ask of a document it already holds goes out now, alongside the check below
+    // (tools/read.js earlyAsks): its answer waits for the check.
+    early = earlyAsks[method]?.(params);
     await consentLoaded;
     await consentOf(method, params, known);
     limit = deadline(method, params, sideEffects, limits);
@@ -187,6 +191,7 @@ async function call(method, params = {}) {
     out = { error: toWire(e) };
   } finally {
     limit?.cancel();
+    early?.drop();
   }
   if (Object.hasOwn(TOOLS, method)) recordEvent(method, out.error, performance.now() - t0).catch(() => {});
   return scrubbedResult(out, ...scrubTab(params, out), t0);

@@ -77,6 +77,24 @@ async function allAnswers(tabId) {
   return answers && answers !== LATE ? new Map(answers.map((r) => [`${r.frameId}:${r.documentId}`, typeof r.result === 'string' || r.result === null ? r.result : undefined])) : null;
 }
 
+/** Whether a frame document of tab `tabId` is known to stay silent. */
+const silentIn = (tabId) => [...silent].some((d) => d.startsWith(`${tabId}:`));
+
+/**
+ * The tracker checks of the documents of tab `tabId`'s newest page state, sent through their
+ * ports (pageState's first way; also sent as a call begins: tools/observe.js askEarly):
+ * `{tabId, held, live, got}` (`held`: that state's frames; `live`: those but error pages;
+ * `got`: a promise of each one's answer, in order), or null when there is nothing to ask (no
+ * state taken of the tab, or a frame of it known to stay silent: the tab is then asked at once
+ * by injection).
+ */
+export function askHeld(tabId) {
+  const held = silentIn(tabId) ? null : latest.get(tabId)?.frames;
+  if (held?.[0]?.[0] !== 0) return null;
+  const live = held.filter(([, , a]) => a !== 'error page');
+  return { tabId, held, live, got: live.map(([, doc]) => answerOf(askDocument(tabId, doc, 'check', [limits.trackerOffsetElements]))) };
+}
+
 /**
  * The page state of a tab now, or null when it cannot be proved: one tracker answer per
  * frame the browser lists, with its document id. The documents of the tab's newest state are
@@ -87,22 +105,20 @@ async function allAnswers(tabId) {
  * listed but error pages (nothing there to walk), `reached` when every one of them answered
  * at once (through its port or in that injection).
  */
-export async function pageState(tab) {
-  // Listed and asked at once, unless a frame of this tab is known to stay silent.
-  const hasSilent = [...silent].some((d) => d.startsWith(`${tab.id}:`));
+export async function pageState(tab, early = null) {
   // The documents of the tab's newest state are asked through their ports (read/ports.js)
-  // while the frames are listed: every one still there (a frame that navigates closes its
-  // port), answering, the same documents listed (error pages, static, keep theirs), their
-  // answers are the tab's page state. A tab of one frame needs no listing: its document
-  // without child frames is the page (a frame comes with a node of its document: a new
-  // answer). Else the frames are listed (that listing, when there is one) and asked by
-  // injection, as below.
-  const held = hasSilent ? null : latest.get(tab.id)?.frames;
+  // while the frames are listed (or were asked already: askHeld): every one still there (a
+  // frame that navigates closes its port), answering, the same documents listed (error pages,
+  // static, keep theirs), their answers are the tab's page state. A tab of one frame needs no
+  // listing: its document without child frames is the page (a frame comes with a node of its
+  // document: a new answer). Else the frames are listed (that listing, when there is one) and
+  // asked by injection, as below.
+  const asked = early?.tabId === tab.id ? early : askHeld(tab.id);
   let listing = null;
-  if (held?.[0]?.[0] === 0) {
-    const live = held.filter(([, , a]) => a !== 'error page');
+  if (asked) {
+    const { held, live } = asked;
     if (held.length > 1) listing = chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null);
-    const got = await Promise.all(live.map(([, doc]) => answerOf(askDocument(tab.id, doc, 'check', [limits.trackerOffsetElements]))));
+    const got = await Promise.all(asked.got);
     // A document that kept the read waiting is not asked again (as frameState remembers it):
     // this read captures.
     const late = live.filter((_, i) => got[i] === LATE);
@@ -118,6 +134,8 @@ export async function pageState(tab) {
       return { state: stateOf(tab, now), frames: live.map(([frameId, documentId]) => ({ frameId, documentId })), reached: true };
     }
   }
+  // Listed and asked at once, unless a frame of this tab is known to stay silent.
+  const hasSilent = silentIn(tab.id);
   let [frames, together] = await Promise.all([listing ?? chrome.webNavigation.getAllFrames({ tabId: tab.id }).catch(() => null), hasSilent ? null : allAnswers(tab.id)]);
   if (!frames?.length) return null;
   frames.sort((a, b) => a.frameId - b.frameId);

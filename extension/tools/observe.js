@@ -12,7 +12,7 @@ import { loaderIdOf, mainSession, sessions } from '../read/debugger.js';
 import { fail } from '../services/errors.js';
 import { assertReadable, callTab, handleOf, sameDocumentHandle } from '../services/handles.js';
 import { documentReplaced, pageWalk, selectorOf, stableRead, walkArgs, walkFrames } from '../read/reads.js';
-import { heldFrames, heldMain, heldRead, heldSince, heldWalk, oneFrameState, pageState, patchable, readKey, remember } from '../read/repeat.js';
+import { askHeld, heldFrames, heldMain, heldRead, heldSince, heldWalk, oneFrameState, pageState, patchable, readKey, remember } from '../read/repeat.js';
 import { answerThenWalk, postThenWalk } from '../page/checks.js';
 import { answerOf, inject, injectResident, LATE } from '../read/inject.js';
 import { askDocument } from '../read/ports.js';
@@ -219,6 +219,62 @@ let refusal = null;
 export const lastPatchRefusal = () => refusal;
 
 /**
+ * oneInjectionRead's ask of tab `tabId` for read key `key`, begun: the guard against a
+ * navigation committed meanwhile (`replaced`), the document of the key's last read (`held`,
+ * `[documentId, answer]`, when that tab had one frame) and, when there is one, the ask already
+ * sent through its port (`ported`), with the walk's arguments (`args`) and `keep`.
+ */
+function readAsk(tabId, key) {
+  const replaced = documentReplaced(tabId);
+  const held = heldMain(key);
+  // (The walk id names the document too: a frame of another document keeps no such walk.)
+  const sameAs = held === null ? null : heldRead(key)?.walkId ?? null;
+  const keep = freshKeep();
+  const args = [held?.[1] ?? null, walkArgs(null, limits.walkTextChars, null, keep, true), limits.trackerOffsetElements, sameAs, factArgs()];
+  const t0 = performance.now();
+  return { key, replaced, held, keep, args, t0, ported: held && askDocument(tabId, held[0], 'answerThenWalk', args) };
+}
+
+const early = new WeakMap(); // a call's params → its early asks (askEarly)
+
+/**
+ * The asks a tracked read (trackedRead: `kind`, `tracked`, `preferDom` as it is given them)
+ * sends as its call begins, before the call's consent check has looked the tab up (issue #37
+ * item 3: those browser round trips overlap instead of following each other): a one-frame
+ * snapshot's ask (readAsk) of the document the key's last read was answered from, else the
+ * tracker checks of the documents of the tab's newest page state (repeat.js askHeld). Only
+ * of the tab the call names by id, only through the ports the worker holds to documents it
+ * read: nothing else is asked early. The answers are used by the call's own read alone, which
+ * runs only once the check passed: a call that ends without taking them drops them (`{drop}`;
+ * background.js). Null when there is nothing to ask early.
+ */
+export function askEarly(params, kind, tracked, preferDom) {
+  if (!tracked || !Number.isInteger(params.tabId)) return null;
+  const key = readKey(params.tabId, kind, params);
+  const asks = { key };
+  if (preferDom && readsInOne(params) && heldFrames(key) <= 1) {
+    if (!heldMain(key)) return null; // (read by injection: nothing to ask early)
+    asks.read = readAsk(params.tabId, key);
+  } else {
+    asks.state = askHeld(params.tabId);
+    if (!asks.state) return null;
+  }
+  early.set(params, asks);
+  return { drop: () => takeEarly(params, null) };
+}
+
+/** The call's early asks for read key `key` (none: null), taken; asks for another key are dropped. */
+function takeEarly(params, key) {
+  const asks = early.get(params);
+  early.delete(params);
+  if (asks && asks.key !== key) asks.read?.replaced.stop();
+  return asks?.key === key ? asks : null;
+}
+
+/** Whether a tracked walk read of `params` may read the tab in one round trip (oneInjectionRead). */
+const readsInOne = (params) => [undefined, 'dom'].includes(params.source) && params.selector === undefined && params.ref === undefined;
+
+/**
  * `browser_snapshot` from the walk, unscoped, of a tab with one frame, in one round trip: the
  * frame's tracker answers and, unless it answers what it did before the key's last read,
  * walks right after (page/domwalk.js answerThenWalk; no tracker call of its own, no document
@@ -229,21 +285,17 @@ export const lastPatchRefusal = () => refusal;
  * (readTab's answer), or null when this cannot read the tab (child frames, no tracker or walk
  * in the frame, a pending navigation, any error): the caller then reads the normal way.
  */
-async function oneInjectionRead(tab, key, params, signal, render) {
-  if (tab.pendingUrl) return null;
+async function oneInjectionRead(tab, key, params, signal, render, early) {
+  if (tab.pendingUrl) {
+    early?.replaced.stop();
+    return null;
+  }
+  const { replaced, held, keep, args, t0, ported } = early ?? readAsk(tab.id, key);
   const { collector } = await ready;
   const budget = budgetOf(params);
-  const replaced = documentReplaced(tab.id);
   let read;
   try {
     const race = (p) => Promise.race([replaced.promise, p]);
-    const held = heldMain(key);
-    // (The walk id names the document too: a frame of another document keeps no such walk.)
-    const sameAs = held === null ? null : heldRead(key)?.walkId ?? null;
-    const keep = freshKeep();
-    const args = [held?.[1] ?? null, walkArgs(null, limits.walkTextChars, null, keep, true), limits.trackerOffsetElements, sameAs, factArgs()];
-    const t0 = performance.now();
-    const ported = held && askDocument(tab.id, held[0], 'answerThenWalk', args);
     // (A held answer needs no handle: the loaderId is waited for only when the frame walked.)
     const handle = walkHandle(tab);
     // Through the port: the document asked is the one that answers (a window with child
@@ -368,15 +420,18 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
   assertReadable(tab);
   const { collector } = await ready;
   const key = readKey(tab.id, kind, params);
-  const oneInjection = tracked && preferDom && [undefined, 'dom'].includes(params.source) && params.selector === undefined && params.ref === undefined;
+  const oneInjection = tracked && preferDom && readsInOne(params);
   // (A tab that had child frames at the key's last read goes straight to the frames' path.)
-  const one = oneInjection && heldFrames(key) <= 1 ? await oneInjectionRead(tab, key, params, signal, render) : null;
+  const inOne = oneInjection && heldFrames(key) <= 1;
+  const asked = takeEarly(params, key);
+  if (!inOne) asked?.read?.replaced.stop();
+  const one = inOne ? await oneInjectionRead(tab, key, params, signal, render, asked?.read) : null;
   if (one?.read) {
     const { handle, ...read } = one.read;
     remember(key, one.state, { kept: keep(read.result), handle, walkId: one.walkId });
     return read;
   }
-  const page = one ? null : tracked ? await pageState(tab) : null;
+  const page = one ? null : tracked ? await pageState(tab, asked?.state) : null;
   const state = one?.state ?? page?.state ?? null;
   /** The held read's answer again (remembered with the state now), or null when it cannot be. */
   const again = (held) => {

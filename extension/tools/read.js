@@ -9,11 +9,17 @@ import { journal } from '../services/journal.js';
 import { domCua, extractContent } from '../read/reads.js';
 import { optionalInt, tabInfo } from './common.js';
 import { limits } from '../services/limits.js';
-import { budgetOf, readTab, trackedRead } from './observe.js';
+import { askEarly, budgetOf, readTab, trackedRead } from './observe.js';
+
+/** Whether a `browser_accessibility_snapshot` goes by the change tracker (trackedRead). */
+const axTracked = (params) => params.source !== 'dom' && !params.disableDiffing;
+
+/** The read key kind of a `browser_snapshot` (repeat.js readKey). */
+const snapshotKind = (params) => `snapshot ${optionalInt(params, 'page') ?? ''} ${params.source ?? ''}`;
 
 async function browserSnapshot(params, signal) {
   const page = optionalInt(params, 'page');
-  const { result, tab, timing } = await trackedRead(params, signal, `snapshot ${page ?? ''} ${params.source ?? ''}`, {
+  const { result, tab, timing } = await trackedRead(params, signal, snapshotKind(params), {
     tracked: true,
     preferDom: true,
     // The held result while its refs still resolve (the core says so; it throws when not).
@@ -70,7 +76,7 @@ async function browserAccessibilitySnapshot(params, signal) {
     unchangedSince,
   });
   const { result, tab, timing } = await trackedRead(params, signal, 'ax', {
-    tracked: params.source !== 'dom' && !params.disableDiffing,
+    tracked: axTracked(params),
     // `unchanged` from the held revision (the core refuses one that is not the latest).
     reuse: (since, handle, collector) => collector.accessibility(new Uint8Array(0), options(budgetOf(params), handle, since)),
     keep: (result) => result.snapshotId,
@@ -105,6 +111,24 @@ async function journalRead(params, kind) {
     return collector.console(tab.id, opts);
   });
 }
+
+/**
+ * Asks a read tool may send as its call begins, before the call's consent check is done
+ * (tools/observe.js askEarly: only to a document the tool's last read of the tab was
+ * answered from; the answer is used only once the check passed). `method → (params) →
+ * {drop} | null`; a malformed call asks nothing (the tool says what is wrong).
+ */
+export const earlyAsks = {
+  browser_snapshot: (params) => early(() => askEarly(params, snapshotKind(params), true, true)),
+  browser_accessibility_snapshot: (params) => early(() => askEarly(params, 'ax', axTracked(params), false)),
+};
+const early = (ask) => {
+  try {
+    return ask();
+  } catch {
+    return null;
+  }
+};
 
 export const readTools = {
   browser_snapshot: browserSnapshot,
