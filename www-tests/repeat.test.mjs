@@ -478,3 +478,35 @@ test('browser_snapshot of a one-frame page: the tracker answers and the frame wa
   }
   await closeTab(b, page, tabId);
 });
+
+test('an AX read after a change on a one-frame page: the document answers through its port with the form-field facts of its new state, so the result\'s last scrub injects nothing and still scrubs a secret typed since', async () => {
+  const { page, tabId } = await openTab(b, server, 'changes.html');
+  await page.evaluate(() => {
+    document.getElementById('xo').remove();
+    document.body.insertAdjacentHTML('beforeend', '<label>Password <input type="password" id="pw"></label><p id="copy">Nothing typed</p>');
+  });
+  await page.waitForTimeout(300);
+  await read(tabId);
+  await read(tabId);
+  await b.worker.evaluate(() => {
+    globalThis.__injected = [];
+    const inject = chrome.scripting.executeScript.bind(chrome.scripting);
+    globalThis.__inject = inject;
+    chrome.scripting.executeScript = (o) => { globalThis.__injected.push(o.func?.name ?? o.files?.join()); return inject(o); };
+  });
+  try {
+    // The page copies what was typed into its text (a live preview).
+    await page.evaluate(() => { document.getElementById('pw').value = 'Zq-SECRET-778899'; document.getElementById('copy').textContent = 'You typed Zq-SECRET-778899'; });
+    const r = await read(tabId);
+    assert.ok(!r.error && r.timing.captureMs > 0, JSON.stringify(r).slice(0, 300));
+    assert.match(r.state, /You typed/);
+    assert.doesNotMatch(JSON.stringify(r), /Zq-SECRET-778899/, 'the secret typed since the last read is scrubbed');
+    assert.deepEqual((await b.worker.evaluate(() => globalThis.__injected.splice(0))).filter((f) => f === 'fieldFacts'), [], 'the scrub took the facts the port answer brought');
+    const again = await read(tabId);
+    assert.equal(again.mode, 'unchanged');
+    assert.doesNotMatch(JSON.stringify(again), /Zq-SECRET-778899/);
+  } finally {
+    await b.worker.evaluate(() => { chrome.scripting.executeScript = globalThis.__inject; });
+  }
+  await closeTab(b, page, tabId);
+});

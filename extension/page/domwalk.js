@@ -556,11 +556,15 @@ function portListen() {
   globalThis.__pccPortListening = true;
   const ASKED = {
     answerThenWalk: (...args) => globalThis.__pccWalker.answerThenWalk(...args),
-    check: async (offsetElements) => {
+    // With `factArgs`, an answer other than `held` (the one this document gave before the
+    // read's last) brings the form-field facts of the state it names, read in the same task,
+    // for the result's last scrub (secrets.js): a read after a change needs no injection of
+    // its own for them.
+    check: async (offsetElements, held, factArgs) => {
       const tracker = globalThis.__pccChanges;
       if (!tracker) return null;
       const answer = await tracker.check(offsetElements);
-      return { answer, frames: window.length };
+      return factArgs && answer !== held ? { answer, frames: window.length, facts: globalThis.__pccWalker.fieldFacts(...factArgs) } : { answer, frames: window.length };
     },
   };
   chrome.runtime.onConnect.addListener((port) => {

@@ -12,6 +12,7 @@
 import { trackerState } from '../page/checks.js';
 import { answerOf, inject, injectResident, LATE } from './inject.js';
 import { askDocument } from './ports.js';
+import { factArgs } from './evaluate.js';
 import { limits } from '../services/limits.js';
 
 const states = new Map(); // read key → {state, held}
@@ -92,7 +93,9 @@ export function askHeld(tabId) {
   const held = silentIn(tabId) ? null : latest.get(tabId)?.frames;
   if (held?.[0]?.[0] !== 0) return null;
   const live = held.filter(([, , a]) => a !== 'error page');
-  return { tabId, held, live, got: live.map(([, doc]) => answerOf(askDocument(tabId, doc, 'check', [limits.trackerOffsetElements]))) };
+  // (A tab of one frame: its document's answer, when new, brings its form-field facts.)
+  const args = ([, , answer]) => (held.length === 1 ? [limits.trackerOffsetElements, answer, factArgs()] : [limits.trackerOffsetElements]);
+  return { tabId, held, live, got: live.map((f) => answerOf(askDocument(tabId, f[1], 'check', args(f)))) };
 }
 
 /**
@@ -103,7 +106,8 @@ export function askHeld(tabId) {
  * error page, a frame that came meanwhile) or a tab with a frame known to stay silent is asked
  * on its own, each within the core's frameAnswerMs. `{state, frames, reached}`: `frames` as
  * listed but error pages (nothing there to walk), `reached` when every one of them answered
- * at once (through its port or in that injection).
+ * at once (through its port or in that injection), and `facts`: the form-field facts of this
+ * state when the tab's one document answered anew through its port.
  */
 export async function pageState(tab, early = null) {
   // The documents of the tab's newest state are asked through their ports (read/ports.js)
@@ -131,7 +135,7 @@ export async function pageState(tab, early = null) {
     const now = held.map(([frameId, doc, a]) => [frameId, doc, a === 'error page' ? a : got[k++]?.answer]);
     const listed = held.length === 1 ? got[0]?.frames === 0 : sameFrames(await listing, held);
     if (listed && now.every(([, , a]) => typeof a === 'string')) {
-      return { state: stateOf(tab, now), frames: live.map(([frameId, documentId]) => ({ frameId, documentId })), reached: true };
+      return { state: stateOf(tab, now), frames: live.map(([frameId, documentId]) => ({ frameId, documentId })), reached: true, facts: got[0]?.facts };
     }
   }
   // Listed and asked at once, unless a frame of this tab is known to stay silent.

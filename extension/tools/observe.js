@@ -433,6 +433,9 @@ export async function trackedRead(params, signal, kind, { tracked, reuse, keep, 
   }
   const page = one ? null : tracked ? await pageState(tab, asked?.state) : null;
   const state = one?.state ?? page?.state ?? null;
+  // The facts of the state the tab's one document answered anew: the result's last scrub
+  // needs no injection of its own (secrets.js).
+  if (page?.facts && !page.facts.overflow) noteFacts(tab.id, page.state.text, page.facts.fields);
   /** The held read's answer again (remembered with the state now), or null when it cannot be. */
   const again = (held) => {
     const t0 = performance.now();
