@@ -139,6 +139,11 @@ test('a browser page and a crashed tab: stable codes, and the extension keeps se
   }
   const doc = crashed.browser_doctor.r;
   assert.ok(doc.problems.some((p) => /crashed/.test(p.message)), JSON.stringify(doc));
+  // A new document in the tab: it is read again (the crash is forgotten when its main frame commits).
+  const nav = await b.call('browser_navigate', { tabId, url: server.url('basic.html') });
+  assert.ok(!nav.error, JSON.stringify(nav.error));
+  const after = await b.call('browser_snapshot', { tabId });
+  assert.ok(!after.error, `after the crashed tab navigated: ${JSON.stringify(after.error)}`);
   await closeTab(b, page, tabId);
   await stillServing();
 });

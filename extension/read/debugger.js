@@ -34,18 +34,28 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   } else if (method.startsWith('Runtime.execution')) {
     trackWorld(`${source.tabId}/${source.sessionId || ''}`, method, params);
   } else if (method === 'Inspector.targetCrashed' && !source.sessionId) {
-    crashed.add(source.tabId);
+    crashedTab(source.tabId, true);
   } else if (method === 'Inspector.targetReloadedAfterCrash' && !source.sessionId) {
-    crashed.delete(source.tabId);
+    crashedTab(source.tabId, false);
   }
 });
 
 /** Tabs whose renderer crashed (sad tab): nothing there answers until a new document loads. */
 const crashed = new Set();
-chrome.webNavigation.onCommitted.addListener((d) => d.frameId === 0 && crashed.delete(d.tabId));
+// (Listened to only while a tab is known crashed: every frame of every page the person
+// loads commits a document, and each event would wake the worker — issue #37 item 5.)
+const committed = (d) => d.frameId === 0 && crashedTab(d.tabId, false);
+/** Tab `tabId` crashed, or shows a document again. */
+function crashedTab(tabId, isCrashed) {
+  if (isCrashed) crashed.add(tabId);
+  else crashed.delete(tabId);
+  const listening = chrome.webNavigation.onCommitted.hasListener(committed);
+  if (crashed.size && !listening) chrome.webNavigation.onCommitted.addListener(committed);
+  else if (!crashed.size && listening) chrome.webNavigation.onCommitted.removeListener(committed);
+}
 /** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
 export function forgetTab(tabId) {
-  crashed.delete(tabId);
+  crashedTab(tabId, false);
 }
 
 export function isCrashed(tabId) {

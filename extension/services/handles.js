@@ -88,12 +88,14 @@ export async function resolveTab(tabId) {
   return tab;
 }
 
-export function assertReadable(tab) {
+/** Refuses a tab that shows a page no extension may read (a browser page) and, unless
+ * `crashedOk` (a navigation: what brings a crashed tab back), one whose renderer crashed. */
+export function assertReadable(tab, crashedOk = false) {
   const url = tab.pendingUrl || tab.url || '';
   if (RESTRICTED.some((r) => r.test(url))) {
     fail('BROWSER_PAGE_UNAVAILABLE', `tab ${tab.id} shows a page the browser does not let extensions read`);
   }
-  if (isCrashed(tab.id)) fail('BROWSER_PAGE_UNAVAILABLE', `tab ${tab.id} crashed`, 'reload it with browser_navigate, or open a new tab');
+  if (!crashedOk && isCrashed(tab.id)) fail('BROWSER_PAGE_UNAVAILABLE', `tab ${tab.id} crashed`, 'reload it with browser_navigate, or open a new tab');
 }
 
 

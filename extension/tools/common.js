@@ -30,12 +30,13 @@ export function optionalInt(params, key) {
 
 /**
  * The tab of a side effect that needs no debugger of its own (navigation, tab selection,
- * marks; `readable`: a page the extension may read, for navigation): refused unless agent-owned, or claimed with its handle (the handle's fence is
+ * marks; `readable`: a page the extension may read, for navigation, `crashedOk` even when its
+ * renderer crashed): refused unless agent-owned, or claimed with its handle (the handle's fence is
  * checked; a tab the debugger cannot attach to has none to check against).
  */
-export async function tabToAct(params, { readable = false } = {}) {
+export async function tabToAct(params, { readable = false, crashedOk = false } = {}) {
   const tab = await callTab(params);
-  if (readable) assertReadable(tab);
+  if (readable) assertReadable(tab, crashedOk);
   const all = await sessions(tab.id).catch(() => null);
   await assertMayAct(tab, params, await handleOf(tab, all?.[0]).catch(() => ({})));
   return tab;

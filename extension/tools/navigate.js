@@ -49,7 +49,8 @@ async function browserNavigate(params) {
     assertOrigin(url.href);
   }
   const timeout = timeoutOf(params);
-  const tab = await tabToAct(params, { readable: true });
+  // (A crashed tab is brought back by a navigation: its error's hint says so.)
+  const tab = await tabToAct(params, { readable: true, crashedOk: true });
   if (url) await chrome.tabs.update(tab.id, { url: url.href });
   else {
     try {
