@@ -284,13 +284,14 @@ const readsInOne = (params) => [undefined, 'dom'].includes(params.source) && par
  * true}` (the walk showed what the held read's did: that read answers), `{state, read, walkId}`
  * (readTab's answer), or null when this cannot read the tab (child frames, no tracker or walk
  * in the frame, a pending navigation, any error): the caller then reads the normal way.
+ * `asked`: the call's readAsk sent early (askEarly), if any.
  */
-async function oneInjectionRead(tab, key, params, signal, render, early) {
+async function oneInjectionRead(tab, key, params, signal, render, asked) {
   if (tab.pendingUrl) {
-    early?.replaced.stop();
+    asked?.replaced.stop();
     return null;
   }
-  const { replaced, held, keep, args, t0, ported } = early ?? readAsk(tab.id, key);
+  const { replaced, held, keep, args, t0, ported } = asked ?? readAsk(tab.id, key);
   const { collector } = await ready;
   const budget = budgetOf(params);
   let read;
