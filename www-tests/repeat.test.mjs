@@ -14,6 +14,24 @@ after(async () => { await b?.close(); await server?.close(); });
 
 const read = (tabId, extra = {}) => b.call('browser_accessibility_snapshot', { tabId, sessionId: 'repeat', timing: true, ...extra });
 
+/**
+ * Records the worker's injections from here on, by function (or file) name, `*` marking one
+ * into all frames when `markAll`: `injected()` takes those made since the last look,
+ * `restore()` puts the worker's own executeScript back.
+ */
+async function watchInjections(markAll = false) {
+  await b.worker.evaluate((markAll) => {
+    globalThis.__injected = [];
+    const inject = chrome.scripting.executeScript.bind(chrome.scripting);
+    globalThis.__inject = inject;
+    chrome.scripting.executeScript = (o) => { globalThis.__injected.push(`${o.func?.name ?? o.files?.join()}${markAll && o.target.allFrames ? '*' : ''}`); return inject(o); };
+  }, markAll);
+  return {
+    injected: () => b.worker.evaluate(() => globalThis.__injected.splice(0)),
+    restore: () => b.worker.evaluate(() => { chrome.scripting.executeScript = globalThis.__inject; }),
+  };
+}
+
 test('an unchanged page repeats without a capture; every change is seen by the next read', async () => {
   const { page, tabId } = await openTab(b, server, `changes.html?xo=${encodeURIComponent(`${server.crossOrigin}/changes-child.html`)}`);
   await page.waitForFunction(() => document.getElementById('xo').contentWindow && document.readyState === 'complete');
@@ -186,13 +204,7 @@ test('browser_snapshot of a tab whose child frame shows an error page: the other
   });
   await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.contentDocument === null || f.contentDocument.readyState === 'complete'));
   await page.waitForTimeout(500);
-  await b.worker.evaluate(() => {
-    globalThis.__injected = [];
-    const inject = chrome.scripting.executeScript.bind(chrome.scripting);
-    globalThis.__inject = inject;
-    chrome.scripting.executeScript = (o) => { globalThis.__injected.push(`${o.func?.name}${o.target.allFrames ? '*' : ''}`); return inject(o); };
-  });
-  const injected = () => b.worker.evaluate(() => globalThis.__injected.splice(0));
+  const { injected, restore } = await watchInjections(true);
   const answers = () => b.worker.evaluate(() => globalThis.pcc.portAnswers());
   try {
     const snap = () => b.call('browser_snapshot', { tabId, timing: true });
@@ -206,7 +218,7 @@ test('browser_snapshot of a tab whose child frame shows an error page: the other
     assert.deepEqual(await injected(), ['postThenWalk*'], 'the walks in one injection: the error page was not asked again');
     assert.equal(await answers() - before, 2, 'the trackers of the two frames with a document of their own answered through their ports');
   } finally {
-    await b.worker.evaluate(() => { chrome.scripting.executeScript = globalThis.__inject; });
+    await restore();
   }
   await closeTab(b, page, tabId);
 });
@@ -389,13 +401,7 @@ test('browser_snapshot of a one-frame page: the tracker answers and the frame wa
   await page.waitForFunction(() => !document.querySelector('iframe'));
   await page.waitForTimeout(300);
   // The worker's injections, by function name, from here on.
-  await b.worker.evaluate(() => {
-    globalThis.__injected = [];
-    const inject = chrome.scripting.executeScript.bind(chrome.scripting);
-    globalThis.__inject = inject;
-    chrome.scripting.executeScript = (o) => { globalThis.__injected.push(o.func?.name ?? o.files?.join()); return inject(o); };
-  });
-  const injected = () => b.worker.evaluate(() => globalThis.__injected.splice(0));
+  const { injected, restore } = await watchInjections();
   // What the page answered through its port since the last look.
   let answered = await b.worker.evaluate(() => globalThis.pcc.portAnswers());
   const ported = async () => { const was = answered; answered = await b.worker.evaluate(() => globalThis.pcc.portAnswers()); return answered - was; };
@@ -474,7 +480,7 @@ test('browser_snapshot of a one-frame page: the tracker answers and the frame wa
     assert.deepEqual([await injected(), await ported()], [['answerThenWalk'], 0], 'the new document is asked by an injection');
     console.log(`one-injection snapshot: ${seen.length} kinds of change seen (${seen.join(', ')}); repeats without a walk`);
   } finally {
-    await b.worker.evaluate(() => { chrome.scripting.executeScript = globalThis.__inject; });
+    await restore();
   }
   await closeTab(b, page, tabId);
 });
@@ -488,12 +494,7 @@ test('an AX read after a change on a one-frame page: the document answers throug
   await page.waitForTimeout(300);
   await read(tabId);
   await read(tabId);
-  await b.worker.evaluate(() => {
-    globalThis.__injected = [];
-    const inject = chrome.scripting.executeScript.bind(chrome.scripting);
-    globalThis.__inject = inject;
-    chrome.scripting.executeScript = (o) => { globalThis.__injected.push(o.func?.name ?? o.files?.join()); return inject(o); };
-  });
+  const { injected, restore } = await watchInjections();
   try {
     // The page copies what was typed into its text (a live preview).
     await page.evaluate(() => { document.getElementById('pw').value = 'Zq-SECRET-778899'; document.getElementById('copy').textContent = 'You typed Zq-SECRET-778899'; });
@@ -501,12 +502,12 @@ test('an AX read after a change on a one-frame page: the document answers throug
     assert.ok(!r.error && r.timing.captureMs > 0, JSON.stringify(r).slice(0, 300));
     assert.match(r.state, /You typed/);
     assert.doesNotMatch(JSON.stringify(r), /Zq-SECRET-778899/, 'the secret typed since the last read is scrubbed');
-    assert.deepEqual((await b.worker.evaluate(() => globalThis.__injected.splice(0))).filter((f) => f === 'fieldFacts'), [], 'the scrub took the facts the port answer brought');
+    assert.deepEqual((await injected()).filter((f) => f === 'fieldFacts'), [], 'the scrub took the facts the port answer brought');
     const again = await read(tabId);
     assert.equal(again.mode, 'unchanged');
     assert.doesNotMatch(JSON.stringify(again), /Zq-SECRET-778899/);
   } finally {
-    await b.worker.evaluate(() => { chrome.scripting.executeScript = globalThis.__inject; });
+    await restore();
   }
   await closeTab(b, page, tabId);
 });

@@ -24,6 +24,11 @@ export function forgetTab(tabId) {
 /** Closes port `p` and answers its pending asks with null. */
 function close(p) {
   p.port.disconnect();
+  unanswered(p);
+}
+
+/** Answers port `p`'s pending asks with null (it closed: they go the injected way). */
+function unanswered(p) {
   for (const resolve of p.pending.values()) resolve(null);
   p.pending.clear();
 }
@@ -55,8 +60,7 @@ function portTo(tabId, documentId) {
   port.onDisconnect.addListener(() => {
     void chrome.runtime.lastError;
     drop();
-    for (const resolve of p.pending.values()) resolve(null);
-    p.pending.clear();
+    unanswered(p);
   });
   p.drop = drop;
   return p;

@@ -35,11 +35,11 @@ const silent = new Set();
  * asked again. */
 const errorPages = new Set();
 
-/** One frame's tracker answer: its string, `error page` (Chrome's static error document, e.g.
- * an ad frame offline: nothing there changes but its document), or null. */
 /** A frame document's key in those sets. */
 const docKey = (tabId, frameId, documentId) => `${tabId}:${frameId}:${documentId}`;
 
+/** One frame's tracker answer: its string, `error page` (Chrome's static error document, e.g.
+ * an ad frame offline: nothing there changes but its document), or null. */
 async function frameState(tabId, frame) {
   const doc = docKey(tabId, frame.frameId, frame.documentId);
   if (silent.has(doc)) return null;
