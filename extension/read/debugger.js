@@ -2,6 +2,7 @@
 // out-of-process iframes (flattened child sessions) and forget everything on detach.
 // Every call returns a promise; CDP failures become rejections with the CDP message.
 import { limits } from '../services/limits.js';
+import { ownerOf } from '../services/ownership.js';
 
 const tabs = new Map(); // tabId → { children: Map<sessionId, {frameId, parentSession}>, attaching }
 
@@ -33,6 +34,8 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
     forget(`${source.tabId}/${params.sessionId}`);
   } else if (method.startsWith('Runtime.execution')) {
     trackWorld(`${source.tabId}/${source.sessionId || ''}`, method, params);
+  } else if (method === 'Page.screencastFrame' && !source.sessionId) {
+    send({ tabId: source.tabId }, 'Page.screencastFrameAck', { sessionId: params.sessionId }).catch(() => {}); // whilePainting's frames
   } else if (method === 'Inspector.targetCrashed' && !source.sessionId) {
     crashedTab(source.tabId, true);
   } else if (method === 'Inspector.targetReloadedAfterCrash' && !source.sessionId) {
@@ -157,6 +160,51 @@ async function attach(tabId) {
 }
 
 /**
+ * The agent's tabs (its own and claimed ones) behave as the focused, visible page while the
+ * debugger is attached (CDP focus emulation, which also keeps a hidden tab painting): a tab
+ * in the background of the person's window, in a covered or minimized window, takes input
+ * and paints as the agent's own window's would (without it a click waited ~5 s for a frame
+ * and missed, and a screenshot timed out), and a pointer press on it never needs the OS
+ * focus. The person's tabs keep their own focus and visibility (a chat that marks what the
+ * person sees as read must not be told they see it).
+ */
+function emulateFocus(tabId, st) {
+  // (A tab whose window shows another tab for a moment, while a press lands on it: act/focus.js.)
+  st.focus ??= ownerOf(tabId).then((owner) => {
+    if (!owner) { st.focus = undefined; return false; }
+    return send({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true }).then(() => true, () => false);
+  });
+  return st.focus;
+}
+
+/**
+ * `fn()` while tab `tabId` paints frames. A tab that is not the shown tab of the focused
+ * window (a background tab, a minimized or covered window) paints none of its own: a click
+ * there waited ~5 s for the frame its mouse move is aligned to, a screenshot timed out, and
+ * rAF, animations and the settle wait stood still. A screencast of 8×8 frames (each frame
+ * acknowledged as it comes) makes its compositor produce them as a shown tab's does, for as
+ * long as `fn` runs; a shown tab needs none. Without the debugger, `fn()` alone.
+ */
+export async function whilePainting(tabId, fn) {
+  let st;
+  try {
+    st = await attach(tabId);
+  } catch {
+    return fn();
+  }
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  const win = tab && await chrome.windows.get(tab.windowId).catch(() => null);
+  if (!tab || (tab.active && win?.focused && win.state !== 'minimized')) return fn();
+  st.painting = (st.painting ?? 0) + 1;
+  if (st.painting === 1) await send({ tabId }, 'Page.startScreencast', { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8 }).catch(() => {});
+  try {
+    return await fn();
+  } finally {
+    if (--st.painting === 0 && tabs.get(tabId) === st) send({ tabId }, 'Page.stopScreencast').catch(() => {});
+  }
+}
+
+/**
  * The debugger sessions of a tab: the tab's own target first, then each OOPIF. With a call's
  * `signal`, a command after the call was abandoned (its deadline passed) is never sent: it
  * rejects with the signal's reason, so abandoned work stops at its next command.
@@ -164,6 +212,7 @@ async function attach(tabId) {
 export async function sessions(tabId, signal) {
   signal?.throwIfAborted();
   const st = await attach(tabId);
+  await emulateFocus(tabId, st);
   const children = [...st.children].map(([sessionId, c]) => ({
     session: sessionId,
     frameId: c.frameId,
@@ -184,7 +233,9 @@ const sender = (target, signal) => (m, p) => (signal?.aborted ? Promise.reject(s
 export async function mainSession(tabId, signal) {
   signal?.throwIfAborted();
   attach(tabId).catch(() => {}); // (a failure is `attached`'s too, thrown below)
-  await tabs.get(tabId).attached;
+  const st = tabs.get(tabId);
+  await st.attached;
+  await emulateFocus(tabId, st);
   return { session: '', send: sender({ tabId }, signal) };
 }
 

@@ -143,17 +143,16 @@ export async function currentTab() {
 }
 
 /**
- * The window the agent's new tabs open in while the person uses a window of theirs: one of
- * its own, made unfocused, so the person keeps their tab and focus and the agent's tab is
- * the active, painting tab of its window (a background tab paints no frame: a screenshot
- * waited ~1 s for one and every action ~1 s more). Its id; `null` when a window is in use
- * and the agent has none yet (the caller makes one); `undefined` when no window is in use
- * (the tab then opens in the last focused window, as before).
+ * The window the agent's new tabs open in: one of its own, made unfocused, so the person
+ * keeps their tab and focus and the agent's tab is the active, painting tab of its window
+ * (a background tab paints no frame: debugger.js whilePainting). A pointer press there would
+ * give that window the OS focus: act/focus.js shows its placeholder tab (PLACEHOLDER, made
+ * with the window) for the press. Its id, or `null` when the agent has no window open (the
+ * caller makes one).
  */
 const WINDOW_KEY = 'pcc.agentWindow';
+export const PLACEHOLDER = 'ui/agent-window.html';
 export async function agentWindow() {
-  const inUse = await chrome.windows.getLastFocused({ windowTypes: ['normal'] }).then((w) => w.focused, () => false);
-  if (!inUse) return undefined;
   const { [WINDOW_KEY]: id } = await chrome.storage.session.get(WINDOW_KEY);
   const open = Number.isInteger(id) && (await chrome.windows.get(id).catch(() => null));
   return open && open.type === 'normal' ? open.id : null;

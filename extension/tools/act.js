@@ -3,9 +3,10 @@
 // (actions.js); page events only for a DOM ref without the debugger.
 // Owns: the outcome of an action as the model reads it. Must never: act without ownership,
 // or replay a side effect whose outcome is unknown.
+import { keepingFocus } from '../act/focus.js';
 import { act, clickAt, dragBetween, isConnected, pointOf, reveal, scroll } from '../act/actions.js';
 import { ready, jsonText } from '../services/core.js';
-import { sessions } from '../read/debugger.js';
+import { sessions, whilePainting } from '../read/debugger.js';
 import { answered, openDialog } from '../act/dialogs.js';
 import { domAct } from '../read/walker.js';
 import { inject } from '../read/inject.js';
@@ -52,7 +53,7 @@ async function browserDrag(params, signal) {
     to = await nodeOf(params.toTarget, params.snapshotId, params.toRef);
   }
   const started = Date.now();
-  const { html5 } = await dragBetween(all, tab.id, from.slice(0, 2), to.slice(0, 2));
+  const { html5 } = await keepingFocus(tab.id, () => dragBetween(all, tab.id, from.slice(0, 2), to.slice(0, 2)));
   return outcome(tab, handle, all[0], started, { ok: true, ...(html5 ? { html5 } : {}) });
 }
 
@@ -147,7 +148,7 @@ async function browserAction(action, params, signal) {
     }
   }
   const started = Date.now();
-  const extra = await act(all, session, target.backendNodeId, action, params);
+  const extra = action === 'click' ? await keepingFocus(tab.id, () => act(all, session, target.backendNodeId, action, params)) : await act(all, session, target.backendNodeId, action, params);
   const out = { ok: true, action, ref: params.ref, ...extra };
   if (rebound) out.rebound = true;
   return outcome(tab, handle, all[0], started, out);
@@ -225,12 +226,12 @@ async function onTab(params, signal, run) {
   const handle = await handleOf(tab, all[0]);
   await assertMayAct(tab, params, handle);
   const started = Date.now();
-  return outcome(tab, handle, all[0], started, await run(all, handle));
+  return outcome(tab, handle, all[0], started, await run(all, handle, tab));
 }
 
 async function clickAtPoint(params, signal) {
   if (!Number.isFinite(params.x) || !Number.isFinite(params.y)) fail('INVALID_REQUEST', 'a click at a point needs x and y (viewport CSS pixels)');
-  return onTab(params, signal, async (all) => ({ ok: true, action: 'click', hit: (await clickAt(all, params.x, params.y, params)).hit }));
+  return onTab(params, signal, async (all, handle, tab) => ({ ok: true, action: 'click', hit: (await keepingFocus(tab.id, () => clickAt(all, params.x, params.y, params))).hit }));
 }
 
 async function pressWithoutRef(params, signal) {
@@ -258,10 +259,17 @@ async function browserDialog(params) {
   return { ok: true, dialog: { type: d.type, accepted: params.accept } };
 }
 
+/** An action on a tab that may paint no frame of its own (debugger.js whilePainting), from
+ * its first input to its settled outcome. (A tab that cannot be found: the tool says so.) */
+const painted = (run) => async (params, signal) => {
+  const tab = await resolveTab(params.tabId).catch(() => null);
+  return tab ? whilePainting(tab.id, () => run(params, signal)) : run(params, signal);
+};
+
 export const actTools = {
-  ...Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (p, signal) => browserAction(action, p, signal)])),
-  browser_drag: browserDrag,
-  browser_fill_form: browserFillForm,
-  browser_scroll: browserScroll,
+  ...Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, painted((p, signal) => browserAction(action, p, signal))])),
+  browser_drag: painted(browserDrag),
+  browser_fill_form: painted(browserFillForm),
+  browser_scroll: painted(browserScroll),
   browser_dialog: browserDialog,
 };

@@ -9,7 +9,7 @@ import { groupOf, joinGroup } from '../services/groups.js';
 import { assertReadable, handleOf, resolveTab, tabFence } from '../services/handles.js';
 import { journal } from '../services/journal.js';
 import { assertOrigin, described, listed } from '../services/consent.js';
-import { agentWindow, personWindow, markOwned, markTab, ownedTabs, ownerOf, release, setAgentWindow, setCurrent } from '../services/ownership.js';
+import { PLACEHOLDER, agentWindow, personWindow, markOwned, markTab, ownedTabs, ownerOf, release, setAgentWindow, setCurrent } from '../services/ownership.js';
 import { projectTabs } from '../wasm/pcc.js';
 import { tabInfo, tabToAct, timeoutOf } from './common.js';
 import { waitLoaded } from './navigate.js';
@@ -86,9 +86,9 @@ async function browserTabOpen(params) {
 
 /**
  * A blank tab for the agent. `active` given: in the person's last focused window, focused
- * (true) or in the background (false). Not given: while the person uses a window, in the
- * agent's own window (ownership.js agentWindow), active there, never taking their focus;
- * otherwise active in the last focused window.
+ * (true) or in the background (false). Not given: the active tab of the agent's own window
+ * (ownership.js agentWindow), made unfocused the first time with its placeholder tab: the
+ * person's window, tab and OS focus stay theirs.
  */
 async function newAgentTab(active) {
   if (active !== undefined) {
@@ -96,11 +96,16 @@ async function newAgentTab(active) {
     return chrome.tabs.create({ url: 'about:blank', active, ...(windowId !== undefined ? { windowId } : {}) });
   }
   const windowId = await agentWindow();
-  if (windowId === undefined) return chrome.tabs.create({ url: 'about:blank', active: true });
-  if (windowId !== null) return chrome.tabs.create({ url: 'about:blank', windowId, active: true });
+  if (windowId !== null) {
+    // Made in the background, then shown: a tab made active in an unfocused window took the
+    // OS focus with it (a headed browser under a window manager); showing one does not.
+    const made = await chrome.tabs.create({ url: 'about:blank', windowId, active: false });
+    return chrome.tabs.update(made.id, { active: true });
+  }
   const made = await chrome.windows.create({ url: 'about:blank', focused: false, type: 'normal' });
   await setAgentWindow(made.id);
-  return made.tabs?.[0] ?? (await chrome.tabs.query({ windowId: made.id }))[0];
+  await chrome.tabs.create({ url: chrome.runtime.getURL(PLACEHOLDER), windowId: made.id, index: 0, active: false });
+  return made.tabs?.[0] ?? (await chrome.tabs.query({ windowId: made.id, active: true }))[0];
 }
 
 async function browserTabClose(params) {

@@ -4,7 +4,7 @@
 // to the model (the Bridge writes a screenshot's file), or an unscrubbed field value.
 import { keepWorker } from '../services/bridge.js';
 import { ready } from '../services/core.js';
-import { sessions } from '../read/debugger.js';
+import { sessions, whilePainting } from '../read/debugger.js';
 import { HINTS, fail } from '../services/errors.js';
 import { formFields, scrubText } from '../read/evaluate.js';
 import { assertOrigin } from '../services/consent.js';
@@ -131,7 +131,9 @@ async function browserScreenshot(params, signal) {
     truncated = c.height > max;
     clip = { x: 0, y: 0, width: Math.min(c.width, max), height: Math.min(c.height, max), scale: 1 };
   }
-  const { data } = await main.send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip, captureBeyondViewport: true } : {}) });
+  // A tab that paints no frame (in the background, a covered or minimized window) paints
+  // while it is captured (debugger.js whilePainting).
+  const { data } = await whilePainting(tab.id, () => main.send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip, captureBeyondViewport: true } : {}) }));
   // The image is an attachment; the model text never carries it.
   return { text: screenshotText(tab.id), attachment: { mimeType: 'image/png', data }, tab: tabInfo(tab), ...(truncated ? { truncated } : {}) };
 }
