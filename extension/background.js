@@ -7,7 +7,7 @@
 // the tool's result, or to `{error: {code, message, hint}}`.
 import { memoryBytes } from './wasm/pcc.js';
 import { lateFrames } from './read/inject.js';
-import { ready, startup, whileRunning } from './services/core.js';
+import { keepState, ready, startup, whileRunning } from './services/core.js';
 import { assertReadable, notedCallTab, noteCallTab, resolveTab } from './services/handles.js';
 import { fail, toWire, ToolError, HINTS } from './services/errors.js';
 import { status, doctor, recordEvent } from './services/status.js';
@@ -166,6 +166,9 @@ async function guardDialog(method, params, start, limit, sideEffects) {
   }
 }
 
+/** Tools that never change the core's state (refs, revisions, journals): no state write after them. */
+const STATELESS = new Set(['browser_status', 'browser_doctor', 'browser_tabs', 'browser_selected_tab', 'browser_screenshot', 'browser_dialog', 'browser_downloads', 'browser_clipboard_read', 'browser_clipboard_write']);
+
 async function call(method, params = {}) {
   const t0 = performance.now();
   let out;
@@ -193,7 +196,10 @@ async function call(method, params = {}) {
     limit?.cancel();
     early?.drop();
   }
-  if (Object.hasOwn(TOOLS, method)) recordEvent(method, out.error, performance.now() - t0).catch(() => {});
+  if (Object.hasOwn(TOOLS, method)) {
+    recordEvent(method, out.error, performance.now() - t0).catch(() => {});
+    if (!STATELESS.has(method)) keepState();
+  }
   return scrubbedResult(out, ...scrubTab(params, out), t0);
 }
 

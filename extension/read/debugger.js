@@ -8,7 +8,7 @@ const tabs = new Map(); // tabId → { children: Map<sessionId, {frameId, parent
 
 /** No CDP command may hang a tool: past this, it rejects (the caller decides what it means). */
 
-function send(target, method, params = {}) {
+function send(target, method, params = {}, again = false) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${method} timed out`)), limits.commandTimeoutMs);
     chrome.debugger.sendCommand(target, method, params, (result) => {
@@ -17,7 +17,21 @@ function send(target, method, params = {}) {
       if (err) reject(new Error(err.message));
       else resolve(result || {});
     });
+  }).catch(async (e) => {
+    // The tab's attachment ended without an onDetach this worker heard (the person's Cancel on
+    // the debugger's infobar while the worker slept, a detach of this extension's own): the
+    // command was never delivered, so it is sent again once, on a new attachment.
+    if (again || target.sessionId || !/not attached/i.test(e.message)) throw e;
+    dropped(target.tabId);
+    await attach(target.tabId);
+    return send(target, method, params, true);
   });
+}
+
+/** Everything known of a tab's attachment, forgotten (it ended). */
+function dropped(tabId) {
+  tabs.delete(tabId);
+  for (const key of [...runtimeOn, ...worlds.keys()]) if (key.startsWith(`${tabId}/`)) forget(key);
 }
 
 chrome.debugger.onEvent.addListener((source, method, params) => {
@@ -65,10 +79,7 @@ export function isCrashed(tabId) {
   return crashed.has(tabId);
 }
 
-chrome.debugger.onDetach.addListener((source) => {
-  tabs.delete(source.tabId);
-  for (const key of [...runtimeOn, ...worlds.keys()]) if (key.startsWith(`${source.tabId}/`)) forget(key);
-});
+chrome.debugger.onDetach.addListener((source) => dropped(source.tabId));
 
 // This extension's own isolated world in each frame (where memory.js runs), by session
 // (`tabId/sessionId`): CDP reports it once Runtime is enabled. A page cannot create a

@@ -16,7 +16,7 @@
 // and a message every 20 s keeps an open link (and the worker) alive.
 // Port and token live in chrome.storage.local (`bridgePort`, default 17373; `bridgeToken`).
 import { setBridgePolicy } from './consent.js';
-import { browserId, runtimeId } from './handles.js';
+import { browserId, runtimeId, runtimeLoaded } from './handles.js';
 import { limits, limitsLoaded } from './limits.js';
 
 /** The native-messaging host `pcc setup` registers (bridge/src/setup.rs HOST_NAME). */
@@ -104,6 +104,7 @@ async function connect() {
   let authenticated = false;
   let proven = false; // the Bridge proved it holds our token
   ws.onopen = async () => {
+    await runtimeLoaded;
     ws.send(JSON.stringify({ type: 'hello', browserId: await browserId(), runtimeId, version: chrome.runtime.getManifest().version, nonce }));
     keepalive = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), limits.bridgeKeepaliveMs);
   };
@@ -156,11 +157,18 @@ export async function keepWorker() {
   }
 }
 
+const keeperPorts = new Set();
+
 /** Starts the link; `call(method, params)` serves the Bridge's calls. */
 export function startBridge(call) {
   handler = call;
   // The keeper's message is what starts a stopped worker; the listener only has to exist. The
   // popup asks how the link stands.
+  // The keeper's port (keeper.js): held open for this worker's life; its closing is how the
+  // keeper learns that the worker stopped.
+  chrome.runtime.onConnect.addListener((port) => {
+    if (port.name === 'pcc-keeper') keeperPorts.add(port) && port.onDisconnect.addListener(() => keeperPorts.delete(port));
+  });
   chrome.runtime.onMessage.addListener((msg, _sender, reply) => {
     if (msg?.type !== 'pcc-link') return undefined;
     reply(linkSummary());

@@ -5,7 +5,7 @@
 // Owns: the module instance and when it is renewed. Must never: renew while a call runs, or
 // let a renewal lose refs, revisions or journals (the state crosses as text, `saved.rs`).
 import init, { Collector, computedStyles, limits, memoryBytes, renewInstance } from '../wasm/pcc.js';
-import { runtimeId } from './handles.js';
+import { runtimeId, runtimeLoaded } from './handles.js';
 import { hintsLoaded } from './errors.js';
 import { setLimits } from './limits.js';
 
@@ -22,14 +22,58 @@ export const startup = {};
 
 export const ready = (async () => {
   const t0 = performance.now();
-  await Promise.all([init({ module_or_path: new URL('../wasm/pcc_bg.wasm', import.meta.url) }), hintsLoaded]);
+  const [, , , saved] = await Promise.all([init({ module_or_path: new URL('../wasm/pcc_bg.wasm', import.meta.url) }), hintsLoaded, runtimeLoaded, savedState()]);
   startup.instantiateMs = performance.now() - t0;
   const l = limits();
   setLimits(l);
-  const loaded = Object.assign(core, { collector: new Collector(runtimeId), styles: computedStyles(), limits: l });
+  let collector = null;
+  if (saved) {
+    try {
+      collector = Collector.restore(saved);
+      startup.restored = true;
+    } catch (e) {
+      console.error('pcc: the saved collector state could not be restored; refs of the last worker fail closed', e);
+    }
+  }
+  const loaded = Object.assign(core, { collector: collector ?? new Collector(runtimeId), styles: computedStyles(), limits: l });
   startup.readyMs = performance.now();
   return loaded;
 })();
+
+// The core's state outlives the worker: written after the calls that may change it (one write
+// for calls that end together), read when the next worker starts. Cache Storage, not
+// chrome.storage: a write there hands the whole text to every storage listener. Keyed by the
+// runtime (handles.js), which chrome.storage.session keeps for the browser session only: a
+// state of an earlier session is never read, and is deleted.
+const STATE_CACHE = 'pcc-core-state';
+const stateUrl = () => `https://pcc.invalid/state/${runtimeId}`;
+
+async function savedState() {
+  try {
+    await runtimeLoaded;
+    const cache = await caches.open(STATE_CACHE);
+    for (const req of await cache.keys()) if (req.url !== stateUrl()) await cache.delete(req);
+    const hit = await cache.match(stateUrl());
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}
+
+let saving = null;
+/** Writes the core's state once the calls running now have answered. */
+export function keepState() {
+  saving ??= new Promise((r) => setTimeout(r, 0)).then(async () => {
+    saving = null;
+    if (!core.collector) return;
+    try {
+      const text = core.collector.saveState();
+      await (await caches.open(STATE_CACHE)).put(stateUrl(), new Response(text));
+    } catch (e) {
+      console.error('pcc: the collector state could not be kept for the next worker', e);
+    }
+  });
+}
 
 let running = 0;
 let idle = null;

@@ -29,14 +29,36 @@ export function browserId() {
   return browserIdPromise;
 }
 
-/** This extension runtime: new on every service-worker start, so old refs never resolve. */
-export const runtimeId = crypto.randomUUID().replace(/-/g, '').slice(0, 6);
-
+/**
+ * This extension runtime: new when the browser session starts, kept in chrome.storage.session
+ * with the tab fences, so a restarted worker (Chrome stops it when idle, on memory pressure,
+ * after a crash) goes on with the same handles, snapshot ids and, restored by core.js, refs.
+ * Set once `runtimeLoaded` resolves (core.js's `ready` waits for it).
+ */
+export let runtimeId;
+const RUNTIME_KEY = 'pcc.runtime';
 const fences = new Map(); // tabId → fence
 let fenceCounter = 0;
+export const runtimeLoaded = chrome.storage.session.get(RUNTIME_KEY).then(({ [RUNTIME_KEY]: r }) => r, () => null).then((r) => {
+  if (r && typeof r.id === 'string' && Number.isInteger(r.counter)) {
+    runtimeId = r.id;
+    fenceCounter = r.counter;
+    for (const [k, v] of Object.entries(r.fences ?? {})) if (!fences.has(Number(k))) fences.set(Number(k), v);
+  } else {
+    runtimeId = crypto.randomUUID().replace(/-/g, '').slice(0, 6);
+    saveRuntime();
+  }
+});
+function saveRuntime() {
+  chrome.storage.session.set({ [RUNTIME_KEY]: { id: runtimeId, counter: fenceCounter, fences: Object.fromEntries(fences) } }).catch(() => {});
+}
+
 export function tabFence(tabId) {
   // Unique within the runtime (the tab id is the handle's own field): a model echoes it.
-  if (!fences.has(tabId)) fences.set(tabId, `${runtimeId}.${++fenceCounter}`);
+  if (!fences.has(tabId)) {
+    fences.set(tabId, `${runtimeId}.${++fenceCounter}`);
+    saveRuntime();
+  }
   return fences.get(tabId);
 }
 /** The handle of a tab whose document is proved to be the one `h` was taken on (the change
@@ -48,6 +70,7 @@ export function sameDocumentHandle(tab, h) {
 export function replacedTab(added, removed) {
   fences.delete(removed);
   fences.delete(added); // the replacement gets a fresh fence on first use
+  saveRuntime();
 }
 
 const RESTRICTED = [/^chrome:/, /^chrome-extension:/, /^chrome-untrusted:/, /^devtools:/, /^edge:/, /^about:(?!blank|srcdoc)/,
@@ -103,7 +126,7 @@ export function assertReadable(tab, crashedOk = false) {
 const lastIncarnation = new Map();
 /** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
 export function forgetTab(tabId) {
-  fences.delete(tabId);
+  if (fences.delete(tabId)) saveRuntime();
   lastIncarnation.delete(tabId);
 }
 
