@@ -8,6 +8,7 @@
 #   ./build.sh test           native tests, wasm boundary tests in headless Chrome, e2e suite
 #   ./build.sh pi             the pi package's tests alone (pi-tests/, the real pi agent)
 #   ./build.sh dsh            the DSH plugin's tests alone (dsh-tests/, a real DeepSeek Harness host)
+#   ./build.sh headed         the headed track alone (www-tests/headed/: Xvfb, openbox, the person's real keys)
 #   ./build.sh demo [URL|FILE] snapshot a page through the real extension in headless Chromium
 #   ./build.sh bench          ours vs Playwright's AI snapshot → bench/results.json, bench/report.html
 #   ./build.sh corpus [DIR]   fidelity checks on every real page of ../shared/corpus/readability/
@@ -38,6 +39,11 @@ setup() {
   [ -x /usr/bin/chromedriver ] || need_apt+=(chromium-driver)
   command -v zip >/dev/null || need_apt+=(zip)
   command -v node >/dev/null || need_apt+=(nodejs npm)
+  # The headed track (www-tests/headed/): a real X display, a window manager, X input.
+  command -v Xvfb >/dev/null || need_apt+=(xvfb)
+  command -v openbox >/dev/null || need_apt+=(openbox)
+  command -v xprop >/dev/null || need_apt+=(x11-utils)
+  command -v xdotool >/dev/null || need_apt+=(xdotool)
   if [ ${#need_apt[@]} -gt 0 ]; then
     log "apt-get install ${need_apt[*]}"
     local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
@@ -55,8 +61,8 @@ setup() {
     # Not --locked: the CLI's own lockfile names a yanked crate version.
     cargo install wasm-bindgen-cli --version "$want" --force
   fi
-  if [ ! -d www-tests/node_modules/playwright-core ] || [ ! -x www-tests/node_modules/.bin/wasm-opt ] || [ ! -f www-tests/node_modules/@mozilla/readability/Readability.js ] || [ ! -d www-tests/node_modules/@modelcontextprotocol/sdk ]; then
-    log "npm ci (playwright-core drives Debian's /usr/bin/chromium and never downloads a browser; binaryen; the MCP SDK, the onboarding test's client)"
+  if [ ! -d www-tests/node_modules/playwright-core ] || [ ! -x www-tests/node_modules/.bin/wasm-opt ] || [ ! -f www-tests/node_modules/@mozilla/readability/Readability.js ] || [ ! -d www-tests/node_modules/@modelcontextprotocol/sdk ] || [ ! -d www-tests/node_modules/ws ]; then
+    log "npm ci (playwright-core drives Debian's /usr/bin/chromium and never downloads a browser; binaryen; the MCP SDK, the onboarding test's client; ws, the headed track's link to the worker)"
     (cd www-tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
   fi
   if [ ! -d pi-tests/node_modules/@mariozechner/pi-coding-agent ]; then
@@ -275,8 +281,16 @@ test_e2e() {
   from_store_zip
   log "www-tests: the extension (and the Bridge, CLI, MCP) end to end in headless Chromium"
   (cd www-tests && node --test --test-concurrency=1 --test-timeout=240000 --test-reporter=spec ./*.test.mjs)
+  test_headed
   test_pi
   test_dsh
+}
+
+# The person's own browser, shared (issue #54): headed Chromium under Xvfb with openbox,
+# nothing attached to any page, the worker reached over CDP only (www-tests/headed/harness.mjs).
+test_headed() {
+  log "www-tests/headed: a headed Chromium under Xvfb + openbox, the person typing with real keys beside the agent"
+  (cd www-tests && node --test --test-concurrency=1 --test-timeout=240000 --test-reporter=spec ./headed/*.test.mjs)
 }
 
 test_pi() {
@@ -300,6 +314,7 @@ case "$cmd" in
   test-native) test_native ;;
   test-wasm) setup; test_wasm ;;
   test-e2e) setup; build; build_bridge; dist; test_e2e ;;
+  headed) setup; build; dist; from_store_zip; test_headed ;;
   pi) setup; build; build_bridge; dist; from_store_zip; test_pi ;;
   dsh) setup; build; build_bridge; dist; from_store_zip; test_dsh ;;
   bridge) build_bridge; exec target/debug/pcc bridge "$@" ;;

@@ -8,7 +8,7 @@
 import { memoryBytes } from './wasm/pcc.js';
 import { lateFrames } from './read/inject.js';
 import { keepState, ready, startup, whileRunning } from './services/core.js';
-import { assertReadable, notedCallTab, noteCallTab, resolveTab } from './services/handles.js';
+import { assertReadable, defaultTab, notedCallTab, noteCallSession, noteCallTab, resolveTab } from './services/handles.js';
 import { fail, toWire, ToolError, HINTS } from './services/errors.js';
 import { status, doctor, recordEvent } from './services/status.js';
 import { startBridge, configureBridge, bridgeState } from './services/bridge.js';
@@ -39,8 +39,9 @@ import { ownedTabs, ownerOf } from './services/ownership.js';
 // A closed or replaced tab: every module that keeps per-tab state forgets it, here in one
 // place (the core's refs and revisions of the tab too).
 const TAB_STATE = [consentTabs, debuggerTabs, dialogTabs, handleTabs, journalTabs, ownershipTabs, portTabs, repeatTabs, secretTabs];
-chrome.tabs.onRemoved.addListener(async (tabId) => {
+chrome.tabs.onRemoved.addListener(async (tabId, { windowId, isWindowClosing }) => {
   for (const m of TAB_STATE) m.forgetTab(tabId);
+  if (!isWindowClosing) ownershipTabs.agentTabClosed(windowId).catch(() => {});
   (await ready).collector.clearTab(tabId);
 });
 // A tab a page opened: the agent's when an agent tab's page opened it (in its opener's group).
@@ -169,7 +170,26 @@ async function guardDialog(method, params, start, limit, sideEffects) {
 /** Tools that never change the core's state (refs, revisions, journals): no state write after them. */
 const STATELESS = new Set(['browser_status', 'browser_doctor', 'browser_tabs', 'browser_selected_tab', 'browser_screenshot', 'browser_dialog', 'browser_downloads', 'browser_clipboard_read', 'browser_clipboard_write']);
 
-async function call(method, params = {}) {
+/** The call's params with its session's defaults (`sessionId`, `tabId`), noted for the tools. */
+async function withSession(method, params, takes, session) {
+  let out = params;
+  if (session && takes?.has('sessionId') && params.sessionId === undefined) out = { ...out, sessionId: session };
+  if (takes?.has('tabId') && params.tabId === undefined) {
+    // (A tool that only describes a tab takes the session's current one, and never fails on it.)
+    const id = TAB_FREE.has(method) ? await defaultTab(session).catch(() => undefined) : await defaultTab(session);
+    if (id !== undefined) out = { ...out, tabId: id };
+  }
+  noteCallSession(out, session);
+  return out;
+}
+
+/**
+ * `session`: the agent session of the call (one per client of the Bridge: bridge.js), or
+ * undefined. It is the default `sessionId` of every tool that takes one (its tabs, tab group,
+ * cleanup and AX revisions are its own), and a call without tabId addresses its current tab
+ * (handles.js defaultTab), never another session's.
+ */
+async function call(method, params = {}, session = undefined) {
   const t0 = performance.now();
   let out;
   let limit;
@@ -182,6 +202,7 @@ async function call(method, params = {}) {
     for (const k of Object.keys(params)) {
       if (!known.get(method)?.has(k)) fail('INVALID_REQUEST', `${method} has no parameter ${k.slice(0, limits.methodNameChars)}`, `its parameters: ${[...(known.get(method) ?? [])].join(', ')}`);
     }
+    params = await withSession(method, params, known.get(method), typeof session === 'string' && session ? session.slice(0, limits.sessionIdChars) : '');
     // A read's ask of a document it already holds goes out now, alongside the check below
     // (tools/read.js earlyAsks): its answer waits for the check.
     early = earlyAsks[method]?.(params);

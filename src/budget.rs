@@ -247,6 +247,9 @@ pub const TIMEOUT_DEFAULT_MS: usize = 5_000;
 
 /// A tab group's title (the agent session's label).
 pub const GROUP_TITLE_CHARS: usize = 40;
+/// An agent session's id (the Bridge's client: an MCP connection, a pi session, a DSH agent,
+/// a CLI's `PCC_SESSION`), as the Bridge takes it and `browser_tabs` shows it.
+pub const SESSION_ID_CHARS: usize = 64;
 /// Read keys whose page state the worker holds for a repeat read (AX and snapshot reads):
 /// twice the revisions the core keeps.
 pub const READ_KEYS_KEPT: usize = 2 * REVISIONS_TOTAL;
@@ -299,7 +302,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 73] = [
+pub const SOURCE_LIMITS: [(&str, usize); 74] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -345,6 +348,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 73] = [
     ("formFieldsMax", FORM_FIELDS_MAX),
     ("timeoutDefaultMs", TIMEOUT_DEFAULT_MS),
     ("groupTitleChars", GROUP_TITLE_CHARS),
+    ("sessionIdChars", SESSION_ID_CHARS),
     ("readKeysKept", READ_KEYS_KEPT),
     ("silentFramesKept", SILENT_FRAMES_KEPT),
     ("openedTabsKept", OPENED_TABS_KEPT),

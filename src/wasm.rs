@@ -141,7 +141,7 @@ export interface JournalOptions { maxEntries?: number; maxChars?: number; filter
 export interface ConsoleEntry { level: string; text: string; source?: string; }
 export interface RequestEntry { method: string; url: string; type?: string; status?: number; mimeType?: string; encodedBytes?: number; failed?: string; pending?: boolean; }
 export interface Log<T> { entries: T[]; count: number; total: number; dropped: number; truncated: boolean; }
-export interface TabDescriptor { id: number; title: string; url: string; active?: boolean; windowId: number; index?: number; owner?: "agent" | "claimed" | "user"; lifecycle?: string; groupId?: number; opener?: number; granted?: false; }
+export interface TabDescriptor { id: number; title: string; url: string; active?: boolean; windowId: number; index?: number; owner?: "agent" | "claimed" | "user"; lifecycle?: string; groupId?: number; opener?: number; session?: string; mine?: true; granted?: false; }
 export interface TabList { tabs: TabDescriptor[]; count: number; truncated: boolean; }
 export interface Evaluated { value: unknown; type: string; charCount: number; truncated: boolean; }
 /** budget.rs's source-side limits, by name. */

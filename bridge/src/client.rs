@@ -1,7 +1,9 @@
 //! The HTTP client of the CLI and the MCP server: calls a local Bridge with the token.
 //!
-//! Owns: reaching the Bridge. Must never: send empty optional fields (they are dropped
-//! before sending), retry a call (a side effect is never replayed), or print the token.
+//! Owns: reaching the Bridge, and the agent session a call belongs to (`PCC_SESSION`, or the
+//! MCP server's own). Must never: change a parameter (a `null` is left out, nothing else:
+//! `""` and `false` reach the worker as given), retry a call (a side effect is never
+//! replayed), or print the token.
 
 use crate::config;
 use crate::wire::hint;
@@ -43,6 +45,14 @@ pub struct Client {
     port: u16,
     base: String,
     agent: ureq::Agent,
+    /// The agent session of every call (the worker keeps a current tab, tabs, group and
+    /// revisions per session): `PCC_SESSION`, or what `with_session` set.
+    session: Option<String>,
+}
+
+/// A session id as the Bridge takes it: 1 to 64 of `A-Z a-z 0-9 . _ : -`.
+pub fn valid_session(s: &str) -> bool {
+    (1..=pcc::budget::SESSION_ID_CHARS).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"._:-".contains(&b))
 }
 
 impl Client {
@@ -50,7 +60,16 @@ impl Client {
         // No pooled connections: the Bridge closes idle ones (its header timeout), and a call
         // written into a closed one would look like a call the Bridge lost (uncertain).
         let agent = ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(HTTP_TIMEOUT)).max_idle_connections(0).build().into();
-        Client { port, base: format!("http://127.0.0.1:{port}"), agent }
+        let session = std::env::var("PCC_SESSION").ok().filter(|s| valid_session(s));
+        Client { port, base: format!("http://127.0.0.1:{port}"), agent, session }
+    }
+
+    /// The same client for agent session `id` (unless `PCC_SESSION` names one).
+    pub fn with_session(mut self, id: String) -> Client {
+        if self.session.is_none() && valid_session(&id) {
+            self.session = Some(id);
+        }
+        self
     }
 
     fn token() -> Result<String, ClientError> {
@@ -77,9 +96,12 @@ impl Client {
     /// One tool call; `mode` is `Some("compact")`, `Some("raw")` or `None` (the Bridge's raw).
     pub fn call(&self, method: &str, params: Map<String, Value>, mode: Option<&str>) -> Result<Value, ClientError> {
         let token = Self::token()?;
-        let mut body = json!({"method": method, "params": drop_empty(params)});
+        let mut body = json!({"method": method, "params": drop_null(params)});
         if let Some(m) = mode {
             body["responseMode"] = m.into();
+        }
+        if let Some(s) = &self.session {
+            body["session"] = s.clone().into();
         }
         // Unknown methods (`pcc call`) count as side effects.
         let side_effect = crate::tools::find(method).is_none_or(|t| !t.read_only);
@@ -123,9 +145,10 @@ fn maybe_sent(e: &ureq::Error) -> bool {
     ) && !matches!(e, ureq::Error::Io(io) if matches!(io.kind(), ConnectionRefused | AddrNotAvailable))
 }
 
-/// Empty optional fields (`null`, `""`) are never sent.
-pub fn drop_empty(params: Map<String, Value>) -> Map<String, Value> {
-    params.into_iter().filter(|(_, v)| !matches!(v, Value::Null) && v.as_str() != Some("")).collect()
+/// A `null` field is an absent one (a host's unset optional); every other value is sent as
+/// given (`fill {text: ""}` clears a field).
+pub fn drop_null(params: Map<String, Value>) -> Map<String, Value> {
+    params.into_iter().filter(|(_, v)| !v.is_null()).collect()
 }
 
 #[cfg(test)]
@@ -141,9 +164,19 @@ mod tests {
     }
 
     #[test]
-    fn empty_optional_fields_are_not_sent() {
-        let p = json!({"selector": "", "snapshotId": null, "tabId": 3, "path": "", "text": " "});
-        let kept = drop_empty(p.as_object().unwrap().clone());
-        assert_eq!(Value::Object(kept), json!({"tabId": 3, "text": " "}));
+    fn only_null_fields_are_left_out() {
+        let p = json!({"selector": "", "snapshotId": null, "tabId": 3, "text": "", "submit": false, "n": 0});
+        let kept = drop_null(p.as_object().unwrap().clone());
+        assert_eq!(Value::Object(kept), json!({"selector": "", "tabId": 3, "text": "", "submit": false, "n": 0}));
+    }
+
+    #[test]
+    fn a_session_id_is_short_and_plain() {
+        for ok in ["mcp-3f2a", "pi.1:a_b", &"a".repeat(64)] {
+            assert!(valid_session(ok), "{ok}");
+        }
+        for bad in ["", "a b", "x/y", "é", &"a".repeat(65)] {
+            assert!(!valid_session(bad), "{bad}");
+        }
     }
 }

@@ -31,7 +31,10 @@ struct Browser {
 
 /// `profile`: `core` (default), `all`, or a list of tool names (tools::profile).
 pub async fn serve(port: u16, profile: &str) -> Result<(), String> {
-    let server = Browser { client: Arc::new(Client::new(port)), tools: Arc::new(tools::profile(profile)?) };
+    // One MCP connection, one agent session: its own current tab, tabs, tab group and
+    // revisions in the browser (`PCC_SESSION` names it instead).
+    let session = format!("mcp-{}", &crate::config::random_id()[..6]);
+    let server = Browser { client: Arc::new(Client::new(port).with_session(session)), tools: Arc::new(tools::profile(profile)?) };
     let running = server.serve(rmcp::transport::stdio()).await.map_err(|e| e.to_string())?;
     running.waiting().await.map_err(|e| e.to_string())?;
     Ok(())

@@ -3,7 +3,7 @@
 //! the token); hosts call
 //! `GET /health` and `POST /call` with the per-install token.
 //!
-//! `POST /call {method, params, responseMode}` forwards the call to the extension and
+//! `POST /call {method, params, responseMode, session}` forwards the call to the extension and
 //! answers with its result plus `browserId`, `connectionId` and `connectionGeneration`;
 //! `responseMode: "compact"` runs the core's canonical projection first (`raw` or no mode:
 //! the extension's result as is).
@@ -278,6 +278,8 @@ struct CallRequest {
     method: String,
     params: Map<String, Value>,
     compact: bool,
+    /// The agent session the call belongs to (one per client: `client.rs`).
+    session: Option<String>,
 }
 
 fn parse_call(body: &[u8]) -> Result<CallRequest, Response> {
@@ -298,7 +300,12 @@ fn parse_call(body: &[u8]) -> Result<CallRequest, Response> {
     if compact && !projection::has_compact(method) {
         return Err(invalid(&format!("{method} has no compact projection; use responseMode \"raw\" or omit it")));
     }
-    Ok(CallRequest { method: method.to_string(), params, compact })
+    let session = match v.get("session") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if crate::client::valid_session(s) => Some(s.clone()),
+        Some(_) => return Err(invalid("session must be 1 to 64 of A-Z a-z 0-9 . _ : -")),
+    };
+    Ok(CallRequest { method: method.to_string(), params, compact, session })
 }
 
 async fn call(State(b): State<Shared>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
@@ -322,7 +329,10 @@ async fn call(State(b): State<Shared>, headers: HeaderMap, body: axum::body::Byt
     if let Ok(mut p) = link.pending.lock() {
         p.insert(id, tx);
     }
-    let msg = json!({"type": "call", "id": id, "method": req.method, "params": req.params});
+    let mut msg = json!({"type": "call", "id": id, "method": req.method, "params": req.params});
+    if let Some(s) = &req.session {
+        msg["session"] = s.clone().into();
+    }
     if link.outbox.send(msg.to_string()).is_err() {
         if let Ok(mut p) = link.pending.lock() {
             p.remove(&id);

@@ -6,17 +6,18 @@
 // tabs (the agent window's placeholder), and the tab again right after: ~30 ms, no focus
 // change, nothing of the person's moves. Must never: change what a focused window shows (the
 // person is in it: the press takes nothing from them), or leave the window showing another tab.
-import { PLACEHOLDER } from '../services/ownership.js';
+import { PLACEHOLDER, isAgentWindow } from '../services/ownership.js';
 
 /** Another tab of window `windowId` to show for a moment: its placeholder, else any other tab,
- * else a placeholder made for it (`made`: closed afterwards). */
+ * else a placeholder made for it (`made`: closed afterwards, but in the agent's own window,
+ * where it stays for the next press). */
 async function standIn(windowId, tabId) {
   const all = await chrome.tabs.query({ windowId });
   const placeholder = chrome.runtime.getURL(PLACEHOLDER);
   const other = all.find((t) => t.url === placeholder) ?? all.find((t) => t.id !== tabId && !t.discarded);
   if (other) return { id: other.id };
   const made = await chrome.tabs.create({ windowId, url: placeholder, active: false, index: 0 });
-  return { id: made.id, made: true };
+  return { id: made.id, made: !(await isAgentWindow(windowId)) };
 }
 
 /** `press()` (a pointer press on tab `tabId`) without moving the OS focus. */

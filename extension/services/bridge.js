@@ -130,7 +130,7 @@ async function connect() {
       await setBridgePolicy(msg.policy ?? null);
       Object.assign(state, { connected: true, problem: undefined, connectionId: msg.connectionId, connectionGeneration: msg.connectionGeneration });
     } else if (msg.type === 'call' && handler && state.connected && socket === ws) {
-      const result = await handler(msg.method, msg.params ?? {});
+      const result = await handler(msg.method, msg.params ?? {}, typeof msg.session === 'string' ? msg.session : undefined);
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'result', id: msg.id, result }));
     }
   };

@@ -6,7 +6,7 @@ import { documentId } from '../read/walker.js';
 import { isCrashed, loaderIdOf } from '../read/debugger.js';
 import { openDialog } from '../act/dialogs.js';
 import { limits } from './limits.js';
-import { currentTab } from './ownership.js';
+import { currentTab, ownerOf, sessionOf } from './ownership.js';
 
 async function currentDocumentId(tabId) {
   try {
@@ -81,6 +81,32 @@ const RESTRICTED = [/^chrome:/, /^chrome-extension:/, /^chrome-untrusted:/, /^de
 const callTabs = new WeakMap();
 export function noteCallTab(params, tab) {
   if (tab) callTabs.set(params, tab);
+}
+
+/** Per call (its params object): the agent session it belongs to (`''`: none). */
+const callSessions = new WeakMap();
+export function noteCallSession(params, session) {
+  callSessions.set(params, session);
+}
+/** The agent session of the call whose params these are (`''` when it names none). */
+export const callSession = (params) => callSessions.get(params) ?? '';
+
+/**
+ * The tab a call of agent session `session` without a tabId addresses: its current tab; else
+ * the shown tab of the last focused window, unless that is another session's (a call without
+ * tabId never reaches another agent's tab: BROWSER_TARGET_MISMATCH). Undefined when there is
+ * neither (the tool says what is wrong).
+ */
+export async function defaultTab(session) {
+  const current = await currentTab(session);
+  if (current !== undefined && await chrome.tabs.get(current).catch(() => null)) return current;
+  const [shown] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  if (!shown) return undefined;
+  const theirs = await sessionOf(shown.id);
+  if (theirs !== session && (await ownerOf(shown.id))) {
+    fail('BROWSER_TARGET_MISMATCH', `the shown tab ${shown.id} is another agent session's`, 'open a tab of your own with browser_tab_open, or pass the tabId of one of yours (browser_tabs: mine)');
+  }
+  return shown.id;
 }
 
 /** The tab the call's consent check looked up, if it did (left for the tool's own lookup). */

@@ -120,42 +120,70 @@ export async function assertMayAct(tab, params, currentHandle) {
 }
 
 /**
- * The agent's current tab: the last one it opened, selected or claimed (`setCurrent`). A call
- * without tabId addresses it while it is open (handles.js resolveTab); the agent's tabs may
- * live in a window of their own that the person never focuses.
+ * Each agent session's current tab: the last one it opened, selected or claimed
+ * (`setCurrent`). A session is one client of the Bridge (an MCP connection, a pi session, a
+ * DSH agent, a CLI's PCC_SESSION); `''` is the calls that name none. A call without tabId
+ * addresses its session's current tab while it is open (handles.js defaultTab); the agent's
+ * tabs may live in a window of their own that the person never focuses.
  */
-const CURRENT_KEY = 'pcc.currentTab';
+const CURRENT_KEY = 'pcc.currentTabs';
 // (Kept in memory too: only this module writes it, and every call without a tabId reads it.
 // The stored copy is for the next worker life.)
-let current; // a promise of the stored id, once asked
-export async function setCurrent(tabId) {
-  current = Promise.resolve(tabId);
-  await chrome.storage.session.set({ [CURRENT_KEY]: tabId });
-}
-export async function currentTab() {
+let current; // a promise of the stored {session: tabId}, once asked
+function currents() {
   if (!current) {
     // (A read that fails is not kept: the next call asks again.)
-    const asked = chrome.storage.session.get(CURRENT_KEY).then((r) => r[CURRENT_KEY], () => { if (current === asked) current = undefined; });
+    const asked = chrome.storage.session.get(CURRENT_KEY).then((r) => r[CURRENT_KEY] ?? {}, () => { if (current === asked) current = undefined; return {}; });
     current = asked;
   }
-  const id = await current;
+  return current;
+}
+export async function setCurrent(tabId, session = '') {
+  const all = { ...(await currents()), [session]: tabId };
+  current = Promise.resolve(all);
+  await chrome.storage.session.set({ [CURRENT_KEY]: all });
+}
+export async function currentTab(session = '') {
+  const id = (await currents())[session];
   return Number.isInteger(id) && (await ownerOf(id)) ? id : undefined;
 }
 
+/** The agent session that opened or claimed tab `tabId` (`''`: none, or the person's tab). */
+export async function sessionOf(tabId) {
+  return (await loadMarks()).get(tabId)?.session ?? '';
+}
+
 /**
- * The window the agent's new tabs open in: one of its own, made unfocused, so the person
- * keeps their tab and focus and the agent's tab is the active, painting tab of its window
- * (a background tab paints no frame: debugger.js whilePainting). A pointer press there would
- * give that window the OS focus: act/focus.js shows its placeholder tab (PLACEHOLDER, made
- * with the window) for the press. Its id, or `null` when the agent has no window open (the
- * caller makes one).
+ * The window the agent's new tabs open in while the person uses a window of theirs: one of
+ * its own, made unfocused, so the person keeps their tab and focus and the agent's tab is the
+ * active, painting tab of its window (a background tab paints no frame of its own:
+ * debugger.js whilePainting). A pointer press there would give that window the OS focus:
+ * act/focus.js shows another tab of the window for the press (its placeholder, PLACEHOLDER,
+ * made on the first press and kept). Its id; `null` when a window is in use and the agent has
+ * none yet (the caller makes one); `undefined` when no window is in use (the tab then opens in
+ * the last focused window).
  */
 const WINDOW_KEY = 'pcc.agentWindow';
 export const PLACEHOLDER = 'ui/agent-window.html';
 export async function agentWindow() {
+  const inUse = await chrome.windows.getLastFocused({ windowTypes: ['normal'] }).then((w) => w.focused, () => false);
   const { [WINDOW_KEY]: id } = await chrome.storage.session.get(WINDOW_KEY);
   const open = Number.isInteger(id) && (await chrome.windows.get(id).catch(() => null));
-  return open && open.type === 'normal' ? open.id : null;
+  if (open && open.type === 'normal') return open.id;
+  return inUse ? null : undefined;
+}
+/** The agent's window once its last agent tab closed: its placeholder closed too (the window
+ * goes; a page the person opens later never lands in it). */
+export async function agentTabClosed(windowId) {
+  if (!(await isAgentWindow(windowId))) return;
+  const left = await chrome.tabs.query({ windowId }).catch(() => []);
+  const placeholder = chrome.runtime.getURL(PLACEHOLDER);
+  if (left.length && left.every((t) => t.url === placeholder)) await chrome.tabs.remove(left.map((t) => t.id)).catch(() => {});
+}
+
+/** Is window `windowId` the agent's own? */
+export async function isAgentWindow(windowId) {
+  return (await chrome.storage.session.get(WINDOW_KEY))[WINDOW_KEY] === windowId;
 }
 export async function setAgentWindow(windowId) {
   await chrome.storage.session.set({ [WINDOW_KEY]: windowId });

@@ -6,10 +6,10 @@ import { ready } from '../services/core.js';
 import { sessions } from '../read/debugger.js';
 import { fail } from '../services/errors.js';
 import { groupOf, joinGroup } from '../services/groups.js';
-import { assertReadable, handleOf, resolveTab, tabFence } from '../services/handles.js';
+import { assertReadable, callSession, handleOf, resolveTab, tabFence } from '../services/handles.js';
 import { journal } from '../services/journal.js';
 import { assertOrigin, described, listed } from '../services/consent.js';
-import { PLACEHOLDER, agentWindow, personWindow, markOwned, markTab, ownedTabs, ownerOf, release, setAgentWindow, setCurrent } from '../services/ownership.js';
+import { agentWindow, personWindow, markOwned, markTab, ownedTabs, ownerOf, release, setAgentWindow, setCurrent } from '../services/ownership.js';
 import { projectTabs } from '../wasm/pcc.js';
 import { tabInfo, tabToAct, timeoutOf } from './common.js';
 import { waitLoaded } from './navigate.js';
@@ -18,15 +18,16 @@ import { waitLoaded } from './navigate.js';
  * Every tab, each with its owner (`pccOwner`: agent or claimed; the core says `user`
  * otherwise); a claimed tab's row carries the handle its side effects need (its fence).
  */
-async function browserTabs() {
+async function browserTabs(params) {
   const owned = new Map((await ownedTabs()).map((t) => [t.tabId, t]));
+  const me = callSession(params);
   // The person's tabs the agent may not read show their site alone, or nothing (consent.js).
   const tabs = (await chrome.tabs.query({}))
     .map((t) => listed(t, owned.get(t.id)?.owner))
     .filter(Boolean)
     .map((t) => {
       const o = owned.get(t.id);
-      return o ? { ...t, pccOwner: o.owner, ...(o.opener !== undefined ? { pccOpener: o.opener } : {}) } : t;
+      return o ? { ...t, pccOwner: o.owner, ...(o.opener !== undefined ? { pccOpener: o.opener } : {}), ...(o.session ? { pccSession: o.session, pccMine: o.session === me } : {}) } : t;
     });
   const list = projectTabs(JSON.stringify(tabs));
   for (const row of list.tabs) if (row.owner === 'claimed') row.handle = { tabFence: tabFence(row.id) };
@@ -38,7 +39,7 @@ async function browserSelectTab(params) {
   if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'select_tab needs tabId');
   const tab = await tabToAct(params);
   const now = await chrome.tabs.update(tab.id, { active: true });
-  await setCurrent(tab.id);
+  await setCurrent(tab.id, callSession(params));
   await chrome.windows.update(now.windowId, { focused: true }).catch(() => {});
   return { ok: true, tab: tabInfo(now) };
 }
@@ -74,7 +75,7 @@ async function browserTabOpen(params) {
   if (params.active !== undefined && typeof params.active !== 'boolean') fail('INVALID_REQUEST', 'active is true or false');
   const tab = await newAgentTab(params.active);
   await markOwned(tab.id, 'agent');
-  await setCurrent(tab.id);
+  await setCurrent(tab.id, callSession(params));
   if (params.sessionId) await markTab(tab.id, { session: params.sessionId });
   await joinGroup(tab, group);
   if (url !== 'about:blank') {
@@ -86,9 +87,9 @@ async function browserTabOpen(params) {
 
 /**
  * A blank tab for the agent. `active` given: in the person's last focused window, focused
- * (true) or in the background (false). Not given: the active tab of the agent's own window
- * (ownership.js agentWindow), made unfocused the first time with its placeholder tab: the
- * person's window, tab and OS focus stay theirs.
+ * (true) or in the background (false). Not given: while the person uses a window, the active
+ * tab of the agent's own window (ownership.js agentWindow), made unfocused the first time: the
+ * person's window, tab and OS focus stay theirs; otherwise active in the last focused window.
  */
 async function newAgentTab(active) {
   if (active !== undefined) {
@@ -96,6 +97,7 @@ async function newAgentTab(active) {
     return chrome.tabs.create({ url: 'about:blank', active, ...(windowId !== undefined ? { windowId } : {}) });
   }
   const windowId = await agentWindow();
+  if (windowId === undefined) return chrome.tabs.create({ url: 'about:blank', active: true });
   if (windowId !== null) {
     // Made in the background, then shown: a tab made active in an unfocused window took the
     // OS focus with it (a headed browser under a window manager); showing one does not.
@@ -104,8 +106,7 @@ async function newAgentTab(active) {
   }
   const made = await chrome.windows.create({ url: 'about:blank', focused: false, type: 'normal' });
   await setAgentWindow(made.id);
-  await chrome.tabs.create({ url: chrome.runtime.getURL(PLACEHOLDER), windowId: made.id, index: 0, active: false });
-  return made.tabs?.[0] ?? (await chrome.tabs.query({ windowId: made.id, active: true }))[0];
+  return made.tabs?.[0] ?? (await chrome.tabs.query({ windowId: made.id }))[0];
 }
 
 async function browserTabClose(params) {
@@ -153,7 +154,8 @@ async function browserClaimTab(params) {
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
   if ((await ownerOf(tab.id)) !== 'agent') await markOwned(tab.id, 'claimed');
-  await setCurrent(tab.id);
+  if (callSession(params) && !(await ownedTabs()).find((t) => t.tabId === tab.id)?.session) await markTab(tab.id, { session: callSession(params) });
+  await setCurrent(tab.id, callSession(params));
   const all = await sessions(tab.id).catch(() => null);
   return { ok: true, tab: tabInfo(tab, await handleOf(tab, all?.[0])) };
 }

@@ -74,6 +74,8 @@ const TAB_ROW: Fields = &[
     ("lifecycle", Scalar),
     ("groupId", Scalar),
     ("opener", Scalar),
+    ("session", Text(crate::budget::SESSION_ID_CHARS)),
+    ("mine", Scalar),
     ("granted", Scalar),
     ("handle", Object(&[HANDLE])),
 ];
@@ -231,6 +233,12 @@ mod tests {
         let e = project("browser_click", &json!({})).unwrap_err();
         assert_eq!(e.code, Code::InvalidRequest);
         assert!(!has_compact("browser_evaluate"));
+    }
+
+    #[test]
+    fn a_tab_row_keeps_its_session_and_whether_it_is_the_callers() {
+        let raw = json!({"tabs": [{"id": 1, "owner": "agent", "session": "mcp-ab12cd", "mine": true}, {"id": 2, "owner": "agent", "session": "pi-1"}], "count": 2});
+        assert_eq!(project("browser_tabs", &raw).unwrap(), raw);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! Owns: which tab fields reach the model and their caps. Must never: emit a favicon (the
 //! field is deleted, data URL or not), a Base64 payload, or an unbounded list.
 
-use crate::budget::{MAX_TABS, NODE_TEXT_CHARS, TAB_URL_CHARS};
+use crate::budget::{MAX_TABS, NODE_TEXT_CHARS, SESSION_ID_CHARS, TAB_URL_CHARS};
 use crate::error::{Error, Result};
 use crate::text::capped;
 use serde::Serialize;
@@ -33,6 +33,12 @@ pub struct TabDescriptor {
     /// `browser_tabs` rows: the agent tab whose page opened this one (`pccOpener`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub opener: Option<i64>,
+    /// `browser_tabs` rows: the agent session whose tab it is (`pccSession`: each client of the
+    /// Bridge is one), and `mine` when that is the caller's own (`pccMine`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub mine: bool,
     /// `false` on a person's tab the agent may not read (`pccGranted: false`, which the
     /// extension's consent.js adds): its site alone is shown, never its title or path.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -97,6 +103,8 @@ fn describe(t: &Value) -> Option<TabDescriptor> {
         lifecycle: None,
         group_id: None,
         opener: None,
+        session: None,
+        mine: false,
         granted: ungranted.then_some(false),
     })
 }
@@ -125,6 +133,8 @@ fn describe_row(t: &Value) -> Option<TabDescriptor> {
     };
     d.group_id = t.get("groupId").and_then(Value::as_i64).filter(|g| *g >= 0);
     d.opener = t.get("pccOpener").and_then(Value::as_i64);
+    d.session = t.get("pccSession").and_then(Value::as_str).filter(|s| !s.is_empty()).map(|s| capped(s, SESSION_ID_CHARS));
+    d.mine = d.session.is_some() && flag("pccMine");
     Some(d)
 }
 
@@ -225,6 +235,17 @@ mod tests {
     fn a_row_names_the_agent_tab_that_opened_it() {
         check_row(r#"{"id":7,"url":"https://a.test/pay","windowId":3,"index":1,"pccOwner":"agent","pccOpener":5}"#,
             serde_json::json!({"id": 7, "title": "", "url": "https://a.test/pay", "windowId": 3, "index": 1, "owner": "agent", "opener": 5}));
+    }
+
+    #[test]
+    fn a_row_names_its_session_and_whether_it_is_the_callers() {
+        check_row(r#"{"id":7,"url":"u","windowId":3,"index":1,"pccOwner":"agent","pccSession":"mcp-ab12","pccMine":true}"#,
+            serde_json::json!({"id": 7, "title": "", "url": "u", "windowId": 3, "index": 1, "owner": "agent", "session": "mcp-ab12", "mine": true}));
+        check_row(r#"{"id":8,"url":"u","windowId":3,"index":2,"pccOwner":"agent","pccSession":"pi-9f"}"#,
+            serde_json::json!({"id": 8, "title": "", "url": "u", "windowId": 3, "index": 2, "owner": "agent", "session": "pi-9f"}));
+        // No session, no `mine`, whatever the row says.
+        check_row(r#"{"id":9,"url":"u","windowId":3,"index":3,"pccOwner":"agent","pccSession":"","pccMine":true}"#,
+            serde_json::json!({"id": 9, "title": "", "url": "u", "windowId": 3, "index": 3, "owner": "agent"}));
     }
 
     #[test]
