@@ -342,5 +342,5 @@ case "$cmd" in
   pw-pairs) setup; build; node www-tests/pw-pairs.mjs "$@" ;;
   extract-score) setup; build; node www-tests/extract-score.mjs "$@" ;;
   fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz --test fuzz_tools -- --nocapture ;;
-  *) sed -n '2,22p' "$0"; exit 2 ;;
+  *) sed -n '2,23p' "$0"; exit 2 ;;
 esac

@@ -17,13 +17,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { profileTools, schemaOf, SHARED } from '../hosts/catalogue.mjs';
-import { pccBin as findPcc, runPcc, SETUP_HINT } from '../hosts/pcc.mjs';
+import { pccBin as findPcc, runPcc, sessionId as plainId, SETUP_HINT } from '../hosts/pcc.mjs';
 
 export const name = 'tool-control-chrome';
 export const inject = ['tools', 'commands'];
 
 const pccBin = (config) => findPcc(config?.pcc);
-const pcc = (bin, args, signal) => runPcc(bin, args, { signal });
+const pcc = (bin, args, signal, session) => runPcc(bin, args, { signal, session: session ? plainId(session) : undefined });
 
 /** Small ids of a result for `meta` (never page text, Base64 or secrets). */
 function metaOf(method, text) {
@@ -81,10 +81,11 @@ export function apply(ctx, config = {}) {
         // so its cleanup) are kept per session.
         const session = exec?.agent?.session?.id;
         if (takesSession && params.sessionId === undefined && session) params.sessionId = String(session);
+        // (PCC_SESSION: the same session for the tools without a sessionId — its current tab.)
         const dir = t.name === 'browser_screenshot' ? mkdtempSync(join(tmpdir(), 'pcc-shot-')) : null;
         const png = dir ? join(dir, 'shot.png') : null;
         try {
-          const ran = await pcc(bin, ['call', t.name, JSON.stringify(params), ...(png ? ['--image', png] : [])], exec?.signal);
+          const ran = await pcc(bin, ['call', t.name, JSON.stringify(params), ...(png ? ['--image', png] : [])], exec?.signal, session && String(session));
           if (ran.code !== 0) {
             const line = ran.stderr.trim().split('\n').pop() || `pcc exited with ${ran.code}`;
             throw new Error(line);
@@ -104,7 +105,7 @@ export function apply(ctx, config = {}) {
   ctx.on?.('agent/disposed', (event) => {
     const agent = event?.agent ?? event;
     const id = agent?.session?.id ?? agent?.id;
-    if (id) void pcc(bin, ['call', 'browser_dispose_session', JSON.stringify({ sessionId: String(id) })]);
+    if (id) void pcc(bin, ['call', 'browser_dispose_session', JSON.stringify({ sessionId: String(id) })], undefined, String(id));
   });
 
   ctx.commands.register({

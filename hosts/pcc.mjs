@@ -33,10 +33,20 @@ export function notFound(bin, cause) {
   return `BRIDGE_UNREACHABLE: \`pcc\` not found (${bin}: ${cause}) (hint: run ./build.sh install in the pi-control-chrome checkout, then \`pcc setup\` once; or set PCC_BIN to the binary)`;
 }
 
-/** `pcc ARGS` → `{code, stdout, stderr}`; code 3 with `notFound`'s words when it cannot run. */
-export function runPcc(bin, args, { signal } = {}) {
+/** An agent session id as the Bridge takes it (1 to 64 of `A-Z a-z 0-9 . _ : -`): other
+ * characters become `-`. */
+export function sessionId(raw) {
+  const id = String(raw ?? '').replace(/[^A-Za-z0-9._:-]/g, '-').slice(0, 64);
+  return id || undefined;
+}
+
+/** `pcc ARGS` → `{code, stdout, stderr}`; code 3 with `notFound`'s words when it cannot run.
+ * `session`: the agent session the call belongs to (`PCC_SESSION`: its own current tab, tabs,
+ * tab group and revisions in the browser). */
+export function runPcc(bin, args, { signal, session } = {}) {
+  const env = session ? { ...process.env, PCC_SESSION: session } : process.env;
   return new Promise((resolve) => {
-    execFile(bin, args, { signal, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(bin, args, { signal, env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err && typeof err.code !== 'number') {
         const aborted = err.name === 'AbortError';
         resolve({ code: 3, stdout: String(stdout ?? ''), stderr: aborted ? 'aborted' : notFound(bin, err.code ?? err.message) });

@@ -16,14 +16,14 @@ import { join } from "node:path";
 // The profile, the schemas and the shared parameters' text, as every JavaScript host derives them.
 import { profileTools, schemaOf, SHARED } from "../hosts/catalogue.mjs";
 // Finding and running `pcc`, and the words for a missing one, as every JavaScript host does.
-import { pccBin, runPcc, SETUP_HINT } from "../hosts/pcc.mjs";
+import { pccBin, runPcc, sessionId as plainId, SETUP_HINT } from "../hosts/pcc.mjs";
 interface Ran {
   code: number;
   stdout: string;
   stderr: string;
 }
 
-const pcc = (args: string[], signal?: AbortSignal): Promise<Ran> => runPcc(pccBin(), args, { signal });
+const pcc = (args: string[], signal?: AbortSignal, session?: string | null): Promise<Ran> => runPcc(pccBin(), args, { signal, session: session ? plainId(session) : undefined });
 
 /** Small ids and counts of a result for `details` (never page text, Base64 or secrets). */
 function detailsOf(method: string, text: string, sessionId: string): Record<string, string | number | boolean> {
@@ -41,12 +41,13 @@ function detailsOf(method: string, text: string, sessionId: string): Record<stri
 }
 
 export default function (pi: ExtensionAPI) {
-  // The pi session is the agent session of the accessibility revisions.
+  // The pi session is the agent session in the browser: its current tab, its tabs and their
+  // group, its cleanup and its accessibility revisions (PCC_SESSION of each `pcc call`).
   let sessionId: string | null = null;
   const sessionOf = (ctx: { sessionManager: { getSessionId(): string } }) => (sessionId = `pi-${ctx.sessionManager.getSessionId()}`);
   pi.on("session_shutdown", async () => {
     // Its revisions are of no use to anyone after it.
-    if (sessionId) await pcc(["call", "browser_dispose_session", JSON.stringify({ sessionId })]);
+    if (sessionId) await pcc(["call", "browser_dispose_session", JSON.stringify({ sessionId })], undefined, sessionId);
   });
 
   const tools = profileTools(process.env.PCC_TOOLS ?? "core");
@@ -65,7 +66,7 @@ export default function (pi: ExtensionAPI) {
         const dir = t.name === "browser_screenshot" ? mkdtempSync(join(tmpdir(), "pcc-shot-")) : null;
         const png = dir ? join(dir, "shot.png") : null;
         try {
-          const ran = await pcc(["call", t.name, JSON.stringify(args), ...(png ? ["--image", png] : [])], signal);
+          const ran = await pcc(["call", t.name, JSON.stringify(args), ...(png ? ["--image", png] : [])], signal, session);
           if (ran.code !== 0) {
             const line = ran.stderr.trim().split("\n").pop() || `pcc exited with ${ran.code}`;
             throw new Error(line);
