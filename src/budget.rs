@@ -280,6 +280,9 @@ pub const BRIDGE_DEFAULT_PORT: usize = 17373;
 /// have been quiet this long, at most `ATTACH_SETTLE_MAX_MS`.
 pub const ATTACH_QUIET_MS: usize = 50;
 pub const ATTACH_SETTLE_MAX_MS: usize = 500;
+/// An action that started a navigation of its tab (a link, a form's POST the server answers
+/// late) waits at most this long for it to commit before it answers (then `navigating`).
+pub const ACTION_COMMIT_MAX_MS: usize = 5_000;
 /// A read waits at most this long for a pending navigation to commit.
 pub const NAVIGATION_SETTLE_MAX_MS: usize = 1_000;
 /// A navigation that never showed `loading` counts as a fast load after this long.
@@ -302,7 +305,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 74] = [
+pub const SOURCE_LIMITS: [(&str, usize); 75] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -372,6 +375,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 74] = [
     ("attachQuietMs", ATTACH_QUIET_MS),
     ("attachSettleMaxMs", ATTACH_SETTLE_MAX_MS),
     ("navigationSettleMaxMs", NAVIGATION_SETTLE_MAX_MS),
+    ("actionCommitMaxMs", ACTION_COMMIT_MAX_MS),
     ("fastLoadMs", FAST_LOAD_MS),
     ("pollMs", POLL_MS),
     ("coordMaxPx", COORD_MAX_PX),

@@ -132,6 +132,29 @@ test('CLI: open, snapshot, click and an AX diff, compact and fenced by default',
   await cli('close', String(tabId));
 });
 
+test('an empty string reaches the worker as given: browser_fill {text: ""} clears a field through pcc call and MCP', async () => {
+  const tabId = (await callBridge('browser_tab_open', { url: server.url('basic.html') })).json.tab.id;
+  const value = async () => (await b.worker.evaluate(async (id) => (await chrome.scripting.executeScript({ target: { tabId: id }, func: () => document.getElementById('q').value }))[0].result, tabId));
+  const target = { label: 'Search' };
+  assert.ok(!(await callBridge('browser_fill', { tabId, target, text: 'abc' })).json.error);
+  assert.equal(await value(), 'abc');
+  const viaCli = await cli('call', 'browser_fill', JSON.stringify({ tabId, target, text: '' }));
+  assert.equal(viaCli.code, 0, viaCli.stderr + viaCli.stdout);
+  assert.equal(await value(), '', 'the CLI sent the empty text');
+  assert.ok(!(await callBridge('browser_fill', { tabId, target, text: 'xyz' })).json.error);
+  const c = mcpClient(pccBin, ['mcp'], { env: br.env });
+  try {
+    await c.rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
+    c.notify('notifications/initialized');
+    const r = (await c.rpc('tools/call', { name: 'browser_fill', arguments: { tabId, target, text: '' } })).result;
+    assert.ok(!r.isError, JSON.stringify(r));
+  } finally {
+    c.close();
+  }
+  assert.equal(await value(), '', 'MCP sent the empty text');
+  await callBridge('browser_tab_close', { tabId });
+});
+
 test('raw vs compact: same model-visible fields; the JS host projection equals the Bridge', async () => {
   const open = (await callBridge('browser_tab_open', { url: server.url('frames.html') })).json;
   const tabId = open.tab.id;

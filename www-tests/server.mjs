@@ -28,6 +28,17 @@ export async function startServer(extraDir) {
       }, ms);
       return;
     }
+    if (name === 'slow-post') {
+      // A login form's POST that the server answers late with a redirect (a real application's
+      // "Log in"): `ms` later, 302 to `to`.
+      const ms = Math.min(Number(url.searchParams.get('ms')) || 0, 10000);
+      req.resume();
+      req.on('end', () => setTimeout(() => {
+        res.writeHead(302, { location: `/${url.searchParams.get('to') || 'article.html'}`, 'cache-control': 'no-store' });
+        res.end();
+      }, ms));
+      return;
+    }
     if (name === 'hang') {
       // A response that never comes (an ad server that holds the connection): closed with the server.
       hung.add(res);

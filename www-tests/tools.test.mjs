@@ -380,3 +380,19 @@ test('clipboard: written text is read back; what is read is bounded and scrubbed
   assert.equal((await b.call('browser_clipboard_write', {})).error?.code, 'INVALID_REQUEST');
   await page.close();
 });
+
+test('an action that starts a navigation answers with the page it reached: a form POST the server redirects 300 ms later; one that does not commit in time says it is still navigating', async () => {
+  const { page, tabId } = await open('slow-form.html');
+  const r = await b.call('browser_click', { tabId, target: { role: 'button', name: 'Log in' } });
+  assert.ok(!r.error, JSON.stringify(r.error));
+  assert.equal(r.navigated, true, JSON.stringify(r));
+  assert.match(r.tab.url, /\/article\.html$/, JSON.stringify(r.tab));
+  assert.equal(r.tab.title, 'How tides work');
+  assert.equal(r.navigating, undefined);
+  await b.call('browser_navigate', { tabId, url: server.url('slow-form.html') });
+  const slow = await b.call('browser_click', { tabId, target: { role: 'button', name: 'Wait and sign in' } });
+  assert.ok(!slow.error, JSON.stringify(slow.error));
+  assert.equal(slow.navigating, true, JSON.stringify(slow));
+  assert.match(slow.tab.url, /slow-form\.html$/, 'the page it left, said to be still navigating');
+  await page.close();
+});

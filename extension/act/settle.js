@@ -10,14 +10,31 @@ import { ready } from '../services/core.js';
 import { requestsSince } from '../services/journal.js';
 import { quiet } from '../page/checks.js';
 import { limits } from '../services/limits.js';
+import { pendingNavigation } from '../read/debugger.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until tab `tabId` settles after an action that started at `since` (Date.now());
- * resolves with the ms from `since`. */
+/**
+ * Waits until tab `tabId` settles after an action that started at `since` (Date.now());
+ * resolves with `{ms}` from `since`, and `navigating: true` when a navigation the action started
+ * has not committed within `actionCommitMaxMs` (the tab still shows the page it left). A
+ * navigation that commits (a form's POST the server answers late) is waited for, and the
+ * settle wait counts from its commit: the result describes the page the action reached.
+ */
 export async function settle(tabId, since = Date.now()) {
   await ready;
-  const left = () => Math.max(0, limits.settleMaxMs - (Date.now() - since));
+  let from = since;
+  while (pendingNavigation(tabId, since)) {
+    if (Date.now() - since >= limits.actionCommitMaxMs) return { ms: Date.now() - since, navigating: true };
+    await sleep(25);
+    from = Date.now();
+  }
+  return { ms: await quietAfter(tabId, since, from) };
+}
+
+/** The settle wait proper, at most `settleMaxMs` from `from`; ms from `since`. */
+async function quietAfter(tabId, since, from) {
+  const left = () => Math.max(0, limits.settleMaxMs - (Date.now() - from));
   try {
     // A navigation the action started loads first.
     while (left() > 0 && (await chrome.tabs.get(tabId)).status === 'loading') await sleep(50);

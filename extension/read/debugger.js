@@ -48,6 +48,13 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
     forget(`${source.tabId}/${params.sessionId}`);
   } else if (method.startsWith('Runtime.execution')) {
     trackWorld(`${source.tabId}/${source.sessionId || ''}`, method, params);
+  } else if (!source.sessionId && (method === 'Page.frameStartedLoading' || method === 'Page.frameRequestedNavigation' || method === 'Page.frameStartedNavigating')) {
+    if (params.frameId === st.mainFrame) st.nav = { started: Date.now(), url: params.url ?? st.nav?.url };
+  } else if (!source.sessionId && method === 'Page.frameNavigated' && !params.frame?.parentId) {
+    st.mainFrame = params.frame.id;
+    if (st.nav) st.nav.committed = Date.now();
+  } else if (!source.sessionId && method === 'Page.frameStoppedLoading' && params.frameId === st.mainFrame) {
+    if (st.nav) st.nav.stopped = Date.now();
   } else if (method === 'Page.screencastFrame' && !source.sessionId) {
     send({ tabId: source.tabId }, 'Page.screencastFrameAck', { sessionId: params.sessionId }).catch(() => {}); // whilePainting's frames
   } else if (method === 'Inspector.targetCrashed' && !source.sessionId) {
@@ -149,7 +156,8 @@ async function attach(tabId) {
     });
     await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
     await send({ tabId }, 'Inspector.enable').catch(() => {}); // Inspector.targetCrashed
-    await send({ tabId }, 'Page.enable').catch(() => {}); // Page.javascriptDialogOpening (dialogs.js)
+    await send({ tabId }, 'Page.enable').catch(() => {}); // Page.javascriptDialogOpening (dialogs.js), navigations
+    st.mainFrame = (await send({ tabId }, 'Page.getFrameTree').catch(() => null))?.frameTree?.frame?.id;
   })();
   st.attaching = (async () => {
     await st.attached;
@@ -253,6 +261,17 @@ export async function mainSession(tabId, signal) {
 /** The loaderId of the document a tab's main session shows (`sessions(tabId)[0]`). */
 export async function loaderIdOf(main) {
   return (await main.send('Page.getFrameTree')).frameTree.frame.loaderId;
+}
+
+/**
+ * A main-frame navigation of tab `tabId` that started at or after `since` (Date.now() ms) and
+ * has neither committed nor stopped (a canceled one, a download): `{url}`, else null. Known
+ * while the debugger is attached (Page events).
+ */
+export function pendingNavigation(tabId, since) {
+  const n = tabs.get(tabId)?.nav;
+  if (!n || n.started < since || (n.committed ?? 0) >= n.started || (n.stopped ?? 0) >= n.started) return null;
+  return { url: n.url };
 }
 
 export function isAttached(tabId) {

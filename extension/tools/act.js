@@ -170,7 +170,9 @@ async function domRefAct(tab, handle, all, target, action, params) {
  * document changed (the caller's refs just became invalid).
  */
 async function outcome(tab, handle, mainSession, started, out) {
-  out.settledMs = await settle(tab.id, started);
+  const settled = await settle(tab.id, started);
+  out.settledMs = settled.ms;
+  if (settled.navigating) out.navigating = true;
   const now = await chrome.tabs.get(tab.id).catch(() => tab);
   // A cross-process navigation detaches the old session: ask the tab's current one.
   const after = await handleOf(now, mainSession).catch(() => sessions(tab.id).then((a) => handleOf(now, a[0]))).catch(() => null);

@@ -101,8 +101,9 @@ async function newAgentTab(active) {
   if (windowId !== null) {
     // Made in the background, then shown: a tab made active in an unfocused window took the
     // OS focus with it (a headed browser under a window manager); showing one does not.
-    const made = await chrome.tabs.create({ url: 'about:blank', windowId, active: false });
-    return chrome.tabs.update(made.id, { active: true });
+    // (The window may be closing with its last agent tab: then a new one is made.)
+    const made = await chrome.tabs.create({ url: 'about:blank', windowId, active: false }).catch(() => null);
+    if (made) return chrome.tabs.update(made.id, { active: true });
   }
   const made = await chrome.windows.create({ url: 'about:blank', focused: false, type: 'normal' });
   await setAgentWindow(made.id);

@@ -36,7 +36,7 @@ fn default_source(method: &str) -> &'static str {
     if method == "browser_snapshot" { "dom" } else { "chromium_ax" }
 }
 /// Flags that say something only when true.
-const FLAGS: [&str; 4] = ["truncated", "loading", "navigated", "rebound"];
+const FLAGS: [&str; 5] = ["truncated", "loading", "navigated", "navigating", "rebound"];
 
 /// The model view of `method`'s result. Non-objects pass unchanged.
 pub fn view(method: &str, result: &Value) -> Value {
@@ -48,7 +48,9 @@ pub fn view(method: &str, result: &Value) -> Value {
     if out.contains_key("error") {
         return Value::Object(out);
     }
-    let navigated = out.get("navigated") == Some(&Value::Bool(true));
+    // An action that navigated shows the page it reached; one still navigating, the page it
+    // has not left yet (its result says so).
+    let navigated = out.get("navigated") == Some(&Value::Bool(true)) || out.get("navigating") == Some(&Value::Bool(true));
     if ACTIONS.contains(&method) {
         out.remove("action");
         out.remove("ref");
@@ -160,6 +162,15 @@ mod tests {
             "browser_click",
             json!({"ok": true, "action": "click", "ref": "e3", "navigated": true, "tab": {"id": 5, "title": "New", "url": "u2", "handle": handle()}}),
             json!({"ok": true, "navigated": true, "tab": {"id": 5, "title": "New", "url": "u2", "handle": {"tabFence": "tab:5:r.1", "incarnation": "L1"}}}),
+        );
+    }
+
+    #[test]
+    fn an_action_still_navigating_says_so_with_the_tab_it_has_not_left() {
+        check(
+            "browser_click",
+            json!({"ok": true, "action": "click", "ref": "e3", "navigating": true, "settledMs": 10000, "tab": {"id": 5, "title": "Login", "url": "u", "handle": handle()}}),
+            json!({"ok": true, "navigating": true, "settledMs": 10000, "tab": {"id": 5, "title": "Login", "url": "u", "handle": {"tabFence": "tab:5:r.1", "incarnation": "L1"}}}),
         );
     }
 
