@@ -329,3 +329,22 @@ test('a document that started before the extension (its frames keep no walk) is 
   assert.equal(await kept(), 'object', 'the read made the walk resident there (the next reads are warm)');
   await page.close();
 });
+
+test('a field the page replaces on focus: typing follows it into the replacement (at once, or after the first keys, the value carried over); a field whose focus jumps to an unrelated one still fails', async () => {
+  const { page, tabId } = await openTab(b, server, 'swap-on-focus.html');
+  const snap = await b.call('browser_snapshot', { tabId });
+  const ref = (name) => new RegExp(`"${name}"[^\\n]*\\[ref=(e\\d+)\\]`).exec(snap.snapshot.state)[1];
+  const now = await b.call('browser_type', { tabId, snapshotId: snap.snapshot.snapshotId, ref: ref('Search now'), text: 'tides' });
+  assert.deepEqual([now.ok, now.retargeted, now.error], [true, true, undefined], JSON.stringify(now));
+  assert.equal(await page.inputValue('#a2'), 'tides');
+  const later = await b.call('browser_type', { tabId, snapshotId: snap.snapshot.snapshotId, ref: ref('Search later'), text: 'moon phases' });
+  assert.deepEqual([later.ok, later.retargeted, later.error], [true, true, undefined], JSON.stringify(later));
+  assert.equal(await page.inputValue('#b2'), 'moon phases');
+  const filled = await b.call('browser_fill', { tabId, target: { label: 'Search now' }, text: 'neap tide' });
+  assert.ok(filled.ok, JSON.stringify(filled));
+  assert.equal(await page.inputValue('#a2'), 'neap tide');
+  const jumpy = await b.call('browser_type', { tabId, snapshotId: snap.snapshot.snapshotId, ref: ref('Jumpy'), text: 'x' });
+  assert.equal(jumpy.error?.code, 'BROWSER_ELEMENT_OBSCURED', JSON.stringify(jumpy));
+  assert.equal(await page.inputValue('#d'), '', 'no key reached the other field');
+  await page.close();
+});

@@ -222,6 +222,57 @@ async function assertFocused(session, backendNodeId, started) {
 }
 
 /**
+ * The field a page put in place of the one being typed into (a search box a skin swaps for
+ * its own on focus, e.g. MediaWiki's Vector 2022, which loads it then): the focused element,
+ * when the target is gone (out of the document, or no longer rendered), the focused element is
+ * a text field of the same kind (never a password field unless the target was one), and it
+ * holds what was typed so far (`typed`: its value ends with it; the page carried it over).
+ * Its backend node id, or null: then the focus went elsewhere, and the usual rule holds.
+ */
+const REPLACEMENT = `function (typed) {
+  const doc = this.ownerDocument || document;
+  let a = doc.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  if (!a || a === this || this.contains(a)) return null;
+  const kind = (e) => e.isContentEditable ? 'editable' : e.localName === 'textarea' ? 'text' : e.localName === 'input' ? (/^(text|search|email|url|tel|number|)$/.test(e.type) ? 'text' : e.type) : null;
+  const was = kind(this), now = kind(a);
+  if (!now || (now !== was && !(was === 'editable' || now === 'editable')) || (now === 'password') !== (was === 'password')) return null;
+  const gone = !this.isConnected || this.getClientRects().length === 0 || getComputedStyle(this).visibility === 'hidden';
+  if (!gone) return null;
+  const value = 'value' in a ? a.value : a.textContent;
+  return value.endsWith(typed) ? a : null;
+}`;
+
+/** `REPLACEMENT` for the field `backendNodeId`: the replacement's backend node id, or null. */
+async function replacementOf(session, backendNodeId, typed) {
+  try {
+    const { object } = await session.send('DOM.resolveNode', { backendNodeId });
+    const { result } = await session.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: REPLACEMENT, arguments: [{ value: typed }], returnByValue: false });
+    session.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+    if (!result?.objectId) return null;
+    const { node } = await session.send('DOM.describeNode', { objectId: result.objectId });
+    session.send('Runtime.releaseObject', { objectId: result.objectId }).catch(() => {});
+    return node?.backendNodeId ?? null;
+  } catch {
+    return null; // the old node is gone from the process's memory too: no proof of a replacement
+  }
+}
+
+/** The focus check of text input that follows a replacement field (`replacementOf`): the
+ * backend node id keys go to now, and whether it changed. */
+async function focusedField(session, backendNodeId, started, typed) {
+  if (await callOn(session, backendNodeId, HAS_FOCUS).catch(() => false)) return [backendNodeId, false];
+  const next = await replacementOf(session, backendNodeId, typed);
+  if (next) return [next, true];
+  await assertFocused(session, backendNodeId, started);
+  return [backendNodeId, false];
+}
+
+/** One frame of the page, so a field it swaps on focus (in the focus handler's task, a
+ * microtask or the next frame) has taken its place before the first key. */
+const A_FRAME = 'function () { return new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 50); }); }';
+
+/**
  * Inputs whose value the platform only takes whole, in one format (typing into their
  * segments gives other dates): set like a picker would, then verified.
  */
@@ -305,27 +356,35 @@ export async function act(all, session, backendNodeId, action, params) {
           return held;
         }
         await session.send('DOM.focus', { backendNodeId });
-        await assertFocused(session, backendNodeId, false);
+        await callOn(session, backendNodeId, A_FRAME).catch(() => {});
+        // A page that put another field in place of this one on focus: the keys go there.
+        let [field, moved] = await focusedField(session, backendNodeId, false, '');
+        let retargeted = moved;
         if (action === 'fill') {
-          await callOn(session, backendNodeId, `function () {
+          await callOn(session, field, `function () {
             if (typeof this.select === 'function' && 'value' in this) { this.select(); return; }
             const r = document.createRange(); r.selectNodeContents(this);
             const s = getSelection(); s.removeAllRanges(); s.addRange(r);
           }`);
           if (params.text === '') await dispatchKey(input, parseKey('Delete'));
           else await input('Input.insertText', { text: params.text });
-          await assertFocused(session, backendNodeId, true);
-          return {};
+          [field, moved] = await focusedField(session, field, true, params.text);
+          return retargeted || moved ? { retargeted: true } : {};
         }
-        // Key by key, the focus checked after every key: a page that moves it mid-way
-        // makes the outcome unknown, never "ok".
+        // Key by key, the focus checked after every key: a page that moves it mid-way makes
+        // the outcome unknown, never "ok" — unless it moved to the field the page put in this
+        // one's place, holding every key typed so far.
+        let typed = '';
         for (const ch of params.text) {
           if (ch === '\n') await dispatchKey(input, parseKey('Enter'));
           else await dispatchKey(input, { key: ch, text: ch, modifiers: 0, windowsVirtualKeyCode: 0 });
-          await assertFocused(session, backendNodeId, true);
+          typed = ch === '\n' ? null : typed === null ? null : typed + ch;
+          if (typed === null) await assertFocused(session, field, true);
+          else [field, moved] = await focusedField(session, field, true, typed);
+          retargeted ||= moved;
         }
         if (params.submit) await dispatchKey(input, parseKey('Enter'));
-        return {};
+        return retargeted ? { retargeted: true } : {};
       }
       case 'press': {
         const k = parseKey(params.key);

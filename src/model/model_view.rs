@@ -36,7 +36,7 @@ fn default_source(method: &str) -> &'static str {
     if method == "browser_snapshot" { "dom" } else { "chromium_ax" }
 }
 /// Flags that say something only when true.
-const FLAGS: [&str; 5] = ["truncated", "loading", "navigated", "navigating", "rebound"];
+const FLAGS: [&str; 6] = ["truncated", "loading", "navigated", "navigating", "rebound", "retargeted"];
 
 /// The model view of `method`'s result. Non-objects pass unchanged.
 pub fn view(method: &str, result: &Value) -> Value {
