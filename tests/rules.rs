@@ -130,6 +130,27 @@ fn a_name_that_repeats_its_words_is_kept_whole() {
         - link "Search Search" [href=/s] [ref=e2]"#]]);
 }
 
+#[test]
+fn a_link_repeated_in_another_container_keeps_its_line() {
+    // Twins are said once inside one card only: a "there is a page named X" line, then the
+    // search hit X, or two list items that link one page, are each a line of their own (a hit
+    // without its link could not be followed or found).
+    rule(
+        "link_twins_apart",
+        r#"<p>There is a page named <a href="/wiki/Tide">Tide</a> on this wiki.</p><ul><li><a href="/wiki/Tide">Tide</a> (3 KB)</li><li><a href="/wiki/Moon">Moon</a></li><li><a href="/wiki/Moon">Moon</a></li></ul>"#,
+        expect![[r#"
+            - paragraph
+              - text: There is a page named
+              - link "Tide" [href=/wiki/Tide] [ref=e1]
+              - text: on this wiki.
+            - listitem
+              - link "Tide" [href=/wiki/Tide] [ref=e2]
+              - text: (3 KB)
+            - link "Moon" [href=/wiki/Moon] [ref=e3]
+            - link "Moon" [href=/wiki/Moon] [ref=e4]"#]],
+    );
+}
+
 // ── 2. Containers keep their name ───────────────────────────────────────────────────────
 
 #[test]

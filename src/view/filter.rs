@@ -291,6 +291,12 @@ pub fn filter(tree: &Tree) -> View {
 /// line and a ref but nothing to do: the named one stays.
 fn drop_link_twins(view: &mut View, tree: &Tree) {
     let parents = view.parents();
+    let mut tree_up: Option<Vec<usize>> = None;
+    // (Asked only for links that repeat: most pages have few.)
+    let mut card = |view: &View, a: usize, b: usize| match (view.nodes[a].src, view.nodes[b].src) {
+        (Some(sa), Some(sb)) => one_card(tree, tree_up.get_or_insert_with(|| tree_parents(tree)), sa, sb),
+        _ => false,
+    };
     // A link under a heading that took its name is named by that heading.
     let named = |view: &View, i: usize| {
         !view.nodes[i].name.is_empty()
@@ -305,7 +311,13 @@ fn drop_link_twins(view: &mut View, tree: &Tree) {
     for (k, &(i, href)) in links.iter().enumerate() {
         // A link that repeats the one before it (name and target: a card's image link and
         // title link, both named) is said once.
-        let repeats = href.is_some() && k.checked_sub(1).map(|j| links[j]).is_some_and(|(o, h)| h == href && view.nodes[o].name == view.nodes[i].name && view.nodes[o].kind == Kind::Element);
+        // Only inside one card: a link repeated in another list item, row, cell, article or
+        // paragraph (a "there is a page named X" line, then the search hit X) is a line of its
+        // own there.
+        let repeats = href.is_some()
+            && k.checked_sub(1).map(|j| links[j]).is_some_and(|(o, h)| {
+                h == href && view.nodes[o].name == view.nodes[i].name && view.nodes[o].kind == Kind::Element && card(view, o, i)
+            });
         if repeats && !view.nodes[i].name.is_empty() {
             let v = &mut view.nodes[i];
             v.kind = Kind::Group;
@@ -315,13 +327,46 @@ fn drop_link_twins(view: &mut View, tree: &Tree) {
         if named(view, i) || view.nodes[i].inline_text.is_some() || href.is_none() {
             continue;
         }
-        let named_twin = |j: Option<usize>| j.and_then(|j| links.get(j)).map(|&(o, h)| h == href && named(view, o)).unwrap_or(false);
+        let mut named_twin = |j: Option<usize>| j.and_then(|j| links.get(j)).map(|&(o, h)| h == href && named(view, o) && card(view, o, i)).unwrap_or(false);
         if named_twin(k.checked_sub(1)) || named_twin(Some(k + 1)) {
             let v = &mut view.nodes[i];
             v.kind = Kind::Group;
             v.children.clear();
         }
     }
+}
+
+/// Whether tree nodes `a` and `b` stand in one card: the path from each up to their nearest
+/// common ancestor crosses no item of its own (a list item, a row, a cell, an article, a
+/// paragraph, a tree item, an option), whether or not the view kept that item's line.
+fn one_card(tree: &Tree, parents: &[usize], a: usize, b: usize) -> bool {
+    let item = |n: usize| matches!(tree.nodes[n].role, Role::ListItem | Role::Row | Role::Cell | Role::GridCell | Role::Article | Role::Paragraph | Role::TreeItem | Role::Option);
+    let up = |mut n: usize| {
+        let mut path = Vec::new();
+        while let Some(&p) = parents.get(n).filter(|&&p| p != usize::MAX) {
+            path.push(p);
+            n = p;
+        }
+        path
+    };
+    let (pa, pb) = (up(a), up(b));
+    let Some(common) = pa.iter().copied().find(|x| pb.contains(x)) else { return false };
+    !pa.iter().take_while(|&&x| x != common).any(|&x| item(x)) && !pb.iter().take_while(|&&x| x != common).any(|&x| item(x))
+}
+
+/// Each tree node's parent (`usize::MAX` for the root and nodes no walk from it reaches).
+fn tree_parents(tree: &Tree) -> Vec<usize> {
+    let mut p = vec![usize::MAX; tree.nodes.len()];
+    let mut stack = vec![tree.root];
+    while let Some(i) = stack.pop() {
+        for &c in tree.nodes.get(i).map(|n| n.children.as_slice()).unwrap_or(&[]) {
+            if c < p.len() && p[c] == usize::MAX && c != tree.root {
+                p[c] = i;
+                stack.push(c);
+            }
+        }
+    }
+    p
 }
 
 /// Whether a link's `href` names where it leads: `#`, an empty one and `javascript:` are
