@@ -108,6 +108,8 @@ async function consentOf(method, params, known) {
 const catalogue = fetch(chrome.runtime.getURL('catalogue.json')).then((r) => r.json()).then((c) => ({
   c,
   params: new Map(c.tools.map((t) => [t.name, new Set(Object.keys(t.params))])),
+  // Tools that must be told their tab (select, claim, close, mark, release): no default.
+  tabRequired: new Set(c.tools.filter((t) => t.required?.includes('tabId')).map((t) => t.name)),
   sideEffects: new Set(c.tools.filter((t) => !t.annotations.readOnly).map((t) => t.name)),
 }));
 
@@ -170,7 +172,8 @@ async function guardDialog(method, params, start, limit, sideEffects) {
 /** Tools that never change the core's state (refs, revisions, journals): no state write after them. */
 const STATELESS = new Set(['browser_status', 'browser_doctor', 'browser_tabs', 'browser_selected_tab', 'browser_screenshot', 'browser_dialog', 'browser_downloads', 'browser_clipboard_read', 'browser_clipboard_write']);
 
-/** The call's params with its session's defaults (`sessionId`, `tabId`), noted for the tools. */
+/** The call's params with its session's defaults (`sessionId`, `tabId`; `takes`: the tool's
+ * parameters that have one), noted for the tools. */
 async function withSession(method, params, takes, session) {
   let out = params;
   if (session && takes?.has('sessionId') && params.sessionId === undefined) out = { ...out, sessionId: session };
@@ -198,11 +201,11 @@ async function call(method, params = {}, session = undefined) {
     await ready;
     if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, limits.methodNameChars)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
     if (params === null || typeof params !== 'object' || Array.isArray(params)) fail('INVALID_REQUEST', 'params must be an object');
-    const { params: known, sideEffects } = await catalogue;
+    const { params: known, sideEffects, tabRequired } = await catalogue;
     for (const k of Object.keys(params)) {
       if (!known.get(method)?.has(k)) fail('INVALID_REQUEST', `${method} has no parameter ${k.slice(0, limits.methodNameChars)}`, `its parameters: ${[...(known.get(method) ?? [])].join(', ')}`);
     }
-    params = await withSession(method, params, known.get(method), typeof session === 'string' && session ? session.slice(0, limits.sessionIdChars) : '');
+    params = await withSession(method, params, tabRequired.has(method) ? null : known.get(method), typeof session === 'string' && session ? session.slice(0, limits.sessionIdChars) : '');
     // A read's ask of a document it already holds goes out now, alongside the check below
     // (tools/read.js earlyAsks): its answer waits for the check.
     early = earlyAsks[method]?.(params);

@@ -24,12 +24,17 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export async function settle(tabId, since = Date.now()) {
   await ready;
   let from = since;
-  while (pendingNavigation(tabId, since)) {
-    if (Date.now() - since >= limits.actionCommitMaxMs) return { ms: Date.now() - since, navigating: true };
-    await sleep(25);
-    from = Date.now();
+  // (A form's submission starts its navigation a moment after the click: a navigation seen
+  // once the page was quiet is waited for, and the page settles again after it.)
+  for (let round = 0; ; round++) {
+    while (pendingNavigation(tabId, since)) {
+      if (Date.now() - since >= limits.actionCommitMaxMs) return { ms: Date.now() - since, navigating: true };
+      await sleep(25);
+      from = Date.now();
+    }
+    const ms = await quietAfter(tabId, since, from);
+    if (round === 2 || !pendingNavigation(tabId, since)) return { ms };
   }
-  return { ms: await quietAfter(tabId, since, from) };
 }
 
 /** The settle wait proper, at most `settleMaxMs` from `from`; ms from `since`. */
