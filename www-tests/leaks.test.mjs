@@ -326,3 +326,19 @@ test('a page with more filled fields than the last scrub can check: a read fails
     assert.match(r.error?.message ?? '', /could not be checked for secrets/, `${tool}: ${JSON.stringify(r).slice(0, 200)}`);
   }
 });
+
+test('a page of 2,100 filled fields (a bulk editor) is usable: open, snapshot and evaluate answer, every value checked, the API key among them still redacted', async () => {
+  const { page, tabId } = await openTab(b, server, 'grid.html');
+  const key = 'sk-live-9f8e7d6c5b4a3921';
+  const snap = await b.call('browser_snapshot', { tabId });
+  assert.ok(!snap.error, JSON.stringify(snap.error));
+  assert.ok(snap.snapshot.state.includes('Item 3'), snap.snapshot.state.slice(0, 300));
+  const ev = await b.call('browser_evaluate', { tabId, expression: `[...document.querySelectorAll('input')].map((i) => i.value).join(',')` });
+  assert.ok(!ev.error, JSON.stringify(ev.error));
+  const text = JSON.stringify(ev);
+  assert.ok(text.includes('Item 699'), 'the last ordinary value is shown');
+  assert.ok(!text.includes(key) && !text.includes('9f8e7d6c5b4a3921'), 'the key is redacted');
+  const save = await b.call('browser_click', { tabId, target: { role: 'button', name: 'Save' } });
+  assert.ok(!save.error, JSON.stringify(save.error));
+  await page.close();
+});

@@ -657,9 +657,12 @@ function domAct(walkId, index, action, value) {
 /**
  * Injected into every frame's isolated world (page overrides do not reach it): the form
  * fields with a value, as facts for the core to decide which values are sensitive. The
- * values go to wasm only, which scrubs them from the evaluate result.
+ * values go to wasm only, which scrubs them from the evaluate result. At most `maxFields`
+ * facts an answer, after the first `skip` ones: `{fields, overflow: true, next}` says the
+ * caller asks again from `next` (a page of thousands of filled fields — a spreadsheet, a bulk
+ * editor — is checked whole, in several answers).
  */
-function fieldFacts(maxFields, maxChars, labelChars) {
+function fieldFacts(maxFields, maxChars, labelChars, skip = 0) {
   /** The text just before `el` that no other control claims (a text run or an inline element
    * before it, else before its parent; never a `<label>` or anything holding a control), at
    * most `n` characters: "PIN:", "Card number". */
@@ -676,6 +679,7 @@ function fieldFacts(maxFields, maxChars, labelChars) {
   };
   const ATTRS = ['type', 'name', 'id', 'autocomplete', 'aria-label', 'placeholder'];
   const out = [];
+  let seen = 0;
   const roots = [document];
   // Closed shadow roots too (a component may hand out its field through a property): the
   // extension API reaches them, on every element that can host one.
@@ -707,8 +711,9 @@ function fieldFacts(maxFields, maxChars, labelChars) {
       if (!label && !el.hasAttribute('aria-label') && !el.hasAttribute('placeholder')) label = textBefore(el, labelChars);
       label = label.slice(0, labelChars);
       for (const v of values) {
-        // Too many fields to check them all: the caller fails closed.
-        if (out.length >= maxFields) return { fields: out, overflow: true };
+        if (seen++ < skip) continue;
+        // More than one answer holds: the caller asks for the rest.
+        if (out.length >= maxFields) return { fields: out, overflow: true, next: seen - 1 };
         const value = String(v);
         out.push({ tag, attrs, label, value: value.slice(0, maxChars), cut: value.length > maxChars });
       }

@@ -22,10 +22,21 @@ export async function formFields(tabId, limits) {
   } catch {
     return null;
   }
-  if (results.some((r) => r.result?.overflow)) {
-    fail('BROWSER_SCRIPT_FAILED', `a frame has more than ${limits.evalFormFields} filled form fields: the result cannot be checked against all their values`, 'read the page with browser_snapshot or browser_extract instead');
+  // A frame with more filled fields than one answer holds is asked for the rest, answer by
+  // answer: every value is checked, however many there are.
+  const fields = results.flatMap((r) => r.result?.fields || []);
+  for (const r of results) {
+    let more = r.result;
+    while (more?.overflow && Number.isInteger(more.next)) {
+      const [again] = await inject(tabId, [r.frameId], fieldFacts, [...factArgs(), more.next]).catch(() => [null]);
+      // A frame that went away meanwhile has nothing left to show; one that cannot answer
+      // fails the check closed (the caller answers with an error, never an unchecked result).
+      if (!again) fail('BROWSER_SCRIPT_FAILED', 'a frame stopped answering while its form fields were read', 'try again');
+      more = again.result;
+      fields.push(...(more?.fields || []));
+    }
   }
-  return results.flatMap((r) => r.result?.fields || []);
+  return fields;
 }
 
 /**
