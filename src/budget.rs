@@ -187,6 +187,9 @@ pub const EVAL_SECRET_MIN_CHARS: usize = 3;
 /// A sensitive value this long (letters and digits) is redacted anywhere in a result; a shorter
 /// one only where it stands for its field (tools/scrub.rs).
 pub const SCRUB_ANYWHERE_MIN_CHARS: usize = 8;
+/// A shorter sensitive value this long (a 6-digit one-time code, a PIN) is also redacted
+/// wherever it stands as a whole token (not inside a longer word or number).
+pub const SCRUB_TOKEN_MIN_CHARS: usize = 6;
 /// Sensitive values the worker remembers from the fields it read (a secret the page held
 /// earlier in the session is still one when it reappears in a URL, a log or a request).
 pub const SECRETS_REMEMBERED: usize = 64;

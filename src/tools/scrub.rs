@@ -11,14 +11,18 @@
 //!   trivial forms the evaluate scrub knows (case, separators, Base64);
 //! - a shorter one (a PIN, a CVC: at least `EVAL_SECRET_MIN_CHARS`) only as a whole: a URL or
 //!   form-body parameter's value (`?f1=737&`), a string that is exactly it, a state line's
-//!   text after its last `: `, a quoted name; "Boeing 737" and "$737.00" stay;
+//!   text after its last `: `, a quoted name; "Boeing 737" and "$737.00" stay; one of
+//!   `SCRUB_TOKEN_MIN_CHARS` or more (a one-time code) also wherever it stands as a whole token
+//!   ("code 482913 sent"; not inside "1482913" or "A482913B");
+//! - every secret also in the forms a page or a request writes it in: HTML-escaped (`a&amp;b`,
+//!   an `innerHTML`) and percent-encoded (`a%26b`, a URL);
 //! - whatever the fields: a parameter named like a secret (`?reset_token=…`) and the body of a
 //!   PEM block (`-----BEGIN … PRIVATE KEY-----`) are redacted in every string.
 //!
 //! An image attachment's bytes are never touched.
 //! Owns: those rules. Must never: change a value that holds no secret, or a result's shape.
 
-use crate::budget::{EVAL_SECRET_MIN_CHARS, SCRUB_ANYWHERE_MIN_CHARS};
+use crate::budget::{EVAL_SECRET_MIN_CHARS, SCRUB_ANYWHERE_MIN_CHARS, SCRUB_TOKEN_MIN_CHARS};
 use crate::error::Result;
 use crate::tools::evaluate::{base64, scrubbed, secret_of, skeleton, Secrets};
 use crate::tree::redact::has_secret_word;
@@ -31,6 +35,30 @@ const REDACTED: &str = "[redacted]";
 struct Found {
     long: Option<Secrets>,
     short: Vec<String>,
+    /// Short secrets of `SCRUB_TOKEN_MIN_CHARS` or more, in each of their written forms.
+    tokens: Vec<String>,
+}
+
+/// A value as written, HTML-escaped (in text, and in an attribute) and percent-encoded: the
+/// forms that differ from it.
+fn forms(value: &str) -> Vec<String> {
+    let text = value.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let attr = value.replace('&', "&amp;").replace('"', "&quot;");
+    let mut url = String::with_capacity(value.len());
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            url.push(b as char);
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for f in [text, attr, url] {
+        if f != value && !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
 }
 
 /// A fact's value when the field is sensitive for the last scrub: as the evaluate scrub decides
@@ -52,12 +80,14 @@ fn found(fields_json: &str) -> Result<Found> {
     let fields: Value = if fields_json.trim().is_empty() { Value::Null } else { crate::input::wire::decode(fields_json, "form fields")? };
     let mut long: Vec<Vec<char>> = Vec::new();
     let mut short: Vec<String> = Vec::new();
+    let mut tokens: Vec<String> = Vec::new();
     for f in fields.as_array().into_iter().flatten() {
         let Some(value) = secret(f) else { continue };
         let value = value.trim();
         let sk = skeleton(value);
         if sk.len() >= SCRUB_ANYWHERE_MIN_CHARS {
-            for form in [sk, skeleton(&base64(value.as_bytes()))] {
+            let written = forms(value).iter().map(|w| skeleton(w)).collect::<Vec<_>>();
+            for form in [sk, skeleton(&base64(value.as_bytes()))].into_iter().chain(written) {
                 if !long.contains(&form) {
                     long.push(form);
                 }
@@ -65,9 +95,18 @@ fn found(fields_json: &str) -> Result<Found> {
         } else if value.chars().count() >= EVAL_SECRET_MIN_CHARS && !hidden(f) && !short.iter().any(|s| s == value) {
             // (A hidden input's short value is page data, "1" or "en", not something typed.)
             short.push(value.to_string());
+            if value.chars().count() >= SCRUB_TOKEN_MIN_CHARS {
+                for t in std::iter::once(value.to_string()).chain(forms(value)) {
+                    if !tokens.contains(&t) {
+                        tokens.push(t);
+                    }
+                }
+            } else {
+                short.extend(forms(value));
+            }
         }
     }
-    Ok(Found { long: (!long.is_empty()).then(|| Secrets::new(long)), short })
+    Ok(Found { long: (!long.is_empty()).then(|| Secrets::new(long)), short, tokens })
 }
 
 /// Whether a fact is of a hidden input.
@@ -142,7 +181,39 @@ fn clean(s: &str, found: &Found) -> Option<String> {
             out = Some(c);
         }
     }
+    if !found.tokens.is_empty() {
+        if let Some(c) = as_tokens(&cur(&out), &found.tokens) {
+            out = Some(c);
+        }
+    }
     out
+}
+
+/// Every occurrence of a token that no letter or digit touches on either side, replaced.
+fn as_tokens(s: &str, tokens: &[String]) -> Option<String> {
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    let mut out = s.to_string();
+    let mut changed = false;
+    for t in tokens {
+        let mut from = 0;
+        while let Some(at) = out[from..].find(t.as_str()).map(|n| from + n) {
+            let end = at + t.len();
+            let before = out[..at].chars().next_back();
+            let after = out[end..].chars().next();
+            let edge_word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+            // A boundary counts only where the token itself begins or ends with a letter or digit.
+            let open = !(edge_word(t.chars().next()) && word(before));
+            let close = !(edge_word(t.chars().next_back()) && word(after));
+            if open && close {
+                out.replace_range(at..end, REDACTED);
+                changed = true;
+                from = at + REDACTED.len();
+            } else {
+                from = at + t.chars().next().map_or(1, char::len_utf8);
+            }
+        }
+    }
+    changed.then_some(out)
 }
 
 /// Percent-decoding of a parameter value (`+` as a space), for comparing it with a value.
@@ -309,6 +380,24 @@ mod tests {
             json!({"url": "https://a.test/pay?f1=737&f3=ordinary", "state": "- paragraph: Boeing 737 fleet, $737.00\n- textbox \"Card security code\": 737\n- text: 737", "body": "f1=737&f2=x", "name": "737"}),
             json!([field("Card security code", "737")]),
             json!({"url": "https://a.test/pay?f1=[redacted]&f3=ordinary", "state": "- paragraph: Boeing 737 fleet, $737.00\n- textbox \"Card security code\": [redacted]\n- text: [redacted]", "body": "f1=[redacted]&f2=x", "name": "[redacted]"}),
+        );
+    }
+
+    #[test]
+    fn a_six_character_secret_is_redacted_wherever_it_stands_as_a_whole_token() {
+        check(
+            json!({"state": "- paragraph: Your code 482913 is being checked (482913)", "log": "otp=482913;sent", "keep": "order 1482913 and A482913B and 4829130"}),
+            json!([field("One-time code", "482913")]),
+            json!({"state": "- paragraph: Your code [redacted] is being checked ([redacted])", "log": "otp=[redacted];sent", "keep": "order 1482913 and A482913B and 4829130"}),
+        );
+    }
+
+    #[test]
+    fn a_secret_is_found_html_escaped_and_percent_encoded() {
+        check(
+            json!({"html": "<input type=\"password\" value=\"pa&amp;ss&quot;w0rd-77\">", "url": "https://a.test/?next=pa%26ss%22w0rd-77", "pin": "<b>t&lt;9&gt;4z</b>"}),
+            json!([field("Password", "pa&ss\"w0rd-77"), field("PIN", "t<9>4z")]),
+            json!({"html": "<input type=\"password\" value=\"[redacted]\">", "url": "https://a.test/?next=[redacted]", "pin": "<b>[redacted]</b>"}),
         );
     }
 
