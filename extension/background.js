@@ -7,7 +7,7 @@
 // the tool's result, or to `{error: {code, message, hint}}`.
 import { memoryBytes } from './wasm/pcc.js';
 import { lateFrames } from './read/inject.js';
-import { keepState, ready, startup, whileRunning } from './services/core.js';
+import { keepState, ready, startup, stateWrites, whileRunning } from './services/core.js';
 import { assertReadable, defaultTab, notedCallTab, noteCallSession, noteCallTab, resolveTab } from './services/handles.js';
 import { fail, toWire, ToolError, HINTS } from './services/errors.js';
 import { status, doctor, recordEvent } from './services/status.js';
@@ -249,5 +249,5 @@ function scrubTab(params, out) {
   return [id !== undefined ? Promise.resolve(id) : lookup().then((t) => t?.id), readable];
 }
 
-globalThis.pcc = { call, axPatchRefusal: lastPatchRefusal, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), startup: () => ready.then(() => ({ ...startup })), lateFrames, portAnswers: portTabs.portAnswers, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
+globalThis.pcc = { call, stateWrites: () => ({ ...stateWrites }), axPatchRefusal: lastPatchRefusal, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), startup: () => ready.then(() => ({ ...startup })), lateFrames, portAnswers: portTabs.portAnswers, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
 startBridge(call);

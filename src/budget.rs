@@ -286,6 +286,10 @@ pub const ATTACH_SETTLE_MAX_MS: usize = 500;
 /// An action that started a navigation of its tab (a link, a form's POST the server answers
 /// late) waits at most this long for it to commit before it answers (then `navigating`).
 pub const ACTION_COMMIT_MAX_MS: usize = 5_000;
+/// The core's state is written for the next worker (services/core.js) at most this often:
+/// back-to-back calls on a large state (an AX tree of ~0.5 MB takes ~5 ms to save) pay for
+/// one write per interval, and a change is kept within it.
+pub const STATE_WRITE_EVERY_MS: usize = 100;
 /// A read waits at most this long for a pending navigation to commit.
 pub const NAVIGATION_SETTLE_MAX_MS: usize = 1_000;
 /// A navigation that never showed `loading` counts as a fast load after this long.
@@ -308,7 +312,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 75] = [
+pub const SOURCE_LIMITS: [(&str, usize); 76] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -379,6 +383,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 75] = [
     ("attachSettleMaxMs", ATTACH_SETTLE_MAX_MS),
     ("navigationSettleMaxMs", NAVIGATION_SETTLE_MAX_MS),
     ("actionCommitMaxMs", ACTION_COMMIT_MAX_MS),
+    ("stateWriteEveryMs", STATE_WRITE_EVERY_MS),
     ("fastLoadMs", FAST_LOAD_MS),
     ("pollMs", POLL_MS),
     ("coordMaxPx", COORD_MAX_PX),

@@ -61,13 +61,21 @@ async function savedState() {
 }
 
 let saving = null;
-/** Writes the core's state once the calls running now have answered. */
+let lastWrite = -Infinity;
+/** The last write's cost: `{ms}` to save the state as text, its `chars` (the bench reads it). */
+export const stateWrites = { count: 0, ms: 0, chars: 0 };
+/** Writes the core's state once the calls running now have answered, at most once every
+ * `stateWriteEveryMs` (a write asked meanwhile is made at the end of the interval). */
 export function keepState() {
-  saving ??= new Promise((r) => setTimeout(r, 0)).then(async () => {
+  const wait = Math.max(0, lastWrite + core.limits.stateWriteEveryMs - performance.now());
+  saving ??= new Promise((r) => setTimeout(r, wait)).then(async () => {
     saving = null;
+    lastWrite = performance.now();
     if (!core.collector) return;
     try {
+      const t0 = performance.now();
       const text = core.collector.saveState();
+      Object.assign(stateWrites, { count: stateWrites.count + 1, ms: performance.now() - t0, chars: text.length });
       await (await caches.open(STATE_CACHE)).put(stateUrl(), new Response(text));
     } catch (e) {
       console.error('pcc: the collector state could not be kept for the next worker', e);
