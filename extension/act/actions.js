@@ -268,10 +268,6 @@ async function focusedField(session, backendNodeId, started, typed) {
   return [backendNodeId, false];
 }
 
-/** One frame of the page, so a field it swaps on focus (in the focus handler's task, a
- * microtask or the next frame) has taken its place before the first key. */
-const A_FRAME = 'function () { return new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 50); }); }';
-
 /**
  * Inputs whose value the platform only takes whole, in one format (typing into their
  * segments gives other dates): set like a picker would, then verified.
@@ -356,8 +352,8 @@ export async function act(all, session, backendNodeId, action, params) {
           return held;
         }
         await session.send('DOM.focus', { backendNodeId });
-        await callOn(session, backendNodeId, A_FRAME).catch(() => {});
-        // A page that put another field in place of this one on focus: the keys go there.
+        // A page that put another field in place of this one on focus: the keys go there (one
+        // that does so a moment later is followed after the keys that reached the old one).
         let [field, moved] = await focusedField(session, backendNodeId, false, '');
         let retargeted = moved;
         if (action === 'fill') {
