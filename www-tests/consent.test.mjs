@@ -4,7 +4,7 @@
 // it runs directly, through the Bridge's HTTP API, the CLI and MCP (pi: pi-tests/).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openTab, openUserTab, closeTab } from './harness.mjs';
+import { nextPage, openTab, openUserTab, closeTab } from './harness.mjs';
 import { withBridge, startBridge, until } from './bridge-harness.mjs';
 import { mcpClient } from './mcp-client.mjs';
 import { pccBin } from './bridge-harness.mjs';
@@ -185,7 +185,7 @@ test("a tab an agent tab's page opens is the agent's: the click says so, browser
   const snap = await b.call('browser_snapshot', { tabId });
   const refOf = (state, re) => state.split('\n').find((l) => re.test(l)).match(/\[ref=(\w+)\]/)[1];
   for (const name of [/link "Open the partner offer"/, /button "Open in a popup"/]) {
-    const [opened, click] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_click', { tabId, snapshotId: snap.snapshot.snapshotId, ref: refOf(snap.snapshot.state, name) })]);
+    const [opened, click] = await Promise.all([nextPage(b.context), b.call('browser_click', { tabId, snapshotId: snap.snapshot.snapshotId, ref: refOf(snap.snapshot.state, name) })]);
     assert.ok(click.ok, JSON.stringify(click));
     const newId = await until('the new tab to be reported', async () => click.opened?.[0]?.id ?? (await b.call('browser_tabs')).tabs.find((t) => t.opener === tabId && t.url.endsWith('basic.html'))?.id);
     assert.equal(click.opened?.length, 1, `the click reports the tab it opened: ${JSON.stringify(click)}`);
@@ -228,19 +228,19 @@ test("while the person uses a window, the agent's new tab opens in a window of i
   });
   const before = await focused();
   assert.deepEqual([before.focused, before.tabId], [true, theirs], 'the person is in their window');
-  const [agentPage, opened] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url: server.url('basic.html') })]);
+  const [agentPage, opened] = await Promise.all([nextPage(b.context), b.call('browser_tab_open', { url: server.url('basic.html') })]);
   assert.ok(!opened.error, JSON.stringify(opened.error));
   assert.deepEqual(await focused(), before, "the person's window, tab and focus stay");
   const agentTab = await b.worker.evaluate((id) => chrome.tabs.get(id), opened.tab.id);
   assert.notEqual(agentTab.windowId, before.windowId, 'a window of its own');
   assert.equal(agentTab.active, true, 'the active, painting tab of that window');
   // A second tab joins the same agent window; calls without tabId address the agent's tab.
-  const [agentPage2, second] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url: server.url('article.html') })]);
+  const [agentPage2, second] = await Promise.all([nextPage(b.context), b.call('browser_tab_open', { url: server.url('article.html') })]);
   assert.equal(second.tab.windowId ?? (await b.worker.evaluate((id) => chrome.tabs.get(id), second.tab.id)).windowId, agentTab.windowId);
   const read = await b.call('browser_snapshot', {});
   assert.equal(read.tab?.id, second.tab.id, JSON.stringify(read).slice(0, 200));
   // active: true opens in the person's window and takes focus, as asked.
-  const [agentPage3, asked] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url: server.url('basic.html'), active: true })]);
+  const [agentPage3, asked] = await Promise.all([nextPage(b.context), b.call('browser_tab_open', { url: server.url('basic.html'), active: true })]);
   const placed = await b.worker.evaluate((id) => chrome.tabs.get(id), asked.tab.id);
   assert.deepEqual([placed.windowId, placed.active], [before.windowId, true]);
   for (const [p, t] of [[agentPage, opened], [agentPage2, second], [agentPage3, asked]]) await closeTab(b, p, t.tab.id);

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nextPage } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const subsetDir = path.join(here, 'corpus');
@@ -121,7 +122,7 @@ export function checkState(state, facts) {
 
 /** Opens a corpus page in an agent tab and lets it settle: `{page, tabId}`. */
 export async function openCorpusPage(b, url) {
-  const [page, opened] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url })]);
+  const [page, opened] = await Promise.all([nextPage(b.context), b.call('browser_tab_open', { url })]);
   if (opened.error) throw new Error(`${opened.error.code}: ${opened.error.message}`);
   await page.waitForLoadState('load').catch(() => {});
   await page.waitForTimeout(150);

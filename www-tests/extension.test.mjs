@@ -2,7 +2,7 @@
 // actions by ref with real input events.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openTab } from './harness.mjs';
+import { launch, nextPage, openTab } from './harness.mjs';
 import { startServer } from './server.mjs';
 
 let b, server;
@@ -224,7 +224,7 @@ test('what a positioned element covers gets no ref, on both sources; a walk ref 
 });
 
 test("a document no script can run in (Chrome's error page) is read from Chromium's AX tree", async () => {
-  const [page, opened] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url: 'http://127.0.0.1:1/' })]);
+  const [page, opened] = await Promise.all([nextPage(b.context), b.call('browser_tab_open', { url: 'http://127.0.0.1:1/' })]);
   const tabId = opened.tab.id;
   let s;
   for (let i = 0; i < 50 && !/reached|refused/i.test(s?.state ?? ''); i++) {

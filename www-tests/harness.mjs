@@ -11,11 +11,17 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const extensionDir = process.env.PCC_EXTENSION_DIR || path.join(here, '..', 'extension');
 
 /**
+ * The next page a test waits for: a page of the web, not one of the extension's own (the
+ * agent window's placeholder, ui/agent-window.html, comes with that window).
+ */
+export const nextPage = (context) => context.waitForEvent('page', { predicate: (p) => !p.url().startsWith('chrome-extension://') });
+
+/**
  * Opens `path` of the test server in a new agent-owned tab (browser_tab_open); returns the
  * Playwright page and the extension's tab id.
  */
 export async function openTab(b, server, path) {
-  const [page, r] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url: server.url(path) })]);
+  const [page, r] = await Promise.all([nextPage(b.context), b.call('browser_tab_open', { url: server.url(path) })]);
   if (r.error) throw new Error(`${r.error.code}: ${r.error.message}`);
   await page.waitForLoadState('load');
   return { page, tabId: r.tab.id, handle: r.tab.handle };

@@ -4,7 +4,7 @@
 // hint, and the extension keeps serving the next call.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openTab, openUserTab, closeTab } from './harness.mjs';
+import { launch, nextPage, openTab, openUserTab, closeTab } from './harness.mjs';
 import { startServer } from './server.mjs';
 
 let b, server;
@@ -164,7 +164,7 @@ test('frames whose document never finishes loading are never waited for, and an 
   // answers, a lazy frame off screen, a data: URL and a sandboxed frame (cnn's and
   // breitbart's ad slots): each read used to wait the frame-answer limit on them.
   // (Its load event never comes: one frame's server never answers.)
-  const [page, opened] = await Promise.all([b.context.waitForEvent('page'), b.call('browser_tab_open', { url: server.url('silent-frames.html') })]);
+  const [page, opened] = await Promise.all([nextPage(b.context), b.call('browser_tab_open', { url: server.url('silent-frames.html') })]);
   const tabId = opened.tab.id;
   await page.waitForFunction(() => document.querySelectorAll('iframe').length === 8 && document.querySelector('button'));
   const lateBefore = await b.worker.evaluate(() => globalThis.pcc.lateFrames());

@@ -28,6 +28,15 @@ function send(target, method, params = {}, again = false) {
   });
 }
 
+/** Whether a Page event says a frame starts loading a new document (not a link that opens
+ * another tab, not a same-document navigation: neither commits a document here). */
+function startsDocument(method, params) {
+  if (method === 'Page.frameStartedLoading') return true;
+  if (method === 'Page.frameRequestedNavigation') return params.disposition === 'currentTab';
+  if (method === 'Page.frameStartedNavigating') return !/sameDocument/i.test(params.navigationType ?? '');
+  return false;
+}
+
 /** Everything known of a tab's attachment, forgotten (it ended). */
 function dropped(tabId) {
   tabs.delete(tabId);
@@ -48,7 +57,7 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
     forget(`${source.tabId}/${params.sessionId}`);
   } else if (method.startsWith('Runtime.execution')) {
     trackWorld(`${source.tabId}/${source.sessionId || ''}`, method, params);
-  } else if (!source.sessionId && (method === 'Page.frameStartedLoading' || method === 'Page.frameRequestedNavigation' || method === 'Page.frameStartedNavigating')) {
+  } else if (!source.sessionId && startsDocument(method, params)) {
     if (params.frameId === st.mainFrame) st.nav = { started: Date.now(), url: params.url ?? st.nav?.url };
   } else if (!source.sessionId && method === 'Page.frameNavigated' && !params.frame?.parentId) {
     st.mainFrame = params.frame.id;
@@ -180,12 +189,11 @@ async function attach(tabId) {
 
 /**
  * The agent's tabs (its own and claimed ones) behave as the focused, visible page while the
- * debugger is attached (CDP focus emulation, which also keeps a hidden tab painting): a tab
- * in the background of the person's window, in a covered or minimized window, takes input
- * and paints as the agent's own window's would (without it a click waited ~5 s for a frame
- * and missed, and a screenshot timed out), and a pointer press on it never needs the OS
- * focus. The person's tabs keep their own focus and visibility (a chat that marks what the
- * person sees as read must not be told they see it).
+ * debugger is attached (CDP focus emulation): `document.hasFocus()`, focus styles and menus
+ * that close on blur work as in the person's focused window, although the OS focus stays
+ * with the person, and the moment act/focus.js shows another tab of its window during a press
+ * is no blur or visibility change to the page. The person's tabs keep their own focus and
+ * visibility (a chat that marks what the person sees as read must not be told they see it).
  */
 function emulateFocus(tabId, st) {
   // (A tab whose window shows another tab for a moment, while a press lands on it: act/focus.js.)

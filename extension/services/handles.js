@@ -98,8 +98,10 @@ export const callSession = (params) => callSessions.get(params) ?? '';
  * neither (the tool says what is wrong).
  */
 export async function defaultTab(session) {
+  // (An agent tab is released when it closes: the current one is open. The call's consent
+  // check looks it up anyway, where a tab gone meanwhile says so.)
   const current = await currentTab(session);
-  if (current !== undefined && await chrome.tabs.get(current).catch(() => null)) return current;
+  if (current !== undefined) return current;
   const [shown] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
   if (!shown) return undefined;
   const theirs = await sessionOf(shown.id);

@@ -159,7 +159,7 @@ export async function sessionOf(tabId) {
  * active, painting tab of its window (a background tab paints no frame of its own:
  * debugger.js whilePainting). A pointer press there would give that window the OS focus:
  * act/focus.js shows another tab of the window for the press (its placeholder, PLACEHOLDER,
- * made on the first press and kept). Its id; `null` when a window is in use and the agent has
+ * made with the window). Its id; `null` when a window is in use and the agent has
  * none yet (the caller makes one); `undefined` when no window is in use (the tab then opens in
  * the last focused window).
  */

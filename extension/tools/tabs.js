@@ -9,7 +9,7 @@ import { groupOf, joinGroup } from '../services/groups.js';
 import { assertReadable, callSession, handleOf, resolveTab, tabFence } from '../services/handles.js';
 import { journal } from '../services/journal.js';
 import { assertOrigin, described, listed } from '../services/consent.js';
-import { agentWindow, personWindow, markOwned, markTab, ownedTabs, ownerOf, release, setAgentWindow, setCurrent } from '../services/ownership.js';
+import { PLACEHOLDER, agentWindow, personWindow, markOwned, markTab, ownedTabs, ownerOf, release, setAgentWindow, setCurrent } from '../services/ownership.js';
 import { projectTabs } from '../wasm/pcc.js';
 import { tabInfo, tabToAct, timeoutOf } from './common.js';
 import { waitLoaded } from './navigate.js';
@@ -107,7 +107,11 @@ async function newAgentTab(active) {
   }
   const made = await chrome.windows.create({ url: 'about:blank', focused: false, type: 'normal' });
   await setAgentWindow(made.id);
-  return made.tabs?.[0] ?? (await chrome.tabs.query({ windowId: made.id }))[0];
+  const tab = made.tabs?.[0] ?? (await chrome.tabs.query({ windowId: made.id }))[0];
+  // Its placeholder, behind the agent's tab: what the window shows while a press lands on
+  // that tab (act/focus.js), made now rather than at the first press.
+  await chrome.tabs.create({ url: chrome.runtime.getURL(PLACEHOLDER), windowId: made.id, index: 0, active: false }).catch(() => {});
+  return tab;
 }
 
 async function browserTabClose(params) {
