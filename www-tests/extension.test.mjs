@@ -330,7 +330,7 @@ test('a document that started before the extension (its frames keep no walk) is 
   await page.close();
 });
 
-test('a field the page replaces on focus: typing follows it into the replacement (at once, or after the first keys, the value carried over); a field whose focus jumps to an unrelated one still fails', async () => {
+test('a field the page replaces on focus: typing follows it into the replacement (right after the focus, or after the first keys, the value carried over); a field whose focus jumps to an unrelated one still fails', async () => {
   const { page, tabId } = await openTab(b, server, 'swap-on-focus.html');
   const snap = await b.call('browser_snapshot', { tabId });
   const ref = (name) => new RegExp(`"${name}"[^\\n]*\\[ref=(e\\d+)\\]`).exec(snap.snapshot.state)[1];

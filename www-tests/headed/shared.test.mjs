@@ -134,6 +134,34 @@ test('the person types in their window while the agent works 50 steps in its own
   assert.deepEqual(theirs.log, Array.from({ length: 10 }, () => ['B1', 'enter:ag']).flat(), 'every click and Enter of the agent landed');
 });
 
+test('every other tool the agent uses keeps the person\'s focus too: hover, select, scroll, fill, a click at a point, navigate, a new tab', async () => {
+  await personClicksIn();
+  const agent = await openAgentTab();
+  const snap = (await b.call('browser_snapshot', { tabId: agent.tabId })).snapshot;
+  const on = { tabId: agent.tabId, snapshotId: snap.snapshotId };
+  const steps = [
+    ['browser_hover', { ...on, ref: refOf(snap.state, 'Hover here') }],
+    ['browser_select_option', { ...on, ref: refOf(snap.state, 'Size'), value: 'l' }],
+    ['browser_scroll', { tabId: agent.tabId, direction: 'down' }],
+    ['browser_fill', { ...on, ref: refOf(snap.state, 'Search'), text: 'tides' }],
+    ['browser_click', { tabId: agent.tabId, x: 5, y: 5 }],
+    ['browser_navigate', { tabId: agent.tabId, url: server.url('agent-work.html?again') }],
+    ['browser_tab_open', { url: server.url('basic.html') }],
+  ];
+  let typed = '';
+  for (const [tool, params] of steps) {
+    const r = await b.call(tool, params);
+    assert.ok(!r.error, `${tool}: ${JSON.stringify(r.error)}`);
+    x.type('q');
+    typed += 'q';
+    assert.equal(x.activeTitle(), PERSON_TITLE, `after ${tool}`);
+  }
+  await sleep(200);
+  const mine = await personFacts();
+  assert.equal(mine.focusLog, '');
+  assert.equal(mine.keys, typed);
+});
+
 test("an agent tab in the background of the person's window, in a minimized window and in a covered one: as fast as in its own, the person's focus kept", async () => {
   await personClicksIn();
   const own = await openAgentTab();
