@@ -163,10 +163,12 @@ async function attach(tabId) {
         else resolve();
       });
     });
-    await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
-    await send({ tabId }, 'Inspector.enable').catch(() => {}); // Inspector.targetCrashed
-    await send({ tabId }, 'Page.enable').catch(() => {}); // Page.javascriptDialogOpening (dialogs.js), navigations
-    st.mainFrame = (await send({ tabId }, 'Page.getFrameTree').catch(() => null))?.frameTree?.frame?.id;
+    // (Sent once: an attachment that ends while it is being set up fails the attach, never
+    // makes another one from here.)
+    await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, true);
+    await send({ tabId }, 'Inspector.enable', {}, true).catch(() => {}); // Inspector.targetCrashed
+    await send({ tabId }, 'Page.enable', {}, true).catch(() => {}); // Page.javascriptDialogOpening (dialogs.js), navigations
+    st.mainFrame = (await send({ tabId }, 'Page.getFrameTree', {}, true).catch(() => null))?.frameTree?.frame?.id;
   })();
   st.attaching = (async () => {
     await st.attached;
