@@ -71,8 +71,12 @@ test("the toolbar popup grants the tab or the site it opens over, and takes the 
   const extensionId = new URL(b.worker.url()).host;
   await popup.goto(`chrome-extension://${extensionId}/ui/popup.html?tab=${tabId}`);
   await popup.getByText('The agent may not read this tab.').waitFor();
+  // Only the buttons that apply are shown (a `hidden` button stays hidden, whatever the style).
+  const shown = async () => (await Promise.all(['#grant-tab', '#grant-site', '#revoke'].map((s) => popup.locator(s).isVisible()))).join(',');
+  assert.equal(await shown(), 'true,true,false', 'nothing granted: no "Stop" button');
   await popup.getByRole('button', { name: 'Let the agent read this tab' }).click();
   await popup.getByText('The agent may read this tab.').waitFor();
+  assert.equal(await shown(), 'false,true,true', 'the tab granted: no "read this tab" button');
   assert.ok(!(await b.call('browser_snapshot', { tabId })).error, 'granted from the popup');
   await popup.getByRole('button', { name: 'Stop the agent reading this tab and site' }).click();
   await popup.getByText('The agent may not read this tab.').waitFor();
