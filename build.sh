@@ -4,7 +4,7 @@
 #   ./build.sh setup          install toolchains and packages (Debian, rustup, cargo, npm)
 #   ./build.sh build          wasm (release, wasm-opt) → extension/wasm/
 #   ./build.sh dist           what a user installs → dist/: pcc (release), extension/, the store zip, the pi package
-#   ./build.sh install        dist, then pcc into ~/.local/bin (PCC_INSTALL_DIR) and `pcc setup`
+#   ./build.sh install        what dist/ needs only, dist, then pcc into ~/.local/bin (PCC_INSTALL_DIR) and `pcc setup`
 #   ./build.sh test           native tests, wasm boundary tests in headless Chrome, e2e suite
 #   ./build.sh pi             the pi package's tests alone (pi-tests/, the real pi agent)
 #   ./build.sh dsh            the DSH plugin's tests alone (dsh-tests/, a real DeepSeek Harness host)
@@ -33,17 +33,39 @@ wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock
 }
 
+# What `./build.sh install` needs to build what it installs (dist/): zip and Node (the store zip,
+# the pi package), the wasm target and wasm-bindgen-cli, and www-tests/'s npm packages (binaryen's
+# wasm-opt; Mozilla Readability, which ships inside the extension). `setup` adds what the tests
+# and the demo need (Chromium, the headed track's X packages, the pi and DSH test hosts).
 setup() {
-  local need_apt=()
-  [ -x /usr/bin/chromium ] || need_apt+=(chromium)
-  [ -x /usr/bin/chromedriver ] || need_apt+=(chromium-driver)
+  setup_for install chromium chromium-driver xvfb openbox x11-utils xdotool
+  if [ ! -d pi-tests/node_modules/@mariozechner/pi-coding-agent ]; then
+    log "npm ci in pi-tests/ (the pi coding agent 0.73, pinned: the pi package is tested in it)"
+    (cd pi-tests && npm ci --no-audit --no-fund)
+  fi
+  if [ ! -x dsh-tests/node_modules/.bin/node ] || [ ! -d dsh-tests/node_modules/@deepseek-ai/dsh-agent-loop ]; then
+    log "npm ci in dsh-tests/ (the DeepSeek Harness 0.1.0-rc.8 runtimes, pinned, and Node 22 from npm: the DSH plugin is tested in them)"
+    (cd dsh-tests && npm ci --no-audit --no-fund)
+  fi
+}
+
+# `setup_for install PACKAGE...`: the install's needs, and those Debian packages too.
+setup_for() {
+  shift
+  local need_apt=() pkg
+  for pkg in "$@"; do
+    case $pkg in
+      chromium) [ -x /usr/bin/chromium ] || need_apt+=(chromium) ;;
+      chromium-driver) [ -x /usr/bin/chromedriver ] || need_apt+=(chromium-driver) ;;
+      # The headed track (www-tests/headed/): a real X display, a window manager, X input.
+      xvfb) command -v Xvfb >/dev/null || need_apt+=(xvfb) ;;
+      openbox) command -v openbox >/dev/null || need_apt+=(openbox) ;;
+      x11-utils) command -v xprop >/dev/null || need_apt+=(x11-utils) ;;
+      xdotool) command -v xdotool >/dev/null || need_apt+=(xdotool) ;;
+    esac
+  done
   command -v zip >/dev/null || need_apt+=(zip)
   command -v node >/dev/null || need_apt+=(nodejs npm)
-  # The headed track (www-tests/headed/): a real X display, a window manager, X input.
-  command -v Xvfb >/dev/null || need_apt+=(xvfb)
-  command -v openbox >/dev/null || need_apt+=(openbox)
-  command -v xprop >/dev/null || need_apt+=(x11-utils)
-  command -v xdotool >/dev/null || need_apt+=(xdotool)
   if [ ${#need_apt[@]} -gt 0 ]; then
     log "apt-get install ${need_apt[*]}"
     local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
@@ -64,14 +86,6 @@ setup() {
   if [ ! -d www-tests/node_modules/playwright-core ] || [ ! -x www-tests/node_modules/.bin/wasm-opt ] || [ ! -f www-tests/node_modules/@mozilla/readability/Readability.js ] || [ ! -d www-tests/node_modules/@modelcontextprotocol/sdk ] || [ ! -d www-tests/node_modules/ws ]; then
     log "npm ci (playwright-core drives Debian's /usr/bin/chromium and never downloads a browser; binaryen; the MCP SDK, the onboarding test's client; ws, the headed track's link to the worker)"
     (cd www-tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
-  fi
-  if [ ! -d pi-tests/node_modules/@mariozechner/pi-coding-agent ]; then
-    log "npm ci in pi-tests/ (the pi coding agent 0.73, pinned: the pi package is tested in it)"
-    (cd pi-tests && npm ci --no-audit --no-fund)
-  fi
-  if [ ! -x dsh-tests/node_modules/.bin/node ] || [ ! -d dsh-tests/node_modules/@deepseek-ai/dsh-agent-loop ]; then
-    log "npm ci in dsh-tests/ (the DeepSeek Harness 0.1.0-rc.8 runtimes, pinned, and Node 22 from npm: the DSH plugin is tested in them)"
-    (cd dsh-tests && npm ci --no-audit --no-fund)
   fi
 }
 
@@ -125,6 +139,12 @@ JS
 }
 
 build() {
+  build_extension
+  build_host
+}
+
+# The extension's module (what dist/ and `install` ship).
+build_extension() {
   vendor
   local wasm=target/wasm32-unknown-unknown/release/pcc.wasm out=extension/wasm
   log "cargo build --release --target wasm32-unknown-unknown (extension module)"
@@ -134,6 +154,10 @@ build() {
   bindgen target/pkg/extension.wasm "$out" web pcc
   renewable "$out/pcc.js"
   log "extension/wasm/pcc_bg.wasm: $(stat -c %s "$out/pcc_bg.wasm") bytes ($(gzip -9c "$out/pcc_bg.wasm" | wc -c) gzipped)"
+}
+
+# The JS-host package (pkg/: the tests and JS hosts that import the core; nothing dist/ ships).
+build_host() {
   # The JS-host package: the same crate plus the projection exports, for browsers (web)
   # and Node (nodejs), each with TypeScript declarations.
   # Its own target directory: sharing one with the extension build made each invalidate the
@@ -309,7 +333,7 @@ case "$cmd" in
   setup) setup ;;
   build) setup; build ;;
   dist) setup; build; dist ;;
-  install) setup; build; dist; install_pcc ;;
+  install) setup_for install; build_extension; dist; install_pcc ;;
   test) disk_report; setup; build; report_wasm_size; check_no_rebuild; test_native; check_other_os; test_wasm; build_bridge; dist; test_e2e ;;
   test-native) test_native ;;
   test-wasm) setup; test_wasm ;;
