@@ -27,8 +27,13 @@ export async function keepingFocus(tabId, press) {
   const win = await chrome.windows.get(tab.windowId).catch(() => null);
   if (!win || win.focused) return press();
   const stand = await standIn(tab.windowId, tabId).catch(() => null);
-  if (!stand) return press();
-  await chrome.tabs.update(stand.id, { active: true });
+  // (A window that cannot show another tab now — one being dragged, closing — gets the press as
+  // it is: the action goes on.)
+  const shown = stand && await chrome.tabs.update(stand.id, { active: true }).catch(() => null);
+  if (!shown) {
+    if (stand?.made) chrome.tabs.remove(stand.id).catch(() => {});
+    return press();
+  }
   try {
     return await press();
   } finally {
