@@ -200,10 +200,9 @@ fn as_tokens(s: &str, tokens: &[String]) -> Option<String> {
             let end = at + t.len();
             let before = out[..at].chars().next_back();
             let after = out[end..].chars().next();
-            let edge_word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
             // A boundary counts only where the token itself begins or ends with a letter or digit.
-            let open = !(edge_word(t.chars().next()) && word(before));
-            let close = !(edge_word(t.chars().next_back()) && word(after));
+            let open = !(word(t.chars().next()) && word(before));
+            let close = !(word(t.chars().next_back()) && word(after));
             if open && close {
                 out.replace_range(at..end, REDACTED);
                 changed = true;

@@ -341,9 +341,10 @@ fn drop_link_twins(view: &mut View, tree: &Tree) {
 /// paragraph, a tree item, an option), whether or not the view kept that item's line.
 fn one_card(tree: &Tree, parents: &[usize], a: usize, b: usize) -> bool {
     let item = |n: usize| matches!(tree.nodes[n].role, Role::ListItem | Role::Row | Role::Cell | Role::GridCell | Role::Article | Role::Paragraph | Role::TreeItem | Role::Option);
+    // (At most the tree's size up: a walk never loops.)
     let up = |mut n: usize| {
         let mut path = Vec::new();
-        while let Some(&p) = parents.get(n).filter(|&&p| p != usize::MAX) {
+        while let Some(&p) = parents.get(n).filter(|&&p| p != usize::MAX && path.len() < parents.len()) {
             path.push(p);
             n = p;
         }
@@ -354,19 +355,17 @@ fn one_card(tree: &Tree, parents: &[usize], a: usize, b: usize) -> bool {
     !pa.iter().take_while(|&&x| x != common).any(|&x| item(x)) && !pb.iter().take_while(|&&x| x != common).any(|&x| item(x))
 }
 
-/// Each tree node's parent (`usize::MAX` for the root and nodes no walk from it reaches).
+/// Each tree node's parent (`usize::MAX` for the root).
 fn tree_parents(tree: &Tree) -> Vec<usize> {
-    let mut p = vec![usize::MAX; tree.nodes.len()];
-    let mut stack = vec![tree.root];
-    while let Some(i) = stack.pop() {
-        for &c in tree.nodes.get(i).map(|n| n.children.as_slice()).unwrap_or(&[]) {
-            if c < p.len() && p[c] == usize::MAX && c != tree.root {
-                p[c] = i;
-                stack.push(c);
+    let mut parent = vec![usize::MAX; tree.nodes.len()];
+    for (i, n) in tree.nodes.iter().enumerate() {
+        for &c in &n.children {
+            if let Some(p) = parent.get_mut(c) {
+                *p = i;
             }
         }
     }
-    p
+    parent
 }
 
 /// Whether a link's `href` names where it leads: `#`, an empty one and `javascript:` are
@@ -446,14 +445,7 @@ struct Secrets<'a> {
 
 impl<'a> Secrets<'a> {
     fn new(tree: &Tree, values: Vec<(&'a str, usize)>) -> Secrets<'a> {
-        let mut parent = vec![usize::MAX; if values.is_empty() { 0 } else { tree.nodes.len() }];
-        if !values.is_empty() {
-            for (i, n) in tree.nodes.iter().enumerate() {
-                for &c in &n.children {
-                    parent[c] = i;
-                }
-            }
-        }
+        let parent = if values.is_empty() { Vec::new() } else { tree_parents(tree) };
         Secrets { values, parent }
     }
 
