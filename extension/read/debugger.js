@@ -58,7 +58,7 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   } else if (method.startsWith('Runtime.execution')) {
     trackWorld(`${source.tabId}/${source.sessionId || ''}`, method, params);
   } else if (!source.sessionId && startsDocument(method, params)) {
-    if (params.frameId === st.mainFrame) st.nav = { started: Date.now(), url: params.url ?? st.nav?.url };
+    if (params.frameId === st.mainFrame) st.nav = { started: Date.now() };
   } else if (!source.sessionId && method === 'Page.frameNavigated' && !params.frame?.parentId) {
     st.mainFrame = params.frame.id;
     if (st.nav) st.nav.committed = Date.now();
@@ -207,23 +207,23 @@ function emulateFocus(tabId, st) {
 }
 
 /**
- * `fn()` while tab `tabId` paints frames. A tab that is not the shown tab of the focused
+ * `fn()` while tab `tab` (a chrome.tabs.Tab the call looked up) paints frames. A tab that is not the shown tab of the focused
  * window (a background tab, a minimized or covered window) paints none of its own: a click
  * there waited ~5 s for the frame its mouse move is aligned to, a screenshot timed out, and
  * rAF, animations and the settle wait stood still. A screencast of 8×8 frames (each frame
  * acknowledged as it comes) makes its compositor produce them as a shown tab's does, for as
  * long as `fn` runs; a shown tab needs none. Without the debugger, `fn()` alone.
  */
-export async function whilePainting(tabId, fn) {
+export async function whilePainting(tab, fn) {
+  const tabId = tab.id;
   let st;
   try {
     st = await attach(tabId);
   } catch {
     return fn();
   }
-  const tab = await chrome.tabs.get(tabId).catch(() => null);
-  const win = tab && await chrome.windows.get(tab.windowId).catch(() => null);
-  if (!tab || (tab.active && win?.focused && win.state !== 'minimized')) return fn();
+  const win = tab.active ? await chrome.windows.get(tab.windowId).catch(() => null) : null;
+  if (win?.focused && win.state !== 'minimized') return fn();
   st.painting = (st.painting ?? 0) + 1;
   if (st.painting === 1) await send({ tabId }, 'Page.startScreencast', { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8 }).catch(() => {});
   try {
@@ -274,14 +274,13 @@ export async function loaderIdOf(main) {
 }
 
 /**
- * A main-frame navigation of tab `tabId` that started at or after `since` (Date.now() ms) and
- * has neither committed nor stopped (a canceled one, a download): `{url}`, else null. Known
- * while the debugger is attached (Page events).
+ * Whether a main-frame navigation of tab `tabId` started at or after `since` (Date.now() ms)
+ * and has neither committed nor stopped (a canceled one, a download). Known while the
+ * debugger is attached (Page events).
  */
 export function pendingNavigation(tabId, since) {
   const n = tabs.get(tabId)?.nav;
-  if (!n || n.started < since || (n.committed ?? 0) >= n.started || (n.stopped ?? 0) >= n.started) return null;
-  return { url: n.url };
+  return !!n && n.started >= since && !((n.committed ?? 0) >= n.started) && !((n.stopped ?? 0) >= n.started);
 }
 
 export function isAttached(tabId) {

@@ -11,7 +11,7 @@ import { answered, openDialog } from '../act/dialogs.js';
 import { domAct } from '../read/walker.js';
 import { inject } from '../read/inject.js';
 import { fail, toWire } from '../services/errors.js';
-import { assertReadable, callTab, handleOf, resolveTab } from '../services/handles.js';
+import { assertReadable, callTab, handleOf, notedCallTab, resolveTab } from '../services/handles.js';
 import { assertMayAct, openedSince } from '../services/ownership.js';
 import { settle } from '../act/settle.js';
 import { walkNode } from '../read/walknode.js';
@@ -264,8 +264,9 @@ async function browserDialog(params) {
 /** An action on a tab that may paint no frame of its own (debugger.js whilePainting), from
  * its first input to its settled outcome. (A tab that cannot be found: the tool says so.) */
 const painted = (run) => async (params, signal) => {
-  const tab = await resolveTab(params.tabId).catch(() => null);
-  return tab ? whilePainting(tab.id, () => run(params, signal)) : run(params, signal);
+  // (The tab the call's consent check looked up, when it did: no second lookup.)
+  const tab = notedCallTab(params) ?? await resolveTab(params.tabId).catch(() => null);
+  return tab ? whilePainting(tab, () => run(params, signal)) : run(params, signal);
 };
 
 export const actTools = {

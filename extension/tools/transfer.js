@@ -133,7 +133,7 @@ async function browserScreenshot(params, signal) {
   }
   // A tab that paints no frame (in the background, a covered or minimized window) paints
   // while it is captured (debugger.js whilePainting).
-  const { data } = await whilePainting(tab.id, () => main.send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip, captureBeyondViewport: true } : {}) }));
+  const { data } = await whilePainting(tab, () => main.send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip, captureBeyondViewport: true } : {}) }));
   // The image is an attachment; the model text never carries it.
   return { text: screenshotText(tab.id), attachment: { mimeType: 'image/png', data }, tab: tabInfo(tab), ...(truncated ? { truncated } : {}) };
 }
