@@ -19,9 +19,7 @@ import * as handleTabs from './services/handles.js';
 import * as journalTabs from './services/journal.js';
 import * as ownershipTabs from './services/ownership.js';
 import * as portTabs from './read/ports.js';
-import * as repeatTabs from './read/repeat.js';
 import { tabInfo } from './tools/common.js';
-import { lastPatchRefusal } from './tools/observe.js';
 import { earlyAsks, readTools } from './tools/read.js';
 import { targetTools } from './tools/target.js';
 import { actTools } from './tools/act.js';
@@ -38,7 +36,7 @@ import { ownedTabs, ownerOf } from './services/ownership.js';
 
 // A closed or replaced tab: every module that keeps per-tab state forgets it, here in one
 // place (the core's refs and revisions of the tab too).
-const TAB_STATE = [consentTabs, debuggerTabs, dialogTabs, handleTabs, journalTabs, ownershipTabs, portTabs, repeatTabs, secretTabs];
+const TAB_STATE = [consentTabs, debuggerTabs, dialogTabs, handleTabs, journalTabs, ownershipTabs, portTabs, secretTabs];
 chrome.tabs.onRemoved.addListener(async (tabId, { windowId, isWindowClosing }) => {
   for (const m of TAB_STATE) m.forgetTab(tabId);
   if (!isWindowClosing) ownershipTabs.agentTabClosed(windowId).catch(() => {});
@@ -249,5 +247,5 @@ function scrubTab(params, out) {
   return [id !== undefined ? Promise.resolve(id) : lookup().then((t) => t?.id), readable];
 }
 
-globalThis.pcc = { call, stateWrites: () => ({ ...stateWrites }), axPatchRefusal: lastPatchRefusal, tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), startup: () => ready.then(() => ({ ...startup })), lateFrames, portAnswers: portTabs.portAnswers, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
+globalThis.pcc = { call, stateWrites: () => ({ ...stateWrites }), axPatchRefusal: () => ready.then((c) => c.collector.lastPatchRefusal() ?? null), tools: Object.keys(TOOLS), catalogue: () => catalogue.then(({ c }) => c), memoryBytes: () => memoryBytes(), startup: () => ready.then(() => ({ ...startup })), lateFrames, portAnswers: portTabs.portAnswers, consent: { setPolicy, grantTab, revokeTab }, renewals: () => ready.then((c) => c.renewals), bridge: { configure: configureBridge, state: bridgeState } };
 startBridge(call);

@@ -39,6 +39,11 @@ fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|_| JsValue::from_str("pcc: result not serializable"))
 }
 
+/// A JS value as the core's type `T` (a wrong shape: `INVALID_REQUEST`).
+fn from_js<T: serde::de::DeserializeOwned>(v: JsValue, what: &str) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(v).map_err(|e| err(Error::malformed(what, e)))
+}
+
 fn err(e: Error) -> JsValue {
     to_js(&e).unwrap_or_else(|_| JsValue::from_str(e.code.as_str()))
 }
@@ -131,6 +136,13 @@ export interface TabHandle { tabId: number; browserId?: string; tabFence?: strin
 export interface SnapshotOptions { maxChars?: number; maxNodes?: number; tab?: TabHandle; page?: number; }
 export interface AccessibilityOptions extends SnapshotOptions { sessionId?: string; scope?: string; disableDiffing?: boolean; baseSnapshotId?: string; unchangedSince?: string; }
 export interface SnapshotResult { snapshotId: string; baseSnapshotId?: string; mode: "full" | "diff" | "unchanged"; source: "chromium_ax" | "dom"; state?: string; nodeCount: number; charCount: number; truncated: boolean; refCount: number; totalNodes: number; omittedNodes?: number; fullReason?: string; }
+export interface ReadRequest { tabId: number; tool: "snapshot" | "ax"; source?: string; selector?: string; ref?: string; snapshotId?: string; sessionId?: string; maxChars?: number; maxNodes?: number; page?: number; disableDiffing?: boolean; baseSnapshotId?: string; wholeAx?: boolean; }
+export interface ReadTab { url: string; tabFence: string; pending?: boolean; }
+export interface ReadFrame { frameId: number; documentId: string; }
+/** A read's next step (session/read_plan.rs Step); `state`: the page state it formed. */
+export type ReadStep = { read: number; state?: string } & ({ step: "walkOnePort"; documentId: string; answer: string; sameAs?: string } | { step: "walkOneInjected"; answer?: string; sameAs?: string; listFirst: boolean } | { step: "askPorts"; documents: { frameId: number; documentId: string; answer?: string }[]; list: boolean } | { step: "askAll"; list: boolean; inject: boolean } | { step: "makeResident"; frames: number[] } | { step: "askEach"; frames: ReadFrame[] } | { step: "patch"; since: string } | { step: "walkFrames"; frames: ReadFrame[]; sameAs?: string } | { step: "render" } | { step: "capture" } | { step: "answer"; result: any; handle: TabHandle; reused: boolean });
+/** What a read step found (session/read_plan.rs Fact). */
+export type ReadFact = { fact: "one"; listed?: ReadFrame[]; documentId?: string; result?: { answer?: string; frames: number; same: boolean; walked: boolean } } | { fact: "ports"; answers: { late?: boolean; answer?: string; frames?: number }[]; listed?: ReadFrame[] } | { fact: "all"; listed?: ReadFrame[]; answers?: { frameId: number; documentId: string; answer?: string; bare?: boolean }[] } | { fact: "each"; answers: { late?: boolean; errorPage?: boolean; answer?: string }[] } | { fact: "resident"; done: boolean } | { fact: "frames"; same: boolean } | { fact: "failed"; why?: string };
 export interface FindQuery { text?: string; role?: string; name?: string; exact?: boolean; placeholder?: string; testId?: string; elements?: boolean; maxResults?: number; maxChars?: number; }
 export interface FindResult { snapshotId: string; matches: number; shown: number; truncated: boolean; state: string; refs?: string[]; lines?: string[]; }
 export interface RefTarget { frameId: string; session: string; backendNodeId?: number; walkIndex?: number; walkId?: string; role: string; name: string; tag: string; idAttr?: string; nameAttr?: string; }
@@ -229,10 +241,42 @@ impl WasmCollector {
         self.core.accessibility(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
 
-    /// Whether `accessibility` with these options may be given an `axPatch` observation.
-    #[wasm_bindgen(js_name = holdsAxTree)]
-    pub fn holds_ax_tree(&self, #[wasm_bindgen(unchecked_param_type = "AccessibilityOptions")] options: JsValue) -> Result<bool, JsValue> {
-        Ok(self.core.holds_ax_tree(&options::accessibility(options).map_err(err)?))
+    /// The first step of a tracked read (`session/read_plan`): `request` is the read tool's
+    /// parameters with `tabId` and `tool` (`snapshot` / `ax`); `tab`, when looked up already,
+    /// `{url, tabFence, pending}`.
+    #[wasm_bindgen(js_name = readBegin, unchecked_return_type = "ReadStep")]
+    pub fn read_begin(&mut self, #[wasm_bindgen(unchecked_param_type = "ReadRequest")] request: JsValue, #[wasm_bindgen(unchecked_param_type = "ReadTab | undefined")] tab: JsValue) -> Result<JsValue, JsValue> {
+        let request = from_js(request, "read request")?;
+        let tab = if tab.is_undefined() || tab.is_null() { None } else { Some(from_js(tab, "tab")?) };
+        to_js(&self.core.read_begin(request, tab))
+    }
+
+    /// The next step of read `read` after what its last step found (`fact`).
+    #[wasm_bindgen(js_name = readOffer, unchecked_return_type = "ReadStep")]
+    pub fn read_offer(&mut self, read: f64, #[wasm_bindgen(unchecked_param_type = "ReadFact")] fact: JsValue, #[wasm_bindgen(unchecked_param_type = "ReadTab")] tab: JsValue) -> Result<JsValue, JsValue> {
+        let fact = from_js(fact, "read fact")?;
+        let tab = from_js(tab, "tab")?;
+        self.core.read_offer(read as u64, fact, &tab).map_err(err).and_then(|n| to_js(&n))
+    }
+
+    /// Read `read`'s observation rendered under `tab`: the answer, or `capture` (a refused patch).
+    #[wasm_bindgen(js_name = readRender, unchecked_return_type = "ReadStep")]
+    pub fn read_render(&mut self, read: f64, #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] observation: JsValue, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, walk_id: Option<String>) -> Result<JsValue, JsValue> {
+        let tab = options::tab_key(tab).map_err(err)?;
+        let obs = observation_text(observation)?;
+        self.core.read_render(read as u64, obs, tab, walk_id).map_err(err).and_then(|n| to_js(&n))
+    }
+
+    /// Read `read` is over without an answer.
+    #[wasm_bindgen(js_name = readEnd)]
+    pub fn read_end(&mut self, read: f64) {
+        self.core.read_end(read as u64);
+    }
+
+    /// Why the last AX read that tried a patch observed the whole tree (undefined: it patched).
+    #[wasm_bindgen(js_name = lastPatchRefusal)]
+    pub fn last_patch_refusal(&self) -> Option<String> {
+        self.core.last_patch_refusal()
     }
 
     #[wasm_bindgen(js_name = disposeSession)]

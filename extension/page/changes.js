@@ -1,6 +1,6 @@
 // Content script (document_start, every frame): the change tracker. It counts whatever can
 // change what a read of this document shows, so that a repeat read of a page where nothing
-// happened needs no capture (extension/read/repeat.js asks every frame: an AX read answers
+// happened needs no capture (the core's read plan, src/session/read_plan.rs, asks every frame: an AX read answers
 // `unchanged`, a snapshot its last result).
 //
 // What it counts: every DOM mutation (the document and each shadow root it has found) but a

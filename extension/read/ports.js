@@ -2,8 +2,8 @@
 // content script (page/domwalk.js portListen) what it would otherwise inject, so that a repeat
 // costs one message each way instead of a frame listing and an injection (each a browser
 // round trip): the main frame's document of a tab that had one frame at its last read, or
-// every frame's document of a tab whose last page state had several (read/repeat.js
-// pageState). A port is opened to one document by its id: Chrome delivers its messages to that
+// every frame's document of a tab whose last page state had several (src/session/read_plan.rs,
+// page_state). A port is opened to one document by its id: Chrome delivers its messages to that
 // document only, and closes it when the document goes (unloaded or put in the back-forward
 // cache).
 //

@@ -10,7 +10,6 @@
 // may not read, or let a result out unscrubbed when the scrub itself fails.
 import { scrubResult, secretValues } from '../wasm/pcc.js';
 import { formFields } from '../read/evaluate.js';
-import { stateSince } from '../read/repeat.js';
 import { openDialog } from '../act/dialogs.js';
 import { answerOf, LATE } from '../read/inject.js';
 import { limits } from './limits.js';
@@ -67,6 +66,22 @@ async function fieldsOf(tabId, t0, readable) {
   return fields;
 }
 
+const states = new Map(); // tabId → {text, at}: the newest page state the read plan formed
+
+/** A page state the core's read plan formed of tab `tabId` (read/steps.js), now. */
+export function noteState(tabId, text) {
+  states.delete(tabId);
+  states.set(tabId, { text, at: performance.now() });
+  if (states.size > limits.readKeysKept) states.delete(states.keys().next().value);
+}
+
+/** The text of tab `tabId`'s page state when one was formed at or after `t0`, else null:
+ * what is on the page now, as every frame's tracker answered (field values too). */
+function stateSince(tabId, t0) {
+  const s = states.get(tabId);
+  return s && s.at >= t0 ? s.text : null;
+}
+
 /** The form-field facts a read's own injection gathered in page state `state` of tab `tabId`
  * (tools/observe.js): the result's scrub takes them instead of asking the page again. */
 export function noteFacts(tabId, state, fields) {
@@ -78,6 +93,7 @@ export function noteFacts(tabId, state, fields) {
 /** A closed tab (background.js's one tabs.onRemoved listener calls every module's). */
 export function forgetTab(tabId) {
   read.delete(tabId);
+  states.delete(tabId);
 }
 
 /** The core's scrub of a result's JSON against facts' JSON, the last one kept: a repeat that

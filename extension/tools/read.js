@@ -9,27 +9,12 @@ import { journal } from '../services/journal.js';
 import { domCua, extractContent } from '../read/reads.js';
 import { optionalInt, tabInfo } from './common.js';
 import { limits } from '../services/limits.js';
-import { askEarly, budgetOf, readTab, trackedRead } from './observe.js';
-
-/** Whether a `browser_accessibility_snapshot` goes by the change tracker (trackedRead). */
-const axTracked = (params) => params.source !== 'dom' && !params.disableDiffing;
-
-/** The read key kind of a `browser_snapshot` (repeat.js readKey). */
-const snapshotKind = (params) => `snapshot ${optionalInt(params, 'page') ?? ''} ${params.source ?? ''}`;
+import { readTab, trackedRead } from './observe.js';
+import { beginEarly } from '../read/steps.js';
 
 async function browserSnapshot(params, signal) {
-  const page = optionalInt(params, 'page');
-  const { result, tab, timing } = await trackedRead(params, signal, snapshotKind(params), {
-    tracked: true,
-    preferDom: true,
-    // The held result while its refs still resolve (the core says so; it throws when not).
-    reuse: (held, handle, collector) => {
-      if (held.refCount > 0) collector.holds(held.snapshotId, handle);
-      return held;
-    },
-    keep: (result) => result,
-    render: (c, json, budget, handle) => c.snapshot(json, { ...budget, tab: handle, page }),
-  });
+  optionalInt(params, 'page');
+  const { result, tab, timing } = await trackedRead(params, signal, 'snapshot');
   const out = { tab, snapshot: result };
   if (timing) out.timing = timing;
   return out;
@@ -66,24 +51,7 @@ async function browserAccessibilitySnapshot(params, signal) {
     if (params[k] !== undefined && typeof params[k] !== 'string') fail('INVALID_REQUEST', `${k} must be a string`);
   }
   if (params.disableDiffing !== undefined && typeof params.disableDiffing !== 'boolean') fail('INVALID_REQUEST', 'disableDiffing must be a boolean');
-  const options = (budget, handle, unchangedSince) => ({
-    ...budget,
-    tab: handle,
-    sessionId: params.sessionId || '',
-    scope: params.selector || (params.ref !== undefined ? `ref ${params.snapshotId} ${params.ref}` : ''),
-    disableDiffing: params.disableDiffing === true,
-    baseSnapshotId: params.baseSnapshotId,
-    unchangedSince,
-  });
-  const { result, tab, timing } = await trackedRead(params, signal, 'ax', {
-    tracked: axTracked(params),
-    // `unchanged` from the held revision (the core refuses one that is not the latest).
-    reuse: (since, handle, collector) => collector.accessibility(new Uint8Array(0), options(budgetOf(params), handle, since)),
-    keep: (result) => result.snapshotId,
-    render: (c, json, budget, handle) => c.accessibility(json, options(budget, handle)),
-    // A patch only where the core holds the trees of the key's last read.
-    holds: (c, handle) => c.holdsAxTree(options(budgetOf(params), handle)),
-  });
+  const { result, tab, timing } = await trackedRead(params, signal, 'ax');
   const out = { ...result, tab };
   if (timing) out.timing = timing;
   return out;
@@ -113,14 +81,14 @@ async function journalRead(params, kind) {
 }
 
 /**
- * Asks a read tool may send as its call begins, before the call's consent check is done
- * (tools/observe.js askEarly: only to a document the tool's last read of the tab was
- * answered from; the answer is used only once the check passed). `method → (params) →
- * {drop} | null`; a malformed call asks nothing (the tool says what is wrong).
+ * Reads begun as their call begins, before the call's consent check is done (read/steps.js
+ * beginEarly: a first step that asks a document the tool's last read of the tab was answered
+ * from is sent at once; the answer is used only once the check passed). `method → (params) →
+ * {drop} | null`; a malformed call begins nothing (the tool says what is wrong).
  */
 export const earlyAsks = {
-  browser_snapshot: (params) => early(() => askEarly(params, snapshotKind(params), true, true)),
-  browser_accessibility_snapshot: (params) => early(() => askEarly(params, 'ax', axTracked(params), false)),
+  browser_snapshot: (params) => early(() => beginEarly(params, 'snapshot')),
+  browser_accessibility_snapshot: (params) => early(() => beginEarly(params, 'ax')),
 };
 const early = (ask) => {
   try {

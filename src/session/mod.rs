@@ -9,5 +9,6 @@ pub mod diff;
 pub mod identity;
 pub mod mode;
 pub mod policy;
+pub mod read_plan;
 pub mod refs;
 pub mod revision;

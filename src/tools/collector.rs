@@ -16,6 +16,7 @@ use crate::error::{Code, Error, Result};
 use crate::tree::ax_patch::{self, Held};
 use crate::tree::layout;
 use crate::session::identity;
+use crate::session::read_plan::{self, Fact, Kept, Next, Plans, Request, TabFacts};
 use crate::tools::journal::Journal;
 use crate::input::{Observation, ObservationText};
 use crate::session::refs::{RefTarget, Registry, TabKey};
@@ -68,6 +69,21 @@ pub struct Collector {
     /// saved: a renewed instance fetches its first AX read of each key whole.
     #[serde(skip)]
     held: Vec<(RevisionKey, Held)>,
+    /// The read plan's page states and held results (`session/read_plan`).
+    plans: Plans,
+}
+
+/// Why an AX read did not render: a patch the held tree cannot take (the whole tree is
+/// observed next), or an error.
+enum AxFailure {
+    Refused(String),
+    Failed(Error),
+}
+
+impl From<Error> for AxFailure {
+    fn from(e: Error) -> AxFailure {
+        AxFailure::Failed(e)
+    }
 }
 
 
@@ -86,7 +102,7 @@ impl Collector {
     /// `runtime` identifies this extension runtime; ids from another runtime never resolve.
     pub fn new(runtime: &str) -> Collector {
         let runtime: String = runtime.chars().filter(|c| c.is_ascii_alphanumeric()).take(crate::budget::RUNTIME_ID_CHARS).collect();
-        Collector { runtime, counter: 0, ax_counter: 0, ax_refs: 0, registry: Registry::default(), revisions: Store::default(), journal: Journal::default(), held: Vec::new() }
+        Collector { runtime, counter: 0, ax_counter: 0, ax_refs: 0, registry: Registry::default(), revisions: Store::default(), journal: Journal::default(), held: Vec::new(), plans: Plans::default() }
     }
 
     pub fn snapshot<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, opts: &SnapshotOptions) -> Result<SnapshotResult> {
@@ -138,6 +154,7 @@ impl Collector {
         self.revisions.clear_tab(tab_id);
         self.journal.clear_tab(tab_id);
         self.held.retain(|(k, _)| k.tab_id != tab_id);
+        self.plans.clear_tab(tab_id);
     }
 
     /// Drops every AX revision of an agent session.
@@ -149,20 +166,26 @@ impl Collector {
     /// `browser_accessibility_snapshot`: `full`, `diff` against the latest revision of the
     /// same document, or `unchanged`. See ARCHITECTURE.md, "AX revisions".
     pub fn accessibility<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, opts: &AxOptions) -> Result<SnapshotResult> {
+        self.ax_read(observation_json, opts).map_err(|e| match e {
+            AxFailure::Refused(why) => Error::new(Code::InvalidRequest, format!("{PATCH_REFUSED}: {why}"), "observe the whole AX tree of every frame (no axPatch)"),
+            AxFailure::Failed(e) => e,
+        })
+    }
+
+    fn ax_read<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, opts: &AxOptions) -> std::result::Result<SnapshotResult, AxFailure> {
         let key = ax_key(opts);
         if let Some(since) = &opts.unchanged_since {
-            return self.unchanged_since(key, since, opts).ok_or_else(|| Error::malformed("unchangedSince", "not the latest revision"));
+            return self.unchanged_since(key, since, opts).ok_or_else(|| Error::malformed("unchangedSince", "not the latest revision").into());
         }
         let (tree, held) = match self.ax_tree(&key, observation_json) {
             Ok(t) => t,
-            Err(e) => {
-                // A refused patch leaves everything as it was (the extension fetches the whole
-                // tree next); after any other error the next read starts over with `full`.
-                if !e.message.starts_with(PATCH_REFUSED) {
-                    self.revisions.forget(&key);
-                    self.held.retain(|(k, _)| *k != key);
-                }
-                return Err(e);
+            // A refused patch leaves everything as it was (the whole tree is observed next).
+            Err(AxFailure::Refused(why)) => return Err(AxFailure::Refused(why)),
+            Err(AxFailure::Failed(e)) => {
+                // After any other error the next read starts over with `full`.
+                self.revisions.forget(&key);
+                self.held.retain(|(k, _)| *k != key);
+                return Err(e.into());
             }
         };
         let (tree, url, walk_id) = tree;
@@ -242,15 +265,14 @@ impl Collector {
     }
 
     /// The tree of an AX read's observation, patched into the key's held read when it is a
-    /// patch (a refusal is an error whose message starts with `PATCH_REFUSED`), and what this
-    /// read leaves held for the next.
-    fn ax_tree<'a>(&self, key: &RevisionKey, observation_json: impl Into<ObservationText<'a>>) -> Result<((Tree, String, Option<String>), Option<Held>)> {
+    /// patch (or refused), and what this read leaves held for the next.
+    fn ax_tree<'a>(&self, key: &RevisionKey, observation_json: impl Into<ObservationText<'a>>) -> std::result::Result<((Tree, String, Option<String>), Option<Held>), AxFailure> {
         let mut obs = observation_json.into().decode()?;
         // The main session's layout shapes, read before the build digests the snapshot.
         let main_shapes = |obs: &Observation| obs.snapshots.iter().find(|s| s.session.is_empty()).map(|s| layout::shapes(&s.snapshot));
         let mut shapes = None;
         if obs.ax_patch.is_some() {
-            let refused = |why: &str| Error::new(Code::InvalidRequest, format!("{PATCH_REFUSED}: {why}"), "observe the whole AX tree of every frame (no axPatch)");
+            let refused = |why: &str| AxFailure::Refused(why.to_string());
             let held = self.held.iter().find(|(k, _)| k == key).map(|(_, h)| h).ok_or_else(|| refused("no held tree of this read"))?;
             let fresh = main_shapes(&obs).ok_or_else(|| refused("no snapshot of the tab's own session"))?;
             ax_patch::apply(held, &mut obs, &fresh, AX_PATCH_ROOTS).map_err(refused)?;
@@ -281,6 +303,90 @@ impl Collector {
         self.revisions.put(key, rev);
         Some(result)
     }
+}
+
+impl Collector {
+    /// The first step of a tracked read (`session/read_plan`).
+    pub fn read_begin(&mut self, request: Request, tab: Option<TabFacts>) -> Next {
+        self.plans.begin(request, tab)
+    }
+
+    /// The step after `fact` of read `id` (an error when no such read is under way).
+    pub fn read_offer(&mut self, id: u64, fact: Fact, tab: &TabFacts) -> Result<Next> {
+        let mut plans = std::mem::take(&mut self.plans);
+        let next = plans.offer(id, fact, tab, self);
+        self.plans = plans;
+        next.ok_or_else(no_read)
+    }
+
+    /// Read `id`'s observation rendered under `handle` (`walk_id`: the walk it came from, when
+    /// it walked every frame in one injection): the answer, or `Capture` when the core refused
+    /// the patch it was.
+    pub fn read_render<'a>(&mut self, id: u64, observation_json: impl Into<ObservationText<'a>>, handle: TabKey, walk_id: Option<String>) -> Result<Next> {
+        let request = self.plans.request(id).cloned().ok_or_else(no_read)?;
+        let result = if request.tool == "ax" {
+            match self.ax_read(observation_json, &ax_options(&request, handle.clone(), None)) {
+                Ok(r) => r,
+                Err(AxFailure::Refused(why)) => return self.plans.refused(id, why).ok_or_else(no_read),
+                Err(AxFailure::Failed(e)) => {
+                    self.plans.end(id);
+                    return Err(e);
+                }
+            }
+        } else {
+            let opts = SnapshotOptions { max_chars: request.max_chars, max_nodes: request.max_nodes, tab: handle.clone(), page: request.page.filter(|&p| p > 0) };
+            self.snapshot(observation_json, &opts).inspect_err(|_| self.plans.end(id))?
+        };
+        let value = serde_json::to_value(&result).map_err(|e| Error::json("snapshot result", &e))?;
+        self.plans.rendered(id, value, handle, walk_id).ok_or_else(no_read)
+    }
+
+    /// Read `id` is over without an answer (failed, abandoned).
+    pub fn read_end(&mut self, id: u64) {
+        self.plans.end(id);
+    }
+
+    /// Why the last AX read that tried a patch observed the whole tree (None: it patched).
+    pub fn last_patch_refusal(&self) -> Option<String> {
+        self.plans.last_refusal.clone()
+    }
+}
+
+impl read_plan::Core for Collector {
+    fn holds_ax(&self, request: &Request, handle: &TabKey) -> bool {
+        self.holds_ax_tree(&ax_options(request, handle.clone(), None))
+    }
+
+    fn reuse(&mut self, request: &Request, held: &read_plan::Held, handle: &TabKey) -> Option<serde_json::Value> {
+        match &held.kept {
+            Kept::Snapshot(result) => {
+                let refs = result.get("refCount").and_then(serde_json::Value::as_u64).unwrap_or(0);
+                let id = result.get("snapshotId").and_then(serde_json::Value::as_str).unwrap_or("");
+                // Its refs must still resolve (the registry keeps a bounded number of snapshots).
+                (refs == 0 || self.registry.holds(id, handle).is_ok()).then(|| result.clone())
+            }
+            Kept::Ax(since) => {
+                let opts = ax_options(request, handle.clone(), Some(since.clone()));
+                let r = self.unchanged_since(ax_key(&opts), since, &opts)?;
+                serde_json::to_value(&r).ok()
+            }
+        }
+    }
+}
+
+/// The error of an offer to a read that is not under way.
+fn no_read() -> Error {
+    Error::malformed("read", "no such read under way")
+}
+
+/// An AX read's options, from its request.
+fn ax_options(r: &Request, tab: TabKey, unchanged_since: Option<String>) -> AxOptions {
+    let scope = match (&r.selector, &r.ref_label) {
+        (Some(s), _) if !s.is_empty() => s.clone(),
+        (_, Some(label)) => format!("ref {} {label}", r.snapshot_id.clone().unwrap_or_default()),
+        _ => String::new(),
+    };
+    AxOptions { max_chars: r.max_chars, max_nodes: r.max_nodes, tab, session_id: r.session_id.clone().unwrap_or_default(), scope, disable_diffing: r.disable_diffing, base_snapshot_id: r.base_snapshot_id.clone(), unchanged_since }
 }
 
 /// The revision (and held tree) key of an AX read.
