@@ -258,6 +258,9 @@ pub const SESSION_ID_CHARS: usize = 64;
 pub const READ_KEYS_KEPT: usize = 2 * REVISIONS_TOTAL;
 /// Documents whose frame once failed to answer the change tracker (not asked again).
 pub const SILENT_FRAMES_KEPT: usize = 256;
+/// Tracked reads under way at once in the read plan (the oldest, its call abandoned without
+/// an end, is dropped first).
+pub const READS_UNDER_WAY: usize = 64;
 /// Tabs that agent tabs' pages opened lately, remembered for the action that opened them.
 pub const OPENED_TABS_KEPT: usize = 32;
 /// A refusal's reason in an error message (an origin policy's, with the origin it names).
@@ -360,7 +363,6 @@ pub const SOURCE_LIMITS: [(&str, usize); 76] = [
     ("groupTitleChars", GROUP_TITLE_CHARS),
     ("sessionIdChars", SESSION_ID_CHARS),
     ("readKeysKept", READ_KEYS_KEPT),
-    ("silentFramesKept", SILENT_FRAMES_KEPT),
     ("openedTabsKept", OPENED_TABS_KEPT),
     ("secretsRemembered", SECRETS_REMEMBERED),
     ("refusalChars", REFUSAL_CHARS),

@@ -19,13 +19,13 @@
 //! a clock, answer a held result without a proof that the page is the same (every frame
 //! answered, the same documents), or hold anything for a read that failed.
 
-use crate::budget::{READ_KEYS_KEPT, SILENT_FRAMES_KEPT};
+use crate::budget::{READS_UNDER_WAY, READ_KEYS_KEPT, SILENT_FRAMES_KEPT};
 use crate::session::refs::TabKey;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// A frame as the browser lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A frame as the browser lists it (ordered by frame id).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Frame {
     pub frame_id: i64,
@@ -322,9 +322,6 @@ pub struct Plans {
     pub last_refusal: Option<String>,
 }
 
-/// Reads under way at once (a read that never ends, its call abandoned, is dropped first).
-const READS_UNDER_WAY: usize = 64;
-
 impl Plans {
     /// The first step of a read. Pure of the browser: the executor may send a port step
     /// before the call's consent check (the answer is used only once it passed).
@@ -536,7 +533,7 @@ impl Plans {
         let Some(mut frames) = read.listed.clone().filter(|l| !l.is_empty()) else {
             return capture(read);
         };
-        frames.sort_by_key(|f| f.frame_id);
+        crate::order::sort(&mut frames);
         read.listed = Some(frames.clone());
         let answer_of = |f: &Frame| answers.as_ref().and_then(|a| a.iter().find(|x| x.frame_id == f.frame_id && x.document_id == f.document_id));
         // Frames that answered without a tracker get theirs, and every frame is asked again:
