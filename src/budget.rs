@@ -315,7 +315,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 76] = [
+pub const SOURCE_LIMITS: [(&str, usize); 75] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),

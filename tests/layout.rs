@@ -11,7 +11,12 @@ use std::path::Path;
 /// Module path (`tree::layout`, `input`, `budget`) → its source text. A folder's `mod.rs` is
 /// the folder's module; `lib.rs` is not a module of the graph.
 fn modules() -> BTreeMap<String, String> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    modules_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+/// `modules` of the crate whose sources are in `src` (`lib.rs` and `main.rs` are its root).
+fn modules_in(src: &Path) -> BTreeMap<String, String> {
+    let src = src.to_path_buf();
     let mut out = BTreeMap::new();
     let mut stack = vec![(src, String::new())];
     while let Some((dir, prefix)) = stack.pop() {
@@ -30,7 +35,7 @@ fn modules() -> BTreeMap<String, String> {
             if p.is_dir() {
                 stack.push((p, path));
             } else if p.extension().is_some_and(|x| x == "rs")
-                && !(prefix.is_empty() && stem == "lib")
+                && !(prefix.is_empty() && (stem == "lib" || stem == "main"))
             {
                 let module = if stem == "mod" { prefix.clone() } else { path };
                 // Test modules (`use super::*` is the file itself there) are not the shape.
@@ -89,7 +94,11 @@ fn paths(s: &str) -> Vec<Vec<String>> {
 
 /// Module → the other modules it names.
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
-    let mods = modules();
+    graph_of(modules())
+}
+
+/// `graph` of any crate's modules.
+fn graph_of(mods: BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
     let resolve = |segs: &[String]| {
         (1..=segs.len())
             .rev()
@@ -185,6 +194,15 @@ fn the_module_graph_has_no_cycle() {
     );
     if let Some(c) = find_cycle(&g) {
         panic!("modules depend on each other in a cycle: {}", c.join(" → "));
+    }
+}
+
+#[test]
+fn the_bridge_module_graph_has_no_cycle() {
+    let g = graph_of(modules_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("bridge/src")));
+    assert!(g.len() > 10 && g["cli"].contains("client"), "the Bridge's modules were found: {g:?}");
+    if let Some(c) = find_cycle(&g) {
+        panic!("the Bridge's modules depend on each other in a cycle: {}", c.join(" → "));
     }
 }
 

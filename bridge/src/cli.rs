@@ -16,10 +16,7 @@ use pcc::model::model_text::TextOptions;
 use pcc::model::projection;
 use serde_json::{Map, Value};
 
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_TOOL_ERROR: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
-pub const EXIT_BRIDGE: i32 = 3;
+use crate::exit::{EXIT_BRIDGE, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE};
 
 #[derive(Parser)]
 #[command(name = "pcc", version, about = "pi-control-chrome: the local Bridge, a CLI over it, and an MCP server.", after_help = "Exit codes: 0 ok, 1 tool error, 2 usage, 3 Bridge unreachable / refused / no extension.")]
@@ -473,7 +470,7 @@ pub fn run() -> i32 {
     } else {
         None
     };
-    let result = match Client::new(port).call_tool(&method, params.0, mode) {
+    let result = match crate::launch::call_tool(&Client::new(port), &method, params.0, mode) {
         Ok(r) => r,
         Err(e @ ClientError::Uncertain(_)) => {
             // The tool's outcome is unknown, not the Bridge's state: a tool error.

@@ -42,7 +42,7 @@ impl std::fmt::Display for ClientError {
 }
 
 pub struct Client {
-    port: u16,
+    pub(crate) port: u16,
     base: String,
     agent: ureq::Agent,
     /// The agent session of every call (the worker keeps a current tab, tabs, group and
@@ -106,31 +106,6 @@ impl Client {
         // Unknown methods (`pcc call`) count as side effects.
         let side_effect = crate::tools::find(method).is_none_or(|t| !t.read_only);
         Self::read(self.agent.post(format!("{}/call", self.base)).header("Authorization", format!("Bearer {token}")).send_json(&body), side_effect)
-    }
-}
-
-impl Client {
-    /// A tool call as the CLI and the MCP server make it: local files it names are handled
-    /// on this machine (`files.rs`: a screenshot's `path` is written here, never sent). When no
-    /// Bridge listens (so the call was not sent), one is started (`launch`), the extension is
-    /// given a moment to link, and the call is made then: once.
-    pub fn call_tool(&self, method: &str, mut params: Map<String, Value>, mode: Option<&str>) -> Result<Value, ClientError> {
-        let save = match crate::files::screenshot_path(method, &mut params) {
-            Ok(p) => p,
-            Err(m) => return Ok(json!({"error": {"code": "INVALID_REQUEST", "message": m, "hint": "pass an absolute .png path in an existing directory"}})),
-        };
-        let mut result = match self.call(method, params.clone(), mode) {
-            Err(ClientError::NotRunning(_) | ClientError::NoToken) if crate::launch::enabled() => {
-                crate::launch::ensure(self.port).map_err(ClientError::Unreachable)?;
-                crate::launch::wait_linked(self.port, crate::launch::LINK_WAIT);
-                self.call(method, params, mode)?
-            }
-            other => other?,
-        };
-        if let Some(path) = save {
-            crate::files::write_screenshot(&path, &mut result);
-        }
-        Ok(result)
     }
 }
 

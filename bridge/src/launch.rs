@@ -7,9 +7,9 @@
 //! `PCC_AUTOSTART=0`, start a second on a port that answers, or hand the child this process's
 //! stdout (the native host's stdout is its message pipe).
 
-use crate::client::Client;
+use crate::client::{Client, ClientError};
 use crate::config;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -144,6 +144,29 @@ fn detach(cmd: &mut std::process::Command) {
     const CREATE_NEW_PROCESS_GROUP: u32 = 0x0000_0200;
     const CREATE_BREAKAWAY_FROM_JOB: u32 = 0x0100_0000;
     cmd.creation_flags(DETACHED_PROCESS | CREATE_NEW_PROCESS_GROUP | CREATE_BREAKAWAY_FROM_JOB);
+}
+
+/// A tool call as the CLI and the MCP server make it: local files it names are handled
+/// on this machine (`files.rs`: a screenshot's `path` is written here, never sent). When no
+/// Bridge listens (so the call was not sent), one is started (`launch`), the extension is
+/// given a moment to link, and the call is made then: once.
+pub fn call_tool(client: &Client, method: &str, mut params: Map<String, Value>, mode: Option<&str>) -> Result<Value, ClientError> {
+    let save = match crate::files::screenshot_path(method, &mut params) {
+        Ok(p) => p,
+        Err(m) => return Ok(json!({"error": {"code": "INVALID_REQUEST", "message": m, "hint": "pass an absolute .png path in an existing directory"}})),
+    };
+    let mut result = match client.call(method, params.clone(), mode) {
+        Err(ClientError::NotRunning(_) | ClientError::NoToken) if enabled() => {
+            ensure(client.port).map_err(ClientError::Unreachable)?;
+            wait_linked(client.port, LINK_WAIT);
+            client.call(method, params, mode)?
+        }
+        other => other?,
+    };
+    if let Some(path) = save {
+        crate::files::write_screenshot(&path, &mut result);
+    }
+    Ok(result)
 }
 
 #[cfg(test)]

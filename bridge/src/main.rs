@@ -12,6 +12,7 @@ mod cli;
 mod client;
 mod config;
 mod doctor;
+mod exit;
 mod files;
 mod launch;
 mod mcp;

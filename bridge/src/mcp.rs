@@ -87,7 +87,7 @@ impl ServerHandler for Browser {
         let mode = tool.compact.then_some("compact");
         let client = self.client.clone();
         let method = name.clone();
-        let answer = tokio::task::spawn_blocking(move || client.call_tool(&method, params, mode))
+        let answer = tokio::task::spawn_blocking(move || crate::launch::call_tool(&client, &method, params, mode))
             .await
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
         let result = match answer {

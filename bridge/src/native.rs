@@ -92,7 +92,7 @@ pub fn run(origin: &str) -> i32 {
             break;
         }
     }
-    crate::cli::EXIT_OK
+    crate::exit::EXIT_OK
 }
 
 #[cfg(test)]

@@ -229,7 +229,7 @@ pub struct Request {
 pub fn run(req: Request) -> i32 {
     let fail = |m: String| {
         eprintln!("SETUP_FAILED: {m}");
-        crate::cli::EXIT_USAGE
+        crate::exit::EXIT_USAGE
     };
     let ids = match allowed_ids(&req.extension_ids) {
         Ok(ids) => ids,
@@ -247,7 +247,7 @@ pub fn run(req: Request) -> i32 {
             }
             println!("removed the native-messaging host for {} ({})", t.label, t.manifest.display());
         }
-        return crate::cli::EXIT_OK;
+        return crate::exit::EXIT_OK;
     }
     let exe = match std::env::current_exe().and_then(|p| p.canonicalize()) {
         Ok(p) => p,
@@ -265,7 +265,7 @@ pub fn run(req: Request) -> i32 {
     }
     println!("The extension ({}) now pairs with the Bridge by itself and starts it when it is not running.", ids.join(", "));
     println!("Next: load the extension (chrome://extensions → Developer mode → Load unpacked → dist/extension), then `pcc doctor`.");
-    crate::cli::EXIT_OK
+    crate::exit::EXIT_OK
 }
 
 /// The host manifests this machine has for us (for `pcc doctor`): (label, path, manifest).
