@@ -3,7 +3,7 @@
 //!
 //! Owns: the numbers. Must never: select nodes or render (that is `select` and `render`).
 
-/// Total characters of a snapshot or AX state (SPEC §3).
+/// Total characters of a snapshot or AX state.
 pub const TOTAL_CHARS: usize = 20_000;
 /// Total kept nodes of a snapshot or AX state.
 pub const TOTAL_NODES: usize = 200;
@@ -71,7 +71,7 @@ pub const EXTRACT_MAX_CHARS: usize = 100_000;
 pub const EXTRACT_CELL_CHARS: usize = 300;
 /// Under this many characters in all, an extract says in its `hint` where else to look.
 pub const EXTRACT_TINY_CHARS: usize = 200;
-/// `browser_evaluate` (SPEC §3): nesting depth, array items, object fields, string
+/// `browser_evaluate`: nesting depth, array items, object fields, string
 /// characters, and the whole result's characters.
 pub const EVAL_DEPTH: usize = 8;
 pub const EVAL_ARRAY_ITEMS: usize = 2_000;

@@ -7,7 +7,7 @@
 use serde::Serialize;
 use std::fmt;
 
-/// Stable error codes. The string form is part of the public contract (SPEC §6).
+/// Stable error codes. The string form is part of the public contract.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Code {
     #[serde(rename = "INVALID_REQUEST")]

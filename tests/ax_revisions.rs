@@ -1,4 +1,4 @@
-//! AX revisions (SPEC §4): full / diff / unchanged, keyed by document, with refs a client
+//! AX revisions: full / diff / unchanged, keyed by document, with refs a client
 //! can track. Changes are made to real captures the way the page would change: the same
 //! backend node ids, new nodes with new ids.
 

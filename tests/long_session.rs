@@ -1,5 +1,5 @@
 //! The design's regression page (../shared/fixtures/long-session.html), captured from
-//! headless Chromium: the acceptance figures of issue #3 and SPEC §8.
+//! headless Chromium: the acceptance figures of issue #3.
 
 mod common;
 use common::*;

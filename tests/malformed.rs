@@ -1,4 +1,4 @@
-//! Malformed and hostile input never panics: a typed error or a bounded result (SPEC §6).
+//! Malformed and hostile input never panics: a typed error or a bounded result.
 
 mod common;
 use common::*;

@@ -1,5 +1,5 @@
 //! Refs belong to the snapshot and document that produced them; lookups fail closed and the
-//! only rebind is to a unique strong equivalent (SPEC §5).
+//! only rebind is to a unique strong equivalent.
 
 mod common;
 use common::*;

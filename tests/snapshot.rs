@@ -1,5 +1,5 @@
 //! `browser_snapshot` on real captures of the test pages (tests/captures, made by
-//! www-tests/capture-fixtures.mjs). Each test names the SPEC rule it checks.
+//! www-tests/capture-fixtures.mjs). Each test names the rule it checks.
 
 mod common;
 use pcc::session::mode::Mode;

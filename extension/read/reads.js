@@ -1,5 +1,5 @@
 // Read-only page tools that walk the DOM in the isolated world (`browser_dom_cua`,
-// `browser_extract`), and the page-changing rule every read follows (SPEC §5): a read
+// `browser_extract`), and the page-changing rule every read follows: a read
 // that overlaps a navigation is re-observed once, then fails with BROWSER_PAGE_CHANGING.
 // Glue only: the walks go to wasm, which selects, bounds, redacts and renders.
 import { visibleDom, extract } from '../wasm/pcc.js';

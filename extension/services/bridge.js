@@ -1,4 +1,4 @@
-// The link to the local Bridge (SPEC §7): one WebSocket from the service worker to
+// The link to the local Bridge: one WebSocket from the service worker to
 // ws://127.0.0.1:<port>/extension. The Bridge sends `{type:"call", id, method, params}`;
 // the worker answers `{type:"result", id, result}` with exactly what `pcc.call` returns.
 // Glue only: the Bridge projects, this module ferries.

@@ -1,6 +1,6 @@
 // Stable error values for the glue (the wasm core throws the same {code, message, hint}
 // shape). Every code and its next-step hint are written once, in errors.json, which the
-// Bridge reads too (bridge/src/wire.rs) and the core's codes are checked against (SPEC §6).
+// Bridge reads too (bridge/src/wire.rs) and the core's codes are checked against.
 export class ToolError extends Error {
   constructor(code, message, hint) {
     super(message);

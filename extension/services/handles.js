@@ -1,4 +1,4 @@
-// Tab handles (SPEC §4): tabId, browserId, windowId, tabFence (changes when Chrome replaces
+// Tab handles: tabId, browserId, windowId, tabFence (changes when Chrome replaces
 // the tab) and the document incarnation (the main frame's loaderId: new on every
 // navigation and reload). Also the gate for pages no extension may read.
 import { fail } from './errors.js';

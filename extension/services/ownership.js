@@ -1,4 +1,4 @@
-// Tab ownership (SPEC §5): tabs the agent opened are its own; a user's tab must be claimed
+// Tab ownership: tabs the agent opened are its own; a user's tab must be claimed
 // explicitly before any side effect, and side effects on a claimed tab carry its handle.
 // Reads work on the agent's and claimed tabs and on the person's tabs consent.js lets it
 // read; a tab an agent tab's page opens is the agent's too (`openedBy`).

@@ -1,6 +1,6 @@
 //! Model view: the facts of a (raw or compact) tool result a model can use, each once.
 //!
-//! The wire keeps what SPEC §7 requires (browser and connection ids, the whole tab handle,
+//! The wire keeps what the wire contract requires (browser and connection ids, the whole tab handle,
 //! counts); a model pays for every character on every call and needs far less. The view:
 //! - drops the Bridge's connection ids and the top-level `browserId`: a model never sends
 //!   them back, and one Bridge serves one browser;

@@ -1,4 +1,4 @@
-//! Model projection (SPEC §7, design §9): a raw tool result → the bounded, compact result a
+//! Model projection: a raw tool result → the bounded, compact result a
 //! model sees. One code path for the Bridge (`responseMode: "compact"`) and every JS host
 //! (the wasm `project` export), so both give the same model-visible fields.
 //!

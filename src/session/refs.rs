@@ -10,7 +10,7 @@ use crate::budget::{REF_SNAPSHOTS_PER_TAB, REF_SNAPSHOTS_TOTAL};
 use crate::error::{Code, Error, Result};
 use serde::{Deserialize, Serialize};
 
-/// The tab handle a snapshot was taken under (SPEC §4 `handle`).
+/// The tab handle a snapshot was taken under.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TabKey {

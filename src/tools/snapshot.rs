@@ -1,7 +1,7 @@
 //! The `browser_snapshot` pipeline: observation → semantic tree → view → budgeted
 //! selection → rendered state, plus the ref targets of the rendered refs.
 //!
-//! Owns: the order of the stages and the result shape of SPEC §4. Must never: keep state
+//! Owns: the order of the stages and the result shape of docs/tools.md. Must never: keep state
 //! (the `Collector` does), or return anything unbounded.
 
 use crate::budget::Budget;

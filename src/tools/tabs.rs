@@ -1,5 +1,5 @@
 //! Tab descriptors and the screenshot text: the light, model-facing projection of
-//! `chrome.tabs` objects (SPEC §3 `browser_tabs`).
+//! `chrome.tabs` objects.
 //!
 //! Owns: which tab fields reach the model and their caps. Must never: emit a favicon (the
 //! field is deleted, data URL or not), a Base64 payload, or an unbounded list.
