@@ -165,6 +165,30 @@ export interface ToolErrorValue { code: string; message: string; hint?: string; 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SECTION: &'static str = TS_TYPES;
 
+/// The JS class `ToolSchemas`: every tool's parameter schemas from catalogue.json
+/// (`tools::params`), checked once per call in the router.
+#[wasm_bindgen(js_name = ToolSchemas)]
+pub struct WasmSchemas {
+    schemas: crate::tools::params::Schemas,
+}
+
+#[wasm_bindgen(js_class = ToolSchemas)]
+impl WasmSchemas {
+    /// `catalogue`: the text of catalogue.json. Throws when it is not one.
+    #[wasm_bindgen(constructor)]
+    pub fn new(catalogue: &str) -> Result<WasmSchemas, JsValue> {
+        crate::tools::params::Schemas::new(catalogue).map(|schemas| WasmSchemas { schemas }).map_err(err)
+    }
+
+    /// A call's `params`, checked against `method`'s schema: the parameters the tool gets
+    /// (nulls left out), or throws `INVALID_REQUEST` naming what is wrong.
+    #[wasm_bindgen(unchecked_return_type = "Record<string, unknown>")]
+    pub fn check(&self, method: &str, #[wasm_bindgen(unchecked_param_type = "unknown")] params: JsValue) -> Result<JsValue, JsValue> {
+        let v: serde_json::Value = if params.is_undefined() || params.is_null() { serde_json::Value::Object(Default::default()) } else { from_js(params, "params")? };
+        self.schemas.check(method, &v).map_err(err).and_then(|m| to_js(&m))
+    }
+}
+
 /// The JS class `Collector`: the core's `tools::collector::Collector` behind JS values.
 #[wasm_bindgen(js_name = Collector)]
 pub struct WasmCollector {

@@ -96,7 +96,8 @@ impl Client {
     /// One tool call; `mode` is `Some("compact")`, `Some("raw")` or `None` (the Bridge's raw).
     pub fn call(&self, method: &str, params: Map<String, Value>, mode: Option<&str>) -> Result<Value, ClientError> {
         let token = Self::token()?;
-        let mut body = json!({"method": method, "params": drop_null(params)});
+        // The parameters go as given: the router checks them (a `null` is an absent one there).
+        let mut body = json!({"method": method, "params": params});
         if let Some(m) = mode {
             body["responseMode"] = m.into();
         }
@@ -120,12 +121,6 @@ fn maybe_sent(e: &ureq::Error) -> bool {
     ) && !matches!(e, ureq::Error::Io(io) if matches!(io.kind(), ConnectionRefused | AddrNotAvailable))
 }
 
-/// A `null` field is an absent one (a host's unset optional); every other value is sent as
-/// given (`fill {text: ""}` clears a field).
-pub fn drop_null(params: Map<String, Value>) -> Map<String, Value> {
-    params.into_iter().filter(|(_, v)| !v.is_null()).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,13 +131,6 @@ mod tests {
         assert!(!maybe_sent(&ureq::Error::Io(std::io::ErrorKind::ConnectionRefused.into())));
         assert!(maybe_sent(&ureq::Error::Io(std::io::ErrorKind::ConnectionReset.into())));
         assert!(maybe_sent(&ureq::Error::Timeout(ureq::Timeout::Global)));
-    }
-
-    #[test]
-    fn only_null_fields_are_left_out() {
-        let p = json!({"selector": "", "snapshotId": null, "tabId": 3, "text": "", "submit": false, "n": 0});
-        let kept = drop_null(p.as_object().unwrap().clone());
-        assert_eq!(Value::Object(kept), json!({"selector": "", "tabId": 3, "text": "", "submit": false, "n": 0}));
     }
 
     #[test]

@@ -343,7 +343,6 @@ export async function act(all, session, backendNodeId, action, params) {
       }
       case 'fill':
       case 'type': {
-        if (typeof params.text !== 'string') fail('INVALID_REQUEST', `${action} needs text`);
         await session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {});
         const formatted = await formattedType(session, backendNodeId);
         if (formatted) {

@@ -101,7 +101,7 @@ async function settle(tabId) {
  */
 export function selectorOf(params) {
   const s = params.selector;
-  if (s !== undefined && (typeof s !== 'string' || !s)) fail('INVALID_REQUEST', 'selector must be a non-empty string');
+  if (s === '') fail('INVALID_REQUEST', 'selector must not be empty');
   if (s && testsValue(s)) fail('INVALID_REQUEST', 'a selector may not test the value attribute', 'select by id, name, role or text instead');
   return s || null;
 }

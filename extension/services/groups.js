@@ -13,9 +13,7 @@ export const GROUP_COLORS = ['grey', 'blue', 'red', 'yellow', 'green', 'pink', '
 /** The group a `browser_tab_open` asks for: `{title, color}`, or null for none. */
 export function groupOf(params) {
   const title = params.groupTitle ?? (params.sessionId ? `agent: ${params.sessionId}` : 'agent');
-  if (typeof title !== 'string') fail('INVALID_REQUEST', 'groupTitle must be a string ("" for no group)');
-  const color = params.groupColor ?? 'blue';
-  if (!GROUP_COLORS.includes(color)) fail('INVALID_REQUEST', `groupColor must be one of ${GROUP_COLORS.join(', ')}`);
+  const color = params.groupColor ?? 'blue'; // (one of GROUP_COLORS: the catalogue's enum)
   return title.trim() ? { title: title.slice(0, limits.groupTitleChars), color } : null;
 }
 

@@ -252,8 +252,6 @@ async function browserDialog(params) {
   const d = openDialog(tab.id);
   if (!d) fail('INVALID_REQUEST', `no dialog is open on tab ${tab.id}`, 'a result says dialog when one opens');
   if (params.accept === undefined) return { tab: tabInfo(tab), dialog: d };
-  if (typeof params.accept !== 'boolean') fail('INVALID_REQUEST', 'accept is true or false');
-  if (params.promptText !== undefined && typeof params.promptText !== 'string') fail('INVALID_REQUEST', 'promptText is a string');
   const [main] = await sessions(tab.id);
   await assertMayAct(tab, params, await handleOf(tab, main));
   await main.send('Page.handleJavaScriptDialog', { accept: params.accept, ...(params.promptText !== undefined ? { promptText: params.promptText } : {}) });

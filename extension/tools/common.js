@@ -17,15 +17,7 @@ export function tabInfo(tab, handle) {
 
 /** Timeouts of waiting tools: `timeoutDefaultMs` unless given, at most `timeoutMaxMs`. */
 export function timeoutOf(params) {
-  const t = optionalInt(params, 'timeout');
-  return Math.min(t ?? limits.timeoutDefaultMs, limits.timeoutMaxMs);
-}
-
-export function optionalInt(params, key) {
-  const v = params[key];
-  if (v === undefined || v === null) return undefined;
-  if (!Number.isInteger(v) || v < 0) fail('INVALID_REQUEST', `${key} must be a non-negative integer`);
-  return v;
+  return Math.min(params.timeout ?? limits.timeoutDefaultMs, limits.timeoutMaxMs);
 }
 
 /**

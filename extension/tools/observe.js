@@ -14,7 +14,7 @@ import { selectorOf, stableRead, walkFrames } from '../read/reads.js';
 import { freshKeep, trackedRead as executeRead, walkObservation } from '../read/steps.js';
 import { walkNode } from '../read/walknode.js';
 import { applyPasswordMemory } from '../read/worlds.js';
-import { optionalInt, tabInfo } from './common.js';
+import { tabInfo } from './common.js';
 import { limits } from '../services/limits.js';
 
 export async function captureAx(tab, signal) {
@@ -122,7 +122,7 @@ async function observeDom(tab, params, loaderId) {
 }
 
 /** A read's budget: the caller's maxChars and maxNodes, checked. */
-export const budgetOf = (params) => ({ maxChars: optionalInt(params, 'maxChars'), maxNodes: optionalInt(params, 'maxNodes') });
+export const budgetOf = (params) => ({ maxChars: params.maxChars, maxNodes: params.maxNodes });
 
 /**
  * One page read: validate, observe (AX or DOM walk), hand the JSON observation to
@@ -160,7 +160,6 @@ function rendered(obs, captureMs, handle, { params, signal, render, tab, collect
  * `snapshot` (read from the walk first) or `ax`.
  */
 export async function trackedRead(params, signal, tool) {
-  budgetOf(params); // (checked here too: a held result answers without a render)
   const tab = await callTab(params);
   assertReadable(tab);
   const preferDom = tool === 'snapshot';

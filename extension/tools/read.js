@@ -7,13 +7,12 @@ import { formFields } from '../read/evaluate.js';
 import { assertReadable, callTab } from '../services/handles.js';
 import { journal } from '../services/journal.js';
 import { domCua, extractContent } from '../read/reads.js';
-import { optionalInt, tabInfo } from './common.js';
+import { tabInfo } from './common.js';
 import { limits } from '../services/limits.js';
 import { readTab, trackedRead } from './observe.js';
 import { beginEarly } from '../read/steps.js';
 
 async function browserSnapshot(params, signal) {
-  optionalInt(params, 'page');
   const { result, tab, timing } = await trackedRead(params, signal, 'snapshot');
   const out = { tab, snapshot: result };
   if (timing) out.timing = timing;
@@ -26,9 +25,8 @@ async function browserSnapshot(params, signal) {
  */
 async function browserFind(params, signal) {
   for (const k of ['text', 'regex', 'role', 'name']) {
-    if (params[k] !== undefined && (typeof params[k] !== 'string' || !params[k])) fail('INVALID_REQUEST', `${k} must be a non-empty string`);
+    if (params[k] === '') fail('INVALID_REQUEST', `${k} must not be empty`);
   }
-  if (params.exact !== undefined && typeof params.exact !== 'boolean') fail('INVALID_REQUEST', 'exact must be a boolean');
   if (![params.text, params.regex, params.role, params.name].some(Boolean)) fail('INVALID_REQUEST', 'find needs text, regex, role or name');
   let regex;
   if (params.regex) {
@@ -39,7 +37,7 @@ async function browserFind(params, signal) {
       fail('INVALID_REQUEST', `invalid regex: ${String(e.message).slice(0, limits.causeChars)}`, 'pass a JavaScript regular expression source, without slashes');
     }
   }
-  const asked = optionalInt(params, 'maxResults'); // default and cap: budget.rs
+  const asked = params.maxResults; // default and cap: budget.rs
   const maxResults = asked === undefined ? undefined : Math.min(asked, 1e9);
   const { result, tab } = await readTab(params, signal, (c, json, budget, handle) =>
     c.find(json, { text: params.text, role: params.role, name: params.name, exact: params.exact === true, maxResults, maxChars: budget.maxChars }, handle, regex));
@@ -47,10 +45,6 @@ async function browserFind(params, signal) {
 }
 
 async function browserAccessibilitySnapshot(params, signal) {
-  for (const k of ['sessionId', 'baseSnapshotId']) {
-    if (params[k] !== undefined && typeof params[k] !== 'string') fail('INVALID_REQUEST', `${k} must be a string`);
-  }
-  if (params.disableDiffing !== undefined && typeof params.disableDiffing !== 'boolean') fail('INVALID_REQUEST', 'disableDiffing must be a boolean');
   const { result, tab, timing } = await trackedRead(params, signal, 'ax');
   const out = { ...result, tab };
   if (timing) out.timing = timing;
@@ -59,7 +53,6 @@ async function browserAccessibilitySnapshot(params, signal) {
 
 /** A read-only tool on a readable tab: `{tab, ...result}`. No ownership needed. */
 async function readOnly(params, read) {
-  for (const k of ['maxChars', 'maxNodes', 'maxEntries']) optionalInt(params, k);
   const tab = await callTab(params);
   assertReadable(tab);
   const result = await read(tab, params);
@@ -67,7 +60,6 @@ async function readOnly(params, read) {
 }
 
 async function journalRead(params, kind) {
-  if (params.filter !== undefined && typeof params.filter !== 'string') fail('INVALID_REQUEST', 'filter must be a string');
   return readOnly(params, async (tab) => {
     await journal(tab.id).catch((e) => fail('BROWSER_PAGE_UNAVAILABLE', `cannot collect on tab ${tab.id}: ${String(e.message).slice(0, limits.causeChars)}`, 'close DevTools on this tab, or use a tab from browser_tab_open'));
     const { collector } = await ready;

@@ -36,7 +36,6 @@ async function browserTabs(params) {
 
 /** `browser_select_tab`: makes a tab the active one of its window (agent-owned or claimed tabs). */
 async function browserSelectTab(params) {
-  if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'select_tab needs tabId');
   const tab = await tabToAct(params);
   const now = await chrome.tabs.update(tab.id, { active: true });
   await setCurrent(tab.id, callSession(params));
@@ -70,9 +69,8 @@ async function browserTabOpen(params) {
   }
   // Open blank, start console/network collection, then load: the journal sees the page's
   // first request and first log line.
-  if (params.sessionId !== undefined && (typeof params.sessionId !== 'string' || !params.sessionId)) fail('INVALID_REQUEST', 'sessionId must be a non-empty string');
+  if (params.sessionId === '') fail('INVALID_REQUEST', 'sessionId must not be empty');
   const group = groupOf(params);
-  if (params.active !== undefined && typeof params.active !== 'boolean') fail('INVALID_REQUEST', 'active is true or false');
   const tab = await newAgentTab(params.active);
   await markOwned(tab.id, 'agent');
   await setCurrent(tab.id, callSession(params));
@@ -122,12 +120,8 @@ async function browserTabClose(params) {
   return { ok: true };
 }
 
-const MARKS = ['handoff', 'deliverable', 'none'];
-
 /** `browser_mark_tab`: an agent-owned or claimed tab marked `handoff` or `deliverable` (or `none`). */
 async function browserMarkTab(params) {
-  if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'mark_tab needs tabId');
-  if (!MARKS.includes(params.as)) fail('INVALID_REQUEST', `as is one of ${MARKS.join(', ')}`);
   const tab = await tabToAct(params);
   await markTab(tab.id, { as: params.as === 'none' ? undefined : params.as });
   return { ok: true, tab: tabInfo(tab), ...(params.as === 'none' ? {} : { as: params.as }) };
@@ -139,8 +133,6 @@ async function browserMarkTab(params) {
  * stay. `preview: true` only says what it would do.
  */
 async function browserCleanup(params) {
-  if (params.sessionId !== undefined && typeof params.sessionId !== 'string') fail('INVALID_REQUEST', 'sessionId must be a string');
-  if (params.preview !== undefined && typeof params.preview !== 'boolean') fail('INVALID_REQUEST', 'preview is true or false');
   const mine = (await ownedTabs()).filter((t) => params.sessionId === undefined || t.session === params.sessionId);
   const close = mine.filter((t) => t.owner === 'agent' && !t.as).map((t) => t.tabId);
   const giveBack = mine.filter((t) => t.owner === 'claimed' && !t.as).map((t) => t.tabId);
@@ -155,7 +147,6 @@ async function browserCleanup(params) {
 }
 
 async function browserClaimTab(params) {
-  if (!Number.isInteger(params.tabId)) fail('INVALID_REQUEST', 'claim needs the tabId of the user tab');
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);
   if ((await ownerOf(tab.id)) !== 'agent') await markOwned(tab.id, 'claimed');
@@ -172,7 +163,6 @@ async function browserReleaseTab(params) {
 }
 
 async function browserDisposeSession(params) {
-  if (typeof params.sessionId !== 'string') fail('INVALID_REQUEST', 'sessionId must be a string');
   (await ready).collector.disposeSession(params.sessionId);
   return { ok: true };
 }

@@ -92,7 +92,6 @@ async function browserClipboardRead() {
 
 async function browserClipboardWrite(params) {
   await ready;
-  if (typeof params.text !== 'string') fail('INVALID_REQUEST', 'text must be a string');
   if (params.text.length > limits.clipboardChars) fail('INVALID_REQUEST', `text is longer than ${limits.clipboardChars} characters`);
   await clipboard({ op: 'write', text: params.text });
   return { ok: true };
@@ -106,7 +105,6 @@ async function browserScreenshot(params, signal) {
   // A local file is the caller's machine's business: pcc, its MCP server and the pi tools
   // write it (bridge/src/files.rs); the worker only returns the image.
   if (params.path !== undefined) fail('INVALID_REQUEST', 'path is written by pcc, its MCP server and the pi tools, not by the extension', 'call through the Bridge, or save the attachment yourself');
-  if (params.fullPage !== undefined && typeof params.fullPage !== 'boolean') fail('INVALID_REQUEST', 'fullPage is true or false');
   if (params.fullPage && params.ref !== undefined) fail('INVALID_REQUEST', 'pass fullPage or ref, not both');
   const tab = await resolveTab(params.tabId);
   assertReadable(tab);

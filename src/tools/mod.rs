@@ -9,6 +9,7 @@ pub mod evaluate;
 pub mod extract;
 pub mod find;
 pub mod journal;
+pub mod params;
 pub mod scrub;
 pub mod snapshot;
 pub mod tabs;
