@@ -15,6 +15,7 @@ mod doctor;
 mod exit;
 mod files;
 mod launch;
+mod link;
 mod mcp;
 mod native;
 mod output;

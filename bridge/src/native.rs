@@ -10,6 +10,7 @@
 //! `pcc doctor`). Must never: write anything but framed messages to stdout, answer an origin
 //! that is not an extension, or read a message larger than MAX_IN.
 
+use crate::link::{NativeAnswer, NativeAsk};
 use crate::{config, launch, setup};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
@@ -59,7 +60,11 @@ pub fn last_contact() -> Option<(String, u64)> {
 }
 
 fn error(code: &str, message: &str) -> Value {
-    json!({"type": "error", "error": crate::wire::error_value(code, message)})
+    value(NativeAnswer::Error { error: crate::wire::error_value(code, message) })
+}
+
+fn value(a: NativeAnswer) -> Value {
+    serde_json::to_value(a).unwrap_or(Value::Null)
 }
 
 /// The answer to one message from the extension.
@@ -67,9 +72,8 @@ pub fn answer(origin: &str, msg: &Value) -> Value {
     if extension_id(origin).is_none() {
         return error("INVALID_REQUEST", "the native host answers extensions only");
     }
-    match msg.get("type").and_then(Value::as_str) {
-        Some("hello") => {}
-        _ => return error("INVALID_REQUEST", "the native host understands {type: \"hello\"} only"),
+    if serde_json::from_value::<NativeAsk>(msg.clone()).is_err() {
+        return error("INVALID_REQUEST", "the native host understands {type: \"hello\"} only");
     }
     note_contact(origin);
     let port = launch::port();
@@ -78,7 +82,7 @@ pub fn answer(origin: &str, msg: &Value) -> Value {
         Err(m) => return error("BRIDGE_UNREACHABLE", &m),
     };
     match config::read_token() {
-        Some(token) => json!({"type": "bridge", "port": port, "token": token, "started": started, "version": env!("CARGO_PKG_VERSION")}),
+        Some(token) => value(NativeAnswer::Bridge { port, token, started, version: env!("CARGO_PKG_VERSION").to_string() }),
         None => error("BRIDGE_UNREACHABLE", "the Bridge has no token"),
     }
 }

@@ -14,6 +14,7 @@
 //! or change params beyond forwarding them.
 
 use crate::config;
+use crate::link::{FromExtension, ToExtension};
 use crate::pairing;
 use crate::wire::{bridge_error, BridgeCode};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -176,9 +177,9 @@ fn refuse(code: BridgeCode, message: &str) -> Response {
     reply(code.status(), bridge_error(code, message))
 }
 
-async fn recv_json(socket: &mut WebSocket) -> Option<Value> {
+async fn recv_message(socket: &mut WebSocket) -> Option<FromExtension> {
     match socket.recv().await {
-        Some(Ok(Message::Text(t))) => serde_json::from_str(t.as_str()).ok(),
+        Some(Ok(Message::Text(t))) => FromExtension::parse(t.as_str()),
         _ => None,
     }
 }
@@ -186,22 +187,24 @@ async fn recv_json(socket: &mut WebSocket) -> Option<Value> {
 /// The extension proves it holds the token and learns that this Bridge does too; returns
 /// its browserId. Anything else (no hello, a wrong proof) ends the connection.
 async fn handshake(b: &Bridge, socket: &mut WebSocket) -> Option<String> {
-    let hello = recv_json(socket).await?;
-    if hello.get("type").and_then(Value::as_str) != Some("hello") {
+    let Some(FromExtension::Hello { browser_id, nonce: their_nonce }) = recv_message(socket).await else { return None };
+    let browser_id: String = browser_id.chars().take(200).collect();
+    if !(16..=128).contains(&their_nonce.len()) {
         return None;
     }
-    let browser_id: String = hello.get("browserId").and_then(Value::as_str).unwrap_or("").chars().take(200).collect();
-    let their_nonce = hello.get("nonce").and_then(Value::as_str).filter(|n| (16..=128).contains(&n.len()))?;
     let our_nonce = config::random_id();
-    let challenge = json!({"type": "challenge", "proof": pairing::proof(&b.token, "bridge", their_nonce), "nonce": our_nonce});
-    socket.send(Message::Text(challenge.to_string().into())).await.ok()?;
+    let challenge = ToExtension::Challenge { proof: pairing::proof(&b.token, "bridge", &their_nonce), nonce: our_nonce.clone() };
+    socket.send(Message::Text(challenge.text().into())).await.ok()?;
     // An extension holding another token finds our proof wrong and closes: a refusal too.
-    let Some(auth) = recv_json(socket).await else {
+    let Some(auth) = recv_message(socket).await else {
         refused(b, "it does not hold this Bridge's token");
         return None;
     };
-    let given = auth.get("proof").and_then(Value::as_str).unwrap_or("");
-    if auth.get("type").and_then(Value::as_str) != Some("auth") || !pairing::verify(&b.token, "extension", &our_nonce, given) {
+    let given = match &auth {
+        FromExtension::Auth { proof } => proof.as_str(),
+        _ => "",
+    };
+    if !matches!(auth, FromExtension::Auth { .. }) || !pairing::verify(&b.token, "extension", &our_nonce, given) {
         eprintln!("pcc bridge: refused an extension that does not hold the token (run `pcc setup` once, or paste `pcc pair`'s token)");
         refused(b, "it does not hold this Bridge's token");
         return None;
@@ -329,11 +332,8 @@ async fn call(State(b): State<Shared>, headers: HeaderMap, body: axum::body::Byt
     if let Ok(mut p) = link.pending.lock() {
         p.insert(id, tx);
     }
-    let mut msg = json!({"type": "call", "id": id, "method": req.method, "params": req.params});
-    if let Some(s) = &req.session {
-        msg["session"] = s.clone().into();
-    }
-    if link.outbox.send(msg.to_string()).is_err() {
+    let msg = ToExtension::Call { id, method: req.method.clone(), params: Value::Object(req.params.clone()), session: req.session.clone() };
+    if link.outbox.send(msg.text()).is_err() {
         if let Ok(mut p) = link.pending.lock() {
             p.remove(&id);
         }
@@ -438,11 +438,8 @@ async fn run_link(b: Shared, mut socket: WebSocket) {
         outbox,
         pending: Arc::new(Mutex::new(HashMap::new())),
     });
-    let mut welcome = json!({"type": "welcome", "connectionId": link.connection_id, "connectionGeneration": link.generation});
-    if let Some(policy) = &b.policy {
-        welcome["policy"] = policy.clone();
-    }
-    if socket.send(Message::Text(welcome.to_string().into())).await.is_err() {
+    let welcome = ToExtension::Welcome { connection_id: link.connection_id.clone(), connection_generation: link.generation, policy: b.policy.clone() };
+    if socket.send(Message::Text(welcome.text().into())).await.is_err() {
         return;
     }
     if let Ok(mut l) = b.link.lock() {
@@ -476,14 +473,11 @@ async fn run_link(b: Shared, mut socket: WebSocket) {
 }
 
 fn deliver(link: &Link, text: &str) {
-    let Ok(v) = serde_json::from_str::<Value>(text) else { return };
-    if v.get("type").and_then(Value::as_str) != Some("result") {
-        return; // pings keep the worker alive; nothing to do
-    }
-    let Some(id) = v.get("id").and_then(Value::as_u64) else { return };
+    // (Pings keep the worker alive: nothing to do.)
+    let Some(FromExtension::Result { id, result }) = FromExtension::parse(text) else { return };
     let waiter = link.pending.lock().ok().and_then(|mut p| p.remove(&id));
     if let Some(tx) = waiter {
-        let _ = tx.send(v.get("result").cloned().unwrap_or(Value::Null));
+        let _ = tx.send(result);
     }
 }
 

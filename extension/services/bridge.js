@@ -1,6 +1,7 @@
 // The link to the local Bridge: one WebSocket from the service worker to
 // ws://127.0.0.1:<port>/extension. The Bridge sends `{type:"call", id, method, params}`;
-// the worker answers `{type:"result", id, result}` with exactly what `pcc.call` returns.
+// the worker answers `{type:"result", id, result}` with exactly what `pcc.call` returns (the
+// messages both ways: bridge/src/link.rs; here one handler per message type, `LINK`).
 // Glue only: the Bridge projects, this module ferries.
 //
 // Pairing: both sides prove they hold the Bridge's per-install token (HMAC-SHA256 of a
@@ -108,14 +109,9 @@ async function connect() {
     ws.send(JSON.stringify({ type: 'hello', browserId: await browserId(), runtimeId, version: chrome.runtime.getManifest().version, nonce }));
     keepalive = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), limits.bridgeKeepaliveMs);
   };
-  ws.onmessage = async (ev) => {
-    let msg;
-    try {
-      msg = JSON.parse(ev.data);
-    } catch {
-      return;
-    }
-    if (msg.type === 'challenge') {
+  // The Bridge's messages (bridge/src/link.rs ToExtension), one handler each.
+  const LINK = {
+    challenge: async (msg) => {
       if (typeof msg.proof !== 'string' || msg.proof !== (await proof(token, 'bridge', nonce))) {
         state.problem = `the program on port ${port} is not a Bridge holding this token`;
         ws.close();
@@ -124,15 +120,28 @@ async function connect() {
       proven = true;
       ws.send(JSON.stringify({ type: 'auth', proof: await proof(token, 'extension', String(msg.nonce)) }));
       authenticated = true;
-    } else if (msg.type === 'welcome' && authenticated) {
+    },
+    welcome: async (msg) => {
+      if (!authenticated) return;
       backoff = limits.bridgeBackoffMinMs;
       // The Bridge's configuration for unattended use (`pcc bridge --read-user-tabs …`).
       await setBridgePolicy(msg.policy ?? null);
       Object.assign(state, { connected: true, problem: undefined, connectionId: msg.connectionId, connectionGeneration: msg.connectionGeneration });
-    } else if (msg.type === 'call' && handler && state.connected && socket === ws) {
+    },
+    call: async (msg) => {
+      if (!handler || !state.connected || socket !== ws) return;
       const result = await handler(msg.method, msg.params ?? {}, typeof msg.session === 'string' ? msg.session : undefined);
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'result', id: msg.id, result }));
+    },
+  };
+  ws.onmessage = async (ev) => {
+    let msg;
+    try {
+      msg = JSON.parse(ev.data);
+    } catch {
+      return;
     }
+    if (Object.hasOwn(LINK, msg?.type)) await LINK[msg.type](msg);
   };
   ws.onclose = () => {
     clearInterval(keepalive);
