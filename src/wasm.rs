@@ -218,7 +218,7 @@ impl WasmCollector {
     /// `observation`: JSON text of the observation envelope; `options`: `{maxChars, maxNodes, tab}`.
     #[wasm_bindgen(unchecked_return_type = "SnapshotResult")]
     pub fn snapshot(&mut self, #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] observation: JsValue, #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-        let opts = options::snapshot(options).map_err(err)?;
+        let opts = options::read(options, "snapshot options").map_err(err)?;
         let obs = observation_text(observation)?;
         self.core.snapshot(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
@@ -228,7 +228,7 @@ impl WasmCollector {
     #[wasm_bindgen(unchecked_return_type = "FindResult")]
     pub fn find(&mut self, #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] observation: JsValue, #[wasm_bindgen(unchecked_param_type = "FindQuery")] query: JsValue, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue, regex: Option<RegExp>) -> Result<JsValue, JsValue> {
         let tab = options::tab_key(tab).map_err(err)?;
-        let q = options::find_query(query).map_err(err)?;
+        let q = options::read(query, "find query").map_err(err)?;
         let obs = observation_text(observation)?;
         let pred = |s: &str| regex.as_ref().map(|r| r.test(s)).unwrap_or(true);
         self.core.find(obs, &q, &tab, &pred).map_err(err).and_then(|r| to_js(&r))
@@ -260,7 +260,7 @@ impl WasmCollector {
     /// disableDiffing, baseSnapshotId}`; result mode `full`, `diff` or `unchanged`.
     #[wasm_bindgen(unchecked_return_type = "SnapshotResult")]
     pub fn accessibility(&mut self, #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] observation: JsValue, #[wasm_bindgen(unchecked_param_type = "AccessibilityOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-        let opts = options::accessibility(options).map_err(err)?;
+        let opts = options::read(options, "accessibility options").map_err(err)?;
         let obs = observation_text(observation)?;
         self.core.accessibility(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
@@ -336,7 +336,7 @@ impl WasmCollector {
     /// `browser_console`: options `{maxEntries, maxChars, filter}` (filter = a level).
     #[wasm_bindgen(unchecked_return_type = "Log<ConsoleEntry>")]
     pub fn console(&mut self, tab_id: f64, #[wasm_bindgen(unchecked_param_type = "JournalOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-        let opts = options::journal_read(options, "console options").map_err(err)?;
+        let opts = options::read(options, "console options").map_err(err)?;
         let mut log = self.core.journal.read_console(tab_id as i64, &opts);
         crate::tools::evaluate::scrub_texts(log.entries.iter_mut().map(|e| &mut e.text), opts.fields.as_deref().unwrap_or("")).map_err(err)?;
         to_js(&log)
@@ -345,7 +345,7 @@ impl WasmCollector {
     /// `browser_network`: options `{maxEntries, maxChars, filter}` (filter = URL substring).
     #[wasm_bindgen(unchecked_return_type = "Log<RequestEntry>")]
     pub fn network(&mut self, tab_id: f64, #[wasm_bindgen(unchecked_param_type = "JournalOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-        let opts = options::journal_read(options, "network options").map_err(err)?;
+        let opts = options::read(options, "network options").map_err(err)?;
         to_js(&self.core.journal.read_network(tab_id as i64, &opts))
     }
 
@@ -358,7 +358,7 @@ impl WasmCollector {
 /// `browser_dom_cua` over the JSON of the tab's frame walks (UTF-8 bytes); options `{maxChars, maxNodes}`.
 #[wasm_bindgen(js_name = visibleDom, unchecked_return_type = "VisibleDomResult")]
 pub fn visible_dom(#[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] walk_json: JsValue, #[wasm_bindgen(unchecked_param_type = "SnapshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-    let opts = options::cua(options).map_err(err)?;
+    let opts: crate::tools::visible_dom::CuaOptions = options::read(options, "dom_cua options").map_err(err)?;
     let page = crate::input::decode_page_walk(&observation_text(walk_json)?).map_err(err)?;
     to_js(&crate::tools::visible_dom::visible_dom(&page, Budget::clamped(opts.max_chars, opts.max_nodes)))
 }
@@ -367,7 +367,7 @@ pub fn visible_dom(#[wasm_bindgen(unchecked_param_type = "string | Uint8Array")]
 /// format `markdown` (default) or `text`.
 #[wasm_bindgen(unchecked_return_type = "ExtractResult")]
 pub fn extract(#[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] walk_json: JsValue, #[wasm_bindgen(unchecked_param_type = "ExtractOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-    let opts = options::extract(options).map_err(err)?;
+    let opts: crate::tools::extract::ExtractOptions = options::read(options, "extract options").map_err(err)?;
     let format = match opts.format.as_deref() {
         None | Some("markdown") => Format::Markdown,
         Some("text") => Format::Text,

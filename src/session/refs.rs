@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 /// The tab handle a snapshot was taken under.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", default)]
 pub struct TabKey {
     pub tab_id: i64,
     pub browser_id: String,

@@ -23,7 +23,8 @@ use crate::session::refs::{RefTarget, Registry, TabKey};
 use crate::view::render::RefLabels;
 use crate::tools::snapshot::{build_tree, build_tree_keeping, snapshot, SnapshotResult};
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct SnapshotOptions {
     pub max_chars: Option<u64>,
     pub max_nodes: Option<u64>,
@@ -33,7 +34,8 @@ pub struct SnapshotOptions {
 }
 
 /// Options of `browser_accessibility_snapshot`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct AxOptions {
     pub max_chars: Option<u64>,
     pub max_nodes: Option<u64>,
@@ -107,7 +109,7 @@ impl Collector {
 
     pub fn snapshot<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, opts: &SnapshotOptions) -> Result<SnapshotResult> {
         let (tree, _, walk_id) = read_tree(observation_json)?;
-        let out = snapshot(&tree, Budget::clamped(opts.max_chars, opts.max_nodes), RefLabels { prefix: 'e', first: 1 }, opts.page.map(|p| p as usize))?;
+        let out = snapshot(&tree, Budget::clamped(opts.max_chars, opts.max_nodes), RefLabels { prefix: 'e', first: 1 }, opts.page.filter(|&p| p > 0).map(|p| p as usize))?;
         let mut result = out.result;
         self.counter += 1;
         result.snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
@@ -334,7 +336,7 @@ impl Collector {
                 }
             }
         } else {
-            let opts = SnapshotOptions { max_chars: request.max_chars, max_nodes: request.max_nodes, tab: handle.clone(), page: request.page.filter(|&p| p > 0) };
+            let opts = SnapshotOptions { max_chars: request.max_chars, max_nodes: request.max_nodes, tab: handle.clone(), page: request.page };
             self.snapshot(observation_json, &opts).inspect_err(|_| self.plans.end(id))?
         };
         let value = serde_json::to_value(&result).map_err(|e| Error::json("snapshot result", &e))?;

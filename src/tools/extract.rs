@@ -15,7 +15,7 @@ use crate::input::PageWalk;
 use crate::tree::redact;
 use crate::text::{capped, char_len, fold_whitespace};
 use crate::tree::walk_view::WalkView;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -59,7 +59,8 @@ fn is_zero(n: &usize) -> bool {
 }
 
 /// Options of `browser_extract` (`{maxChars, format, offset}`; format `markdown` or `text`).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct ExtractOptions {
     pub max_chars: Option<u64>,
     pub format: Option<String>,

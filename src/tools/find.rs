@@ -16,12 +16,13 @@ use crate::view::render::{body, line_cost};
 use crate::role::Role;
 use crate::text::{capped, char_len, fold_whitespace};
 use crate::tree::Tree;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What to look for. `text` and the predicate match a node's own text; `role` (an ARIA role
 /// as states show it) and `name` (a substring of the accessible name, or all of it with
 /// `exact`) match elements. Every given criterion must hold.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct Query {
     pub text: Option<String>,
     pub role: Option<String>,

@@ -39,7 +39,8 @@ pub struct Request {
     pub pending: bool,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct ReadOptions {
     pub max_entries: Option<u64>,
     pub max_chars: Option<u64>,

@@ -13,7 +13,7 @@ use crate::tree::layout::Rect;
 use crate::tree::redact;
 use crate::text::capped;
 use crate::tree::walk_view::WalkView;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -30,7 +30,8 @@ pub struct VisibleDom {
 }
 
 /// Options of `browser_dom_cua`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct CuaOptions {
     pub max_chars: Option<u64>,
     pub max_nodes: Option<u64>,
