@@ -193,7 +193,7 @@ test('a data-* attribute no style rule names and no read shows is not a change; 
   await closeTab(b, page, tabId);
 });
 
-test('browser_snapshot of a tab whose child frame shows an error page: the other frames walk in one injection, and the error page is not asked again', async () => {
+test('browser_snapshot of a tab whose child frame shows an error page: a change is seen, the working frame is shown, and an unchanged repeat is the last result (the plan\'s steps: tests/read_plan.rs)', async () => {
   const { page, tabId } = await openTab(b, server, 'basic.html');
   await page.evaluate(() => {
     for (const src of ['http://127.0.0.1:1/', null]) {
@@ -204,22 +204,18 @@ test('browser_snapshot of a tab whose child frame shows an error page: the other
   });
   await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.contentDocument === null || f.contentDocument.readyState === 'complete'));
   await page.waitForTimeout(500);
-  const { injected, restore } = await watchInjections(true);
-  const answers = () => b.worker.evaluate(() => globalThis.pcc.portAnswers());
-  try {
-    const snap = () => b.call('browser_snapshot', { tabId, timing: true });
-    await snap();
-    await injected();
-    await page.evaluate(() => { document.querySelector('h1').textContent = 'Renamed heading'; });
-    const before = await answers();
-    const r = await snap();
-    assert.match(r.snapshot.state, /Renamed heading/);
-    assert.match(r.snapshot.state, /- iframe[^\n]*\n\s+- button "Framed button"/, 'the working frame is verified and shown');
-    assert.deepEqual(await injected(), ['postThenWalk*'], 'the walks in one injection: the error page was not asked again');
-    assert.equal(await answers() - before, 2, 'the trackers of the two frames with a document of their own answered through their ports');
-  } finally {
-    await restore();
-  }
+  const snap = () => b.call('browser_snapshot', { tabId, timing: true });
+  await snap();
+  await page.evaluate(() => { document.querySelector('h1').textContent = 'Renamed heading'; });
+  const r = await snap();
+  assert.match(r.snapshot.state, /Renamed heading/);
+  assert.match(r.snapshot.state, /- iframe[^\n]*\n\s+- button "Framed button"/, 'the working frame is verified and shown');
+  let again = await snap();
+  for (let late = 0; late < 3 && again.timing.captureMs > 0; late++) again = await snap();
+  assert.equal(again.timing.captureMs, 0, 'an unchanged page with an error-page frame is answered without a capture');
+  const ref = again.snapshot.state.match(/button "Framed button" \[ref=(e\d+)\]/)?.[1];
+  const click = await b.call('browser_click', { tabId, ref, snapshotId: again.snapshot.snapshotId });
+  assert.ok(!click.error, `a ref of the held result acts: ${JSON.stringify(click.error)}`);
   await closeTab(b, page, tabId);
 });
 
@@ -395,22 +391,22 @@ test('browser_snapshot of a tab with two frames after changes no walk shows: eve
   await closeTab(b, page, tabId);
 });
 
-test('browser_snapshot of a one-frame page: the tracker answers and the frame walks in one injection, then through the document\'s port (no injection); every change is seen by the next read, a repeat walks nothing; with two frames, the walks and the handshake are one injection', async () => {
+test('browser_snapshot of a one-frame page, then two frames, then another document: every change is seen by the next read, an unchanged repeat is the last result and its refs act (the plan\'s steps: tests/read_plan.rs)', async () => {
   const { page, tabId } = await openTab(b, server, 'changes.html');
   await page.evaluate(() => document.getElementById('xo').remove());
   await page.waitForFunction(() => !document.querySelector('iframe'));
   await page.waitForTimeout(300);
-  // The worker's injections, by function name, from here on.
-  const { injected, restore } = await watchInjections();
-  // What the page answered through its port since the last look.
-  let answered = await b.worker.evaluate(() => globalThis.pcc.portAnswers());
-  const ported = async () => { const was = answered; answered = await b.worker.evaluate(() => globalThis.pcc.portAnswers()); return answered - was; };
   const snap = () => b.call('browser_snapshot', { tabId, timing: true });
-  try {
+  /** An unchanged page's repeat: the last result, without a capture (events a change queued may come late). */
+  const held = async () => {
+    let r = await snap();
+    for (let late = 0; late < 3 && r.timing.captureMs > 0; late++) r = await snap();
+    assert.equal(r.timing.captureMs, 0, 'an unchanged page is answered without a capture');
+    return r;
+  };
+  {
     const first = await snap();
     assert.ok(!first.error && first.timing.captureMs > 0, JSON.stringify(first).slice(0, 300));
-    assert.deepEqual(await injected(), ['answerThenWalk'], 'one injection: the answer, then the walk');
-    assert.equal(await ported(), 0, 'no port before a read of the document');
     const seen = [];
     async function expectSeen(what, change, shows) {
       await change();
@@ -428,8 +424,7 @@ test('browser_snapshot of a one-frame page: the tracker answers and the frame wa
     }
     const repeat = await snap();
     assert.equal(repeat.timing.captureMs, 0);
-    assert.deepEqual(await injected(), [], 'a repeat injects nothing');
-    assert.equal(await ported(), 1, 'a repeat asks the document of the last read through its port, which answers without walking');
+    assert.equal(repeat.snapshot.snapshotId, first.snapshot.snapshotId, 'a repeat is the last result');
     await expectSeen('text', () => page.evaluate(() => { document.getElementById('status').textContent = 'Status: busy'; }), /Status: busy/);
     await expectSeen('a value set by script', () => page.evaluate(() => { document.getElementById('name').value = 'Grace'; }), /Grace/);
     await expectSeen('a checkbox set by script', () => page.evaluate(() => { document.getElementById('agree').checked = true; }));
@@ -440,47 +435,28 @@ test('browser_snapshot of a one-frame page: the tracker answers and the frame wa
     await expectSeen('a style rule added through the CSSOM', () => page.evaluate(() => { const s = new CSSStyleSheet(); s.replaceSync('#styled { display: none }'); document.adoptedStyleSheets = [...document.adoptedStyleSheets, s]; }));
     await expectSeen('a scroll', () => page.evaluate(() => window.scrollTo(0, 2500)));
     await expectSeen('an inner scroller scrolled by script', () => page.evaluate(() => { document.getElementById('box').scrollTop = 400; }));
-    // A frame added: the tab has two frames now. The trackers answer in one injection, then
-    // every frame posts its children's tags and walks in one more (the frame is shown under
-    // its element: the handshake held).
-    await injected();
+    // A frame added: the tab has two frames now (the frame is shown under its element: the
+    // handshake held).
     await page.evaluate(() => { const f = document.createElement('iframe'); f.srcdoc = '<button>Framed button</button>'; document.body.prepend(f); });
     await page.waitForTimeout(300);
     const framed = await snap();
     assert.match(framed.snapshot.state, /- iframe[^\n]*\n\s+- button "Framed button"/);
-    // That read went by the last one (one frame): the document said it has a child frame
-    // now, before walking.
-    assert.deepEqual(await injected(), ['trackerState', 'postThenWalk'], 'two frames: the trackers, then the handshake and the walks');
-    // The next knows the tab has two frames: nothing walks before the trackers answer, each
-    // through its document's port while the frames are listed.
     await page.evaluate(() => { document.getElementById('status').textContent = 'Status: framed'; });
-    await ported();
     assert.match((await snap()).snapshot.state, /Status: framed/);
-    assert.deepEqual(await injected(), ['postThenWalk']);
-    assert.equal(await ported(), 2, 'both trackers answered through their ports');
-    await snap(); // (an event the change queued may still come)
-    await injected();
-    await ported();
-    assert.equal((await snap()).timing.captureMs, 0, 'an unchanged two-frame page is not walked');
-    assert.deepEqual(await injected(), [], 'nothing is injected');
-    assert.equal(await ported(), 2, 'only the trackers are asked, through their ports');
-    // One frame again, read twice (the second through the port); then another document in
-    // the tab: the port of the last one cannot ask it, and the new page is read.
+    const twoFrames = await held();
+    const framedRef = twoFrames.snapshot.state.match(/button "Framed button" \[ref=(e\d+)\]/)?.[1];
+    const click = await b.call('browser_click', { tabId, ref: framedRef, snapshotId: twoFrames.snapshot.snapshotId });
+    assert.ok(!click.error, `a ref in the child frame of the held result acts: ${JSON.stringify(click.error)}`);
+    // One frame again; then another document in the tab: the new page is read.
     await page.evaluate(() => document.querySelector('iframe').remove());
-    await snap();
-    await snap();
-    await injected();
-    await ported();
-    assert.equal((await snap()).timing.captureMs, 0);
-    assert.deepEqual([await injected(), await ported()], [[], 1], 'one frame again: through the port');
+    assert.doesNotMatch((await snap()).snapshot.state, /Framed button/);
+    await held();
     await page.goto(server.url('changes.html?again'), { waitUntil: 'load' });
     await page.evaluate(() => { document.getElementById('xo').remove(); document.getElementById('status').textContent = 'Status: new document'; });
     const moved = await snap();
     assert.match(moved.snapshot.state, /Status: new document/);
-    assert.deepEqual([await injected(), await ported()], [['answerThenWalk'], 0], 'the new document is asked by an injection');
+    assert.ok(moved.timing.captureMs > 0, 'a new document is read anew');
     console.log(`one-injection snapshot: ${seen.length} kinds of change seen (${seen.join(', ')}); repeats without a walk`);
-  } finally {
-    await restore();
   }
   await closeTab(b, page, tabId);
 });
