@@ -5,7 +5,7 @@
 //
 // Entry point for tests and the Bridge: `globalThis.pcc.call(method, params)` resolves to
 // the tool's result, or to `{error: {code, message, hint}}`.
-import { memoryBytes, ToolSchemas } from './wasm/pcc.js';
+import { memoryBytes } from './wasm/pcc.js';
 import { lateFrames } from './read/inject.js';
 import { keepState, ready, startup, stateWrites, whileRunning } from './services/core.js';
 import { assertReadable, defaultTab, notedCallTab, noteCallSession, noteCallTab, resolveTab } from './services/handles.js';
@@ -103,18 +103,13 @@ async function consentOf(method, params, known) {
  * finish (all but the readers). Fetched, not imported: a restarted service worker cannot
  * load a JSON module it did not cache at install.
  */
-const catalogue = fetch(chrome.runtime.getURL('catalogue.json')).then((r) => r.text()).then(async (text) => {
-  const c = JSON.parse(text);
-  await ready;
-  return {
-    c,
-    schemas: new ToolSchemas(text),
-    params: new Map(c.tools.map((t) => [t.name, new Set(Object.keys(t.params))])),
-    // Tools that must be told their tab (select, claim, close, mark, release): no default.
-    tabRequired: new Set(c.tools.filter((t) => t.required?.includes('tabId')).map((t) => t.name)),
-    sideEffects: new Set(c.tools.filter((t) => !t.annotations.readOnly).map((t) => t.name)),
-  };
-});
+const catalogue = fetch(chrome.runtime.getURL('catalogue.json')).then((r) => r.json()).then((c) => ({
+  c,
+  params: new Map(c.tools.map((t) => [t.name, new Set(Object.keys(t.params))])),
+  // Tools that must be told their tab (select, claim, close, mark, release): no default.
+  tabRequired: new Set(c.tools.filter((t) => t.required?.includes('tabId')).map((t) => t.name)),
+  sideEffects: new Set(c.tools.filter((t) => !t.annotations.readOnly).map((t) => t.name)),
+}));
 
 /**
  * The call's deadline: past it the call answers with a stable code and its `signal` aborts,
@@ -201,12 +196,12 @@ async function call(method, params = {}, session = undefined) {
   let limit;
   let early;
   try {
-    await ready;
+    const core = await ready;
     if (typeof method !== 'string' || !Object.hasOwn(TOOLS, method)) fail('INVALID_REQUEST', `unknown method ${String(method).slice(0, limits.methodNameChars)}`, `use one of ${Object.keys(TOOLS).join(', ')}`);
-    const { params: known, sideEffects, tabRequired, schemas } = await catalogue;
+    const { params: known, sideEffects, tabRequired } = await catalogue;
     // Checked once, here, against the tool's schema (src/tools/params.rs): no handler checks a
     // parameter's type again.
-    params = schemas.check(method, params);
+    params = core.schemas.check(method, params);
     params = await withSession(method, params, tabRequired.has(method) ? null : known.get(method), typeof session === 'string' && session ? session.slice(0, limits.sessionIdChars) : '');
     // A read's ask of a document it already holds goes out now, alongside the check below
     // (tools/read.js earlyAsks): its answer waits for the check.

@@ -54,7 +54,7 @@ export function beginEarly(params, tool) {
   if (!collector) return null;
   const next = collector.readBegin(requestOf(params, params.tabId, tool));
   const sent = PORT_STEPS[next.step]?.(params.tabId, next);
-  early.set(params, { next, sent, tabId: params.tabId });
+  early.set(params, { next, sent, tabId: params.tabId, collector });
   return { drop: () => dropEarly(params) };
 }
 
@@ -84,8 +84,9 @@ export async function trackedRead(tab, params, signal, tool, capture) {
   const { collector } = await ready;
   const begun = early.get(params);
   early.delete(params);
-  const own = begun?.tabId === tab.id;
-  if (begun && !own) dropBegun(collector, begun);
+  // (A read begun in an instance renewed since is not this instance's: begun anew.)
+  const own = begun?.tabId === tab.id && begun.collector === collector;
+  if (begun && !own) dropBegun(begun.collector === collector ? collector : null, begun);
   let next = own ? begun.next : collector.readBegin(requestOf(params, tab.id, tool), tabFacts(tab));
   let sent = own ? begun.sent : undefined;
   const id = next.read;

@@ -4,14 +4,19 @@
 // state.
 // Owns: the module instance and when it is renewed. Must never: renew while a call runs, or
 // let a renewal lose refs, revisions or journals (the state crosses as text, `saved.rs`).
-import init, { Collector, computedStyles, limits, memoryBytes, renewInstance } from '../wasm/pcc.js';
+import init, { Collector, computedStyles, limits, memoryBytes, renewInstance, ToolSchemas } from '../wasm/pcc.js';
 import { runtimeId, runtimeLoaded } from './handles.js';
 import { hintsLoaded } from './errors.js';
 import { setLimits } from './limits.js';
 
-/** The loaded core. `collector` is replaced when the instance is renewed: never keep it
- * beyond one call. */
-const core = { collector: null, styles: null, limits: null, renewals: 0 };
+/** The loaded core. `collector` and `schemas` (every tool's parameter schemas, from
+ * catalogue.json: src/tools/params.rs) live in the instance and are replaced when it is
+ * renewed: never keep them beyond one call. */
+const core = { collector: null, schemas: null, styles: null, limits: null, renewals: 0 };
+// Fetched, not imported: a restarted service worker cannot load a JSON module it did not
+// cache at install.
+const catalogueText = fetch(chrome.runtime.getURL('catalogue.json')).then((r) => r.text());
+let catalogueJson = null; // its text, once fetched (a renewed instance reads it again)
 // Linear memory right after the last renewal: what the state itself takes. Another renewal
 // waits until memory has grown to twice that (it could not give more back).
 let floor = 0;
@@ -22,7 +27,7 @@ export const startup = {};
 
 export const ready = (async () => {
   const t0 = performance.now();
-  const [, , , saved] = await Promise.all([init({ module_or_path: new URL('../wasm/pcc_bg.wasm', import.meta.url) }), hintsLoaded, runtimeLoaded, savedState()]);
+  const [, , , saved, catalogue] = await Promise.all([init({ module_or_path: new URL('../wasm/pcc_bg.wasm', import.meta.url) }), hintsLoaded, runtimeLoaded, savedState(), catalogueText]);
   startup.instantiateMs = performance.now() - t0;
   const l = limits();
   setLimits(l);
@@ -35,7 +40,8 @@ export const ready = (async () => {
       console.error('pcc: the saved collector state could not be restored; refs of the last worker fail closed', e);
     }
   }
-  const loaded = Object.assign(core, { collector: collector ?? new Collector(runtimeId), styles: computedStyles(), limits: l });
+  catalogueJson = catalogue;
+  const loaded = Object.assign(core, { collector: collector ?? new Collector(runtimeId), schemas: new ToolSchemas(catalogue), styles: computedStyles(), limits: l });
   startup.readyMs = performance.now();
   return loaded;
 })();
@@ -118,6 +124,7 @@ function renew() {
     return;
   }
   core.collector.free();
+  core.schemas.free();
   renewInstance();
   try {
     core.collector = Collector.restore(encoder.encode(state));
@@ -126,6 +133,7 @@ function renew() {
     console.error('pcc: the collector state could not be restored', e);
     core.collector = new Collector(runtimeId);
   }
+  core.schemas = new ToolSchemas(catalogueJson);
   core.renewals += 1;
   floor = memoryBytes();
 }
