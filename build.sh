@@ -288,7 +288,7 @@ install_pcc() {
     *":$bin:"*) ;;
     *) log "$bin is not on your PATH: add  export PATH=\"$bin:\$PATH\"  to your shell's profile" ;;
   esac
-  log "next: load $ROOT/dist/extension (chrome://extensions → Developer mode → Load unpacked); pi: pi install $ROOT/dist/pi-package; MCP: {\"command\": \"pcc\", \"args\": [\"mcp\"]}"
+  log "the extension: $ROOT/dist/extension; pi: pi install $ROOT/dist/pi-package"
 }
 
 # The suites load the extension from the store zip, unpacked (the package a user installs;

@@ -276,6 +276,8 @@ pub const NETWORK_IDLE_MS: usize = 500;
 /// The Bridge link: reconnect backoff (doubling from min to max) and keep-alive period.
 pub const BRIDGE_BACKOFF_MIN_MS: usize = 250;
 pub const BRIDGE_BACKOFF_MAX_MS: usize = 5_000;
+/// How long the toolbar popup, opened while the link is down, waits for the retry it starts.
+pub const POPUP_LINK_WAIT_MS: usize = 3_000;
 pub const BRIDGE_KEEPALIVE_MS: usize = 20_000;
 /// How long a child frame's walk waits for its parent's one-time tag (it crosses processes
 /// asynchronously).
@@ -315,7 +317,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 75] = [
+pub const SOURCE_LIMITS: [(&str, usize); 76] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -372,6 +374,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 75] = [
     ("networkIdleMs", NETWORK_IDLE_MS),
     ("bridgeBackoffMinMs", BRIDGE_BACKOFF_MIN_MS),
     ("bridgeBackoffMaxMs", BRIDGE_BACKOFF_MAX_MS),
+    ("popupLinkWaitMs", POPUP_LINK_WAIT_MS),
     ("bridgeKeepaliveMs", BRIDGE_KEEPALIVE_MS),
     ("dragSteps", DRAG_STEPS),
     ("downloadNameChars", DOWNLOAD_NAME_CHARS),

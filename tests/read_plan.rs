@@ -291,7 +291,7 @@ fn a_child_frame_that_changed_is_no_patch() {
     let mut p = Plans::default();
     read(&mut p, &mut ENV, ax(1), vec![Offer(json!({"fact": "all", "listed": [{"frameId": 0, "documentId": "D"}, {"frameId": 3, "documentId": "C"}], "answers": [{"frameId": 0, "documentId": "D", "answer": "a1"}, {"frameId": 3, "documentId": "C", "answer": "c1"}]})), Render(json!({"snapshotId": "ax-1"}), None)]);
     check(&mut p, &mut ENV, ax(1), vec![Offer(json!({"fact": "ports", "answers": [{"answer": "a2"}, {"answer": "c2"}], "listed": [{"frameId": 0, "documentId": "D"}, {"frameId": 3, "documentId": "C"}]}))], expect![[r#"
-        {"read":2,"step":"askPorts","documents":[{"frameId":0,"documentId":"D","answer":null},{"frameId":3,"documentId":"C","answer":null}],"list":true}
+        {"read":2,"step":"askPorts","documents":[{"frameId":0,"documentId":"D"},{"frameId":3,"documentId":"C"}],"list":true}
         {"read":2,"step":"capture","state":"u\n0:D:a2|3:C:c2"}"#]]);
 }
 
@@ -312,7 +312,7 @@ fn a_frame_listing_that_differs_from_the_held_state_asks_every_frame() {
     let mut p = Plans::default();
     two_frame_read(&mut p);
     check(&mut p, &mut ENV, snap(1), vec![Offer(json!({"fact": "ports", "answers": [{"answer": "a1"}, {"answer": "c1"}], "listed": [{"frameId": 0, "documentId": "D"}, {"frameId": 3, "documentId": "C2"}]}))], expect![[r#"
-        {"read":2,"step":"askPorts","documents":[{"frameId":0,"documentId":"D","answer":null},{"frameId":3,"documentId":"C","answer":null}],"list":true}
+        {"read":2,"step":"askPorts","documents":[{"frameId":0,"documentId":"D"},{"frameId":3,"documentId":"C"}],"list":true}
         {"read":2,"step":"askAll","list":false,"inject":true}"#]]);
 }
 
@@ -344,7 +344,7 @@ fn an_error_page_answers_for_itself_and_is_not_asked_again() {
         {"read":1,"step":"answer","result":{"snapshotId":"ax-1"},"handle":{"tabId":1,"browserId":"b","tabFence":"f","incarnation":"doc"},"reused":false}"#]]);
     // Its port is not asked; the listing proves the frames.
     check(&mut p, &mut ENV, ax(1), vec![Offer(json!({"fact": "ports", "answers": [{"answer": "a1"}], "listed": listed}))], expect![[r#"
-        {"read":2,"step":"askPorts","documents":[{"frameId":0,"documentId":"D","answer":null}],"list":true}
+        {"read":2,"step":"askPorts","documents":[{"frameId":0,"documentId":"D"}],"list":true}
         {"read":2,"step":"answer","result":{"mode":"unchanged","snapshotId":"ax-again","was":{"Ax":"ax-1"}},"handle":{"tabId":1,"browserId":"b","tabFence":"f","incarnation":"doc"},"reused":true,"state":"u\n0:D:a1|3:E:error page"}"#]]);
 }
 
@@ -368,7 +368,7 @@ fn a_snapshot_of_several_frames_walks_them_in_one_injection() {
     let mut p = Plans::default();
     two_frame_read(&mut p);
     check(&mut p, &mut ENV, snap(1), vec![Offer(json!({"fact": "ports", "answers": [{"answer": "a2"}, {"answer": "c1"}], "listed": [{"frameId": 0, "documentId": "D"}, {"frameId": 3, "documentId": "C"}]}))], expect![[r#"
-        {"read":2,"step":"askPorts","documents":[{"frameId":0,"documentId":"D","answer":null},{"frameId":3,"documentId":"C","answer":null}],"list":true}
+        {"read":2,"step":"askPorts","documents":[{"frameId":0,"documentId":"D"},{"frameId":3,"documentId":"C"}],"list":true}
         {"read":2,"step":"walkFrames","frames":[{"frameId":0,"documentId":"D"},{"frameId":3,"documentId":"C"}],"sameAs":"w1","state":"u\n0:D:a2|3:C:c1"}"#]]);
 }
 
@@ -377,7 +377,7 @@ fn frames_that_show_what_the_held_walk_showed_give_the_held_result() {
     let mut p = Plans::default();
     two_frame_read(&mut p);
     check(&mut p, &mut ENV, snap(1), vec![Offer(json!({"fact": "ports", "answers": [{"answer": "a2"}, {"answer": "c1"}], "listed": [{"frameId": 0, "documentId": "D"}, {"frameId": 3, "documentId": "C"}]})), Offer(json!({"fact": "frames", "same": true}))], expect![[r#"
-        {"read":2,"step":"askPorts","documents":[{"frameId":0,"documentId":"D","answer":null},{"frameId":3,"documentId":"C","answer":null}],"list":true}
+        {"read":2,"step":"askPorts","documents":[{"frameId":0,"documentId":"D"},{"frameId":3,"documentId":"C"}],"list":true}
         {"read":2,"step":"walkFrames","frames":[{"frameId":0,"documentId":"D"},{"frameId":3,"documentId":"C"}],"sameAs":"w1","state":"u\n0:D:a2|3:C:c1"}
         {"read":2,"step":"answer","result":{"again":{"Snapshot":{"refCount":1,"snapshotId":"s1"}}},"handle":{"tabId":1,"browserId":"b","tabFence":"f","incarnation":"doc"},"reused":true}"#]]);
 }
@@ -387,7 +387,7 @@ fn frames_that_could_not_walk_together_are_captured() {
     let mut p = Plans::default();
     two_frame_read(&mut p);
     check(&mut p, &mut ENV, snap(1), vec![Offer(json!({"fact": "ports", "answers": [{"answer": "a2"}, {"answer": "c1"}], "listed": [{"frameId": 0, "documentId": "D"}, {"frameId": 3, "documentId": "C"}]})), Offer(json!({"fact": "failed"}))], expect![[r#"
-        {"read":2,"step":"askPorts","documents":[{"frameId":0,"documentId":"D","answer":null},{"frameId":3,"documentId":"C","answer":null}],"list":true}
+        {"read":2,"step":"askPorts","documents":[{"frameId":0,"documentId":"D"},{"frameId":3,"documentId":"C"}],"list":true}
         {"read":2,"step":"walkFrames","frames":[{"frameId":0,"documentId":"D"},{"frameId":3,"documentId":"C"}],"sameAs":"w1","state":"u\n0:D:a2|3:C:c1"}
         {"read":2,"step":"capture"}"#]]);
 }

@@ -40,7 +40,8 @@ test("a person's tab is not read, claimed or listed in full until they grant it;
   const selected = await b.call('browser_selected_tab', { tabId });
   assert.deepEqual([selected.tab.title, selected.tab.url, selected.tab.granted], ['', server.origin, false], JSON.stringify(selected));
   const doctor = await b.call('browser_doctor', { tabId });
-  assert.ok(doctor.problems.some((p) => p.code === 'BROWSER_TAB_NOT_GRANTED'), JSON.stringify(doctor));
+  assert.ok(doctor.notes.some((p) => p.code === 'BROWSER_TAB_NOT_GRANTED'), JSON.stringify(doctor));
+  assert.equal(doctor.ok, true, 'a tab the person did not grant breaks nothing: a note, not a problem');
 
   // The person grants the tab (the popup's first button): every read works, the claim too.
   await b.grant(tabId);

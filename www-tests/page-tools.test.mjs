@@ -143,7 +143,7 @@ test('status and doctor: summaries by default, events and details on request', a
   await page.close();
   const user = await openUserTab(b, server, 'basic.html');
   const ud = await b.call('browser_doctor', { tabId: user.tabId });
-  assert.ok(ud.problems.some((p) => p.code === 'BROWSER_TAB_NOT_OWNED'), JSON.stringify(ud));
+  assert.ok(ud.notes.some((p) => p.code === 'BROWSER_TAB_NOT_OWNED') && ud.ok, JSON.stringify(ud));
   await user.page.close();
 });
 

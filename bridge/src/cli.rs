@@ -18,6 +18,61 @@ use serde_json::{Map, Value};
 
 use crate::exit::{EXIT_BRIDGE, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE};
 
+/// The subcommand of each tool the CLI has (a test holds it to `tool_call`): an error's message
+/// and hint name these, not the MCP tool names (`pcc open`, not browser_tab_open).
+const SUBCOMMANDS: &[(&str, &str)] = &[
+    ("browser_accessibility_snapshot", "ax"),
+    ("browser_claim_tab", "claim"),
+    ("browser_click", "click"),
+    ("browser_console", "console"),
+    ("browser_dispose_session", "dispose"),
+    ("browser_doctor", "doctor"),
+    ("browser_dom_cua", "dom"),
+    ("browser_evaluate", "eval"),
+    ("browser_extract", "extract"),
+    ("browser_fill", "fill"),
+    ("browser_find", "find"),
+    ("browser_hover", "hover"),
+    ("browser_locator", "locator"),
+    ("browser_navigate", "navigate"),
+    ("browser_network", "network"),
+    ("browser_press", "press"),
+    ("browser_release_tab", "release"),
+    ("browser_screenshot", "screenshot"),
+    ("browser_scroll", "scroll"),
+    ("browser_select_option", "select"),
+    ("browser_selected_tab", "tab"),
+    ("browser_snapshot", "snapshot"),
+    ("browser_status", "status"),
+    ("browser_tab_close", "close"),
+    ("browser_tab_open", "open"),
+    ("browser_tabs", "tabs"),
+    ("browser_type", "type"),
+    ("browser_wait_for", "wait-for"),
+];
+
+/// `text` with every tool name it mentions as the CLI spells it: `pcc <subcommand>`, or
+/// `pcc call <tool>` for a tool without one.
+pub fn in_cli_words(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    const PREFIX: &str = "browser_";
+    while let Some(at) = rest.find(PREFIX) {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let end = tail.find(|c: char| !(c.is_ascii_lowercase() || c == '_')).unwrap_or(tail.len());
+        let name = tail[..end].trim_end_matches('_');
+        match SUBCOMMANDS.iter().find(|(m, _)| *m == name) {
+            Some((_, sub)) => out.push_str(&format!("pcc {sub}")),
+            None if crate::tools::find(name).is_some() => out.push_str(&format!("pcc call {name}")),
+            None => out.push_str(name),
+        }
+        rest = &tail[name.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[derive(Parser)]
 #[command(name = "pcc", version, about = "pi-control-chrome: the local Bridge, a CLI over it, and an MCP server.", after_help = "Exit codes: 0 ok, 1 tool error, 2 usage, 3 Bridge unreachable / refused / no extension.")]
 struct Cli {
@@ -453,7 +508,7 @@ pub fn run() -> i32 {
         Cmd::Health => return health(port, cli.pretty),
         Cmd::Pair => return pair(),
         Cmd::Setup { browsers, user_data_dirs, extension_ids, remove } => return crate::setup::run(crate::setup::Request { browsers, user_data_dirs, extension_ids, remove }),
-        Cmd::Doctor { user_data_dirs, .. } if !crate::doctor::print(&crate::doctor::checks(&crate::doctor::gather(port, &user_data_dirs))) => return EXIT_BRIDGE,
+        Cmd::Doctor { ref user_data_dirs, .. } if let Some(code) = crate::doctor::run(port, user_data_dirs) => return code,
         cmd => match tool_call(cmd) {
             Ok(call) => call,
             Err(message) => {
@@ -496,7 +551,9 @@ pub fn run() -> i32 {
         }
     }
     println!("{}", shown.text);
-    match error_line(&result) {
+    match error_line(&result).map(|l| in_cli_words(&l)) {
+        // The extension's doctor found a problem: not a success.
+        None if method == "browser_doctor" && result.get("ok") == Some(&Value::Bool(false)) => EXIT_TOOL_ERROR,
         None => EXIT_OK,
         Some(line) => {
             eprintln!("{line}");
@@ -610,6 +667,29 @@ fn tool_call(cmd: Cmd) -> Result<(String, (Map<String, Value>, Option<std::path:
 
 #[cfg(test)]
 mod help_tests {
+    use super::{in_cli_words, SUBCOMMANDS};
+
+    #[test]
+    fn every_tool_the_cli_calls_has_its_subcommand_in_the_table() {
+        let src = include_str!("cli.rs");
+        let body = &src[src.find("fn tool_call").expect("tool_call")..];
+        let called: Vec<&str> = body.split("(\"browser_").skip(1).filter_map(|s| s.split('"').next()).collect();
+        assert!(called.len() > 20);
+        let cli = Cli::command();
+        for n in called {
+            let method = ["browser_", n].concat();
+            let sub = SUBCOMMANDS.iter().find(|(m, _)| *m == method).map(|(_, s)| *s);
+            assert!(sub.is_some_and(|s| cli.find_subcommand(s).is_some()), "{method}: no subcommand in SUBCOMMANDS");
+        }
+    }
+
+    #[test]
+    fn errors_name_cli_commands() {
+        assert_eq!(in_cli_words("open a tab with browser_tab_open or pass tabId"), "open a tab with pcc open or pass tabId");
+        assert_eq!(in_cli_words("read browser_tabs, or browser_find_nothing"), "read pcc tabs, or browser_find_nothing");
+        assert_eq!(in_cli_words("use browser_mark_tab."), "use pcc call browser_mark_tab.");
+    }
+
     use super::Cli;
     use clap::CommandFactory;
 

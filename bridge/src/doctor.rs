@@ -29,8 +29,10 @@ pub struct Facts {
     pub hosts: Vec<(String, PathBuf, Option<Value>)>,
     pub port: u16,
     pub bridge: Bridge,
-    /// The native host's last contact: (origin, seconds ago).
+    /// The native host's last contact from the profile checked: (origin, seconds ago).
     pub contact: Option<(String, u64)>,
+    /// Whether a Bridge is started when a call needs one (`PCC_AUTOSTART` is not 0).
+    pub autostart: bool,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -67,8 +69,13 @@ pub fn checks(f: &Facts) -> Vec<Check> {
         ok(format!("native-messaging host registered for {}", good.iter().map(|h| h.0.as_str()).collect::<Vec<_>>().join(", ")))
     });
     let health = match &f.bridge {
+        // Nothing is missing: the extension, the CLI and MCP start one (doctor never does).
+        Bridge::Down if f.autostart => {
+            out.push(ok(format!("no Bridge runs on 127.0.0.1:{} now; the extension, the CLI and MCP start one when they need it", f.port)));
+            None
+        }
         Bridge::Down => {
-            out.push(missing(format!("no Bridge answers on 127.0.0.1:{}", f.port), "none needed: the extension, the CLI and MCP start it (or run `pcc bridge`)"));
+            out.push(missing(format!("no Bridge answers on 127.0.0.1:{}, and none is started by itself (PCC_AUTOSTART=0)", f.port), "run `pcc bridge`, or unset PCC_AUTOSTART"));
             None
         }
         Bridge::OtherToken => {
@@ -88,8 +95,8 @@ pub fn checks(f: &Facts) -> Vec<Check> {
     out.push(match (h.get("refused").and_then(|r| r.get("why")).and_then(Value::as_str), &f.contact) {
         (Some(why), _) => missing(format!("an extension tried to link and was refused: {why}"), "pcc setup, then reload the extension (chrome://extensions); or paste the token `pcc pair` prints into its options"),
         (None, None) => missing(
-            "no extension has reached this Bridge or its native host: the extension is not loaded, or its ID is not the one the host allows".into(),
-            "load dist/extension (chrome://extensions → Developer mode → Load unpacked), or for a store install: pcc setup --extension-id <its ID>",
+            "no extension has reached this Bridge or its native host from this profile: the extension is not loaded, its ID is not the one the host allows, or the browser reads another profile's hosts".into(),
+            "load dist/extension (chrome://extensions → Developer mode → Load unpacked); for a store install: pcc setup --extension-id <its ID>; for a browser started with --user-data-dir DIR: pcc setup --user-data-dir DIR (and pcc doctor --user-data-dir DIR)",
         ),
         (None, Some((origin, ago))) => missing(
             format!("the extension ({origin}) reached the native host {ago} s ago but is not linked"),
@@ -121,6 +128,18 @@ fn which_pcc() -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
+/// Doctor's verdict: the checks printed, and the exit code when it ends there (something is
+/// missing, or no Bridge runs: doctor never starts one); None when the extension's own
+/// `browser_doctor` follows.
+pub fn run(port: u16, user_data_dirs: &[PathBuf]) -> Option<i32> {
+    let facts = gather(port, user_data_dirs);
+    let checks = checks(&facts);
+    if !print(&checks) {
+        return Some(crate::exit::EXIT_BRIDGE);
+    }
+    (!matches!(facts.bridge, Bridge::Up(_))).then_some(crate::exit::EXIT_OK)
+}
+
 pub fn gather(port: u16, user_data_dirs: &[PathBuf]) -> Facts {
     let bridge = match crate::client::Client::new(port).health() {
         Ok(h) if h.get("ok").and_then(Value::as_bool) == Some(true) => Bridge::Up(h),
@@ -131,10 +150,13 @@ pub fn gather(port: u16, user_data_dirs: &[PathBuf]) -> Facts {
     Facts {
         exe: std::env::current_exe().unwrap_or_default(),
         on_path: which_pcc(),
-        hosts: setup::installed(user_data_dirs),
+        hosts: setup::installed(&[user_data_dirs, &setup::recorded_profiles()].concat()),
         port,
         bridge,
-        contact: native::last_contact().map(|(o, at)| (o, now.saturating_sub(at))),
+        // The profile checked: the one named, else the default (another profile's contact
+        // says nothing about this one).
+        contact: if user_data_dirs.is_empty() { native::last_contact(None) } else { user_data_dirs.iter().find_map(|d| native::last_contact(Some(d))) }.map(|(o, at)| (o, now.saturating_sub(at))),
+        autostart: crate::launch::enabled(),
     }
 }
 
@@ -157,7 +179,7 @@ mod tests {
     fn facts() -> Facts {
         let exe = std::env::current_exe().unwrap();
         let host = json!({"path": exe.to_string_lossy(), "allowed_origins": [format!("chrome-extension://{}/", setup::pinned_extension_id())]});
-        Facts { exe: exe.clone(), on_path: Some(exe), hosts: vec![("chromium".into(), PathBuf::from("/h/x.json"), Some(host))], port: 17373, bridge: Bridge::Up(json!({"ok": true, "connected": true})), contact: None }
+        Facts { exe: exe.clone(), on_path: Some(exe), hosts: vec![("chromium".into(), PathBuf::from("/h/x.json"), Some(host))], port: 17373, bridge: Bridge::Up(json!({"ok": true, "connected": true})), contact: None, autostart: true }
     }
 
     /// The first missing piece and its fix.
@@ -193,8 +215,27 @@ mod tests {
     }
 
     #[test]
-    fn bridge_down() {
-        check(Facts { bridge: Bridge::Down, ..facts() }, "no Bridge answers", "pcc bridge");
+    fn bridge_down_and_not_started_by_itself() {
+        check(Facts { bridge: Bridge::Down, autostart: false, ..facts() }, "no Bridge answers", "pcc bridge");
+    }
+
+    #[test]
+    fn bridge_down_is_nothing_missing_when_calls_start_it() {
+        let got = checks(&Facts { bridge: Bridge::Down, ..facts() });
+        assert!(got.iter().all(|c| c.ok && c.fix.is_none()), "{got:?}");
+        assert!(got.last().unwrap().what.contains("start one when they need it"), "{got:?}");
+    }
+
+    #[test]
+    fn no_verdict_contradicts_its_fix() {
+        // A check that is missing has a fix that does something; one that is not has none.
+        let all = [Facts { bridge: Bridge::Down, autostart: false, ..facts() }, Facts { bridge: Bridge::Down, ..facts() }, Facts { hosts: vec![], ..facts() }, Facts { bridge: Bridge::Up(json!({"ok": true, "connected": false})), ..facts() }];
+        for f in all {
+            for c in checks(&f) {
+                assert_eq!(c.ok, c.fix.is_none(), "{c:?}");
+                assert!(!c.fix.as_deref().unwrap_or("").contains("none needed"), "{c:?}");
+            }
+        }
     }
 
     #[test]
@@ -205,6 +246,7 @@ mod tests {
     #[test]
     fn extension_not_loaded() {
         check(Facts { bridge: Bridge::Up(json!({"ok": true, "connected": false})), ..facts() }, "not loaded", "Load unpacked");
+        check(Facts { bridge: Bridge::Up(json!({"ok": true, "connected": false})), ..facts() }, "another profile", "pcc setup --user-data-dir DIR");
     }
 
     #[test]

@@ -6,8 +6,9 @@
 //! for the extensions the manifest allows. Messages are JSON, each after its length (4 bytes,
 //! native byte order), as Chrome frames them.
 //!
-//! Owns: the host side of that exchange and the note of the last contact (`native.json`, for
-//! `pcc doctor`). Must never: write anything but framed messages to stdout, answer an origin
+//! Owns: the host side of that exchange and the note of the last contact per browser profile
+//! (`native.json`, for `pcc doctor`: the profile is the browser's `--user-data-dir`, read from
+//! the command line of the browser that started this host; `""` for the default one). Must never: write anything but framed messages to stdout, answer an origin
 //! that is not an extension, or read a message larger than MAX_IN.
 
 use crate::link::{NativeAnswer, NativeAsk};
@@ -48,15 +49,61 @@ fn extension_id(origin: &str) -> Option<&str> {
     origin.strip_prefix("chrome-extension://").map(|r| r.trim_end_matches('/')).filter(|id| setup::is_extension_id(id))
 }
 
+/// Browser profiles whose last contact is kept.
+const CONTACTS_KEPT: usize = 16;
+
 fn note_contact(origin: &str) {
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let _ = std::fs::write(config::home().join("native.json"), json!({"origin": origin, "at": secs}).to_string());
+    let profile = browser_profile().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut contacts: Vec<Value> = contacts().into_iter().filter(|c| c.get("profile").and_then(Value::as_str) != Some(profile.as_str())).collect();
+    contacts.push(json!({"origin": origin, "at": secs, "profile": profile}));
+    let drop = contacts.len().saturating_sub(CONTACTS_KEPT);
+    let _ = std::fs::write(config::home().join("native.json"), json!({"contacts": &contacts[drop..]}).to_string());
 }
 
-/// When (unix seconds) and by whom the native host was last reached.
-pub fn last_contact() -> Option<(String, u64)> {
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(config::home().join("native.json")).ok()?).ok()?;
-    Some((v.get("origin")?.as_str()?.to_string(), v.get("at")?.as_u64()?))
+fn contacts() -> Vec<Value> {
+    let text = std::fs::read_to_string(config::home().join("native.json")).unwrap_or_default();
+    serde_json::from_str::<Value>(&text).ok().and_then(|v| v.get("contacts").and_then(Value::as_array).cloned()).unwrap_or_default()
+}
+
+/// The `--user-data-dir` of the browser that started this host (its parent process), when it
+/// was started with one; None for the default profile (or where the OS does not say).
+fn browser_profile() -> Option<std::path::PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        let cmdline = std::fs::read(format!("/proc/{}/cmdline", std::os::unix::process::parent_id())).ok()?;
+        profile_of(cmdline.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// The `--user-data-dir` a browser's arguments name (`--user-data-dir=DIR` or `--user-data-dir DIR`).
+pub fn profile_of(args: impl Iterator<Item = String>) -> Option<std::path::PathBuf> {
+    let mut args = args.peekable();
+    while let Some(a) = args.next() {
+        if let Some(dir) = a.strip_prefix("--user-data-dir=") {
+            return Some(dir.into());
+        }
+        if a == "--user-data-dir" {
+            return args.next().map(Into::into);
+        }
+    }
+    None
+}
+
+/// When (unix seconds) and by whom the native host was last reached from the browser profile
+/// `profile` (None: the default profile).
+pub fn last_contact(profile: Option<&std::path::Path>) -> Option<(String, u64)> {
+    let want = profile.map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    let same = |c: &Value| {
+        let p = c.get("profile").and_then(Value::as_str).unwrap_or("");
+        p == want || (!p.is_empty() && !want.is_empty() && std::path::Path::new(p).canonicalize().ok() == std::path::Path::new(&want).canonicalize().ok())
+    };
+    let c = contacts().into_iter().rev().find(same)?;
+    Some((c.get("origin")?.as_str()?.to_string(), c.get("at")?.as_u64()?))
 }
 
 fn error(code: &str, message: &str) -> Value {

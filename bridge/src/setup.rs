@@ -236,17 +236,24 @@ pub fn run(req: Request) -> i32 {
         Err(m) => return fail(m),
     };
     let places = Places::of_this_machine();
-    let targets = match targets(&places, &req.browsers, &req.user_data_dirs, |p| p.is_dir()) {
+    let mut targets = match targets(&places, &req.browsers, &req.user_data_dirs, |p| p.is_dir()) {
         Ok(t) => t,
         Err(m) => return fail(m),
     };
     if req.remove {
+        // What setup made: the profiles it registered too, unless some are named.
+        if req.user_data_dirs.is_empty() {
+            let file = format!("{HOST_NAME}.json");
+            targets.extend(recorded_profiles().into_iter().map(|d| Target { label: format!("profile {}", d.display()), manifest: d.join("NativeMessagingHosts").join(&file), registry_key: None }));
+        }
         for t in &targets {
             if let Err(m) = remove_target(t) {
                 return fail(m);
             }
             println!("removed the native-messaging host for {} ({})", t.label, t.manifest.display());
         }
+        let gone: Vec<PathBuf> = if req.user_data_dirs.is_empty() { recorded_profiles() } else { req.user_data_dirs.clone() };
+        record_profiles(recorded_profiles().into_iter().filter(|d| !gone.iter().any(|g| same_dir(g, d))).collect());
         return crate::exit::EXIT_OK;
     }
     let exe = match std::env::current_exe().and_then(|p| p.canonicalize()) {
@@ -263,9 +270,40 @@ pub fn run(req: Request) -> i32 {
         }
         println!("registered the native-messaging host for {} ({})", t.label, t.manifest.display());
     }
+    let mut profiles = recorded_profiles();
+    for d in &req.user_data_dirs {
+        let d = d.canonicalize().unwrap_or_else(|_| d.clone());
+        if !profiles.iter().any(|p| same_dir(p, &d)) {
+            profiles.push(d);
+        }
+    }
+    record_profiles(profiles);
     println!("The extension ({}) now pairs with the Bridge by itself and starts it when it is not running.", ids.join(", "));
     println!("Next: load the extension (chrome://extensions → Developer mode → Load unpacked → dist/extension), then `pcc doctor`.");
+    // An MCP client may start without the shell's PATH: the absolute path always works.
+    println!("MCP config: {}", serde_json::json!({"command": exe.to_string_lossy(), "args": ["mcp"]}));
     crate::exit::EXIT_OK
+}
+
+/// The browser profiles (`--user-data-dir`) `pcc setup` registered the host in, kept in the
+/// state directory so that `pcc setup --remove` removes what setup made and `pcc doctor` looks
+/// there too.
+pub fn recorded_profiles() -> Vec<PathBuf> {
+    let text = std::fs::read_to_string(crate::config::home().join("profiles.json")).unwrap_or_default();
+    serde_json::from_str::<Vec<PathBuf>>(&text).unwrap_or_default()
+}
+
+fn record_profiles(profiles: Vec<PathBuf>) {
+    let path = crate::config::home().join("profiles.json");
+    if profiles.is_empty() {
+        let _ = std::fs::remove_file(path);
+    } else if let Ok(text) = serde_json::to_string(&profiles) {
+        let _ = std::fs::write(path, text);
+    }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    a == b || (a.canonicalize().ok().is_some() && a.canonicalize().ok() == b.canonicalize().ok())
 }
 
 /// The host manifests this machine has for us (for `pcc doctor`): (label, path, manifest).

@@ -268,7 +268,7 @@ const frameOf = (f) => ({ frameId: f.frameId, documentId: f.documentId });
 /** askPorts: every document's tracker through its port, the frames listed meanwhile. */
 async function portChecks(tabId, { documents, list }) {
   const listing = list ? chrome.webNavigation.getAllFrames({ tabId }).catch(() => null) : null;
-  const args = (d) => (d.answer !== undefined ? [limits.trackerOffsetElements, d.answer, factArgs()] : [limits.trackerOffsetElements]);
+  const args = (d) => (typeof d.answer === 'string' ? [limits.trackerOffsetElements, d.answer, factArgs()] : [limits.trackerOffsetElements]);
   const got = await Promise.all(documents.map((d) => answerOf(askDocument(tabId, d.documentId, 'check', args(d)))));
   const listed = listing && (await listing);
   const fact = { fact: 'ports', answers: got.map((a) => (a === LATE ? { late: true } : { answer: typeof a?.answer === 'string' ? a.answer : undefined, frames: a?.frames ?? 0 })) };

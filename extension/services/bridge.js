@@ -127,6 +127,7 @@ async function connect() {
       // The Bridge's configuration for unattended use (`pcc bridge --read-user-tabs …`).
       await setBridgePolicy(msg.policy ?? null);
       Object.assign(state, { connected: true, problem: undefined, connectionId: msg.connectionId, connectionGeneration: msg.connectionGeneration });
+      for (const w of linkWaiters.splice(0)) w();
     },
     call: async (msg) => {
       if (!handler || !state.connected || socket !== ws) return;
@@ -180,8 +181,11 @@ export function startBridge(call) {
   });
   chrome.runtime.onMessage.addListener((msg, _sender, reply) => {
     if (msg?.type !== 'pcc-link') return undefined;
-    reply(linkSummary());
-    return false;
+    // The person opened the popup: a link that is down is tried again now (the native host
+    // asked at once: `pcc setup` may just have run), and the answer waits for it a moment.
+    if (state.connected) reply(linkSummary());
+    else retryNow().then(() => reply(linkSummary()), () => reply(linkSummary()));
+    return true;
   });
   keepWorker();
   chrome.alarms?.create('pcc-bridge', { periodInMinutes: 0.5 });
@@ -200,6 +204,23 @@ export async function configureBridge({ port: p, token } = {}) {
   await chrome.storage.local.set({ ...(p !== undefined ? { bridgePort: p } : {}), ...(token !== undefined ? { bridgeToken: token } : {}) });
 }
 
+/** A link that is down, tried again at once (the native host too); resolves once linked or
+ * after `popupLinkWaitMs`. */
+async function retryNow() {
+  nativeAskedAt = 0;
+  backoff = limits.bridgeBackoffMinMs;
+  if (!socket || socket.readyState > WebSocket.OPEN) {
+    socket = null;
+    void connect();
+  }
+  if (state.connected) return;
+  await new Promise((resolve) => {
+    const timer = setTimeout(resolve, limits.popupLinkWaitMs);
+    linkWaiters.push(() => { clearTimeout(timer); resolve(); });
+  });
+}
+let linkWaiters = []; // retryNow's, resolved when the link comes up
+
 function reconnect() {
   backoff = limits.bridgeBackoffMinMs;
   socket?.close();
@@ -215,7 +236,10 @@ export function bridgeState() {
 export function linkSummary() {
   if (state.connected) return { linked: true, text: 'Linked to the local Bridge: your agent reaches this browser.' };
   if (state.native && state.native !== 'ok' && /not found|forbidden/i.test(state.native)) {
-    return { linked: false, text: `Not linked: pcc is not set up for this browser (${state.native}). On this computer run ./build.sh install, or pcc setup (for this install: pcc setup --extension-id ${chrome.runtime.id}).` };
+    // The unpacked dist/extension carries the ID `pcc setup` allows by itself; a store install
+    // has its own, named then.
+    const setup = chrome.runtime.getManifest().key ? 'pcc setup' : `pcc setup --extension-id ${chrome.runtime.id}`;
+    return { linked: false, text: `Not linked: pcc is not set up for this browser (${state.native}). On this computer run ./build.sh install, or ${setup}; a browser started with --user-data-dir DIR reads its own: ${setup} --user-data-dir DIR. Then open this popup again.` };
   }
   return { linked: false, text: `Not linked: ${state.problem ?? `no Bridge answers on port ${state.port ?? limits.bridgeDefaultPort}`}. pcc doctor names what is missing.` };
 }

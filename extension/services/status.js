@@ -51,6 +51,9 @@ export async function status(params, describe) {
 
 export async function doctor(params, describe) {
   const problems = [];
+  // Facts about the tab that break nothing (whose it is, whether the person granted it): said,
+  // never counted as a problem.
+  const notes = [];
   const details = {};
   const problem = (code, message, hint = HINTS[code]) => problems.push({ code, message, hint });
   try {
@@ -91,10 +94,11 @@ export async function doctor(params, describe) {
     if (tab.status === 'loading' || tab.pendingUrl) problem('BROWSER_PAGE_CHANGING', `tab ${tab.id} is loading`);
     const owner = await ownerOf(tab.id);
     details.owner = owner || 'user';
-    if (!owner && !mayRead(tab, owner)) problem('BROWSER_TAB_NOT_GRANTED', `tab ${tab.id} is the person's and not granted: reads need their grant, side effects a claim after it`);
-    else if (!owner) problem('BROWSER_TAB_NOT_OWNED', `tab ${tab.id} is the user's: reads work, side effects need a claim`);
+    if (!owner && !mayRead(tab, owner)) notes.push({ code: 'BROWSER_TAB_NOT_GRANTED', message: `tab ${tab.id} is the person's and not granted: reads need their grant, side effects a claim after it`, hint: HINTS.BROWSER_TAB_NOT_GRANTED });
+    else if (!owner) notes.push({ code: 'BROWSER_TAB_NOT_OWNED', message: `tab ${tab.id} is the user's: reads work, side effects need a claim`, hint: HINTS.BROWSER_TAB_NOT_OWNED });
   }
   const out = { ok: problems.length === 0, problems };
+  if (notes.length) out.notes = notes;
   if (tab) out.target = await describe(tab);
   if (params.details === true) out.details = details;
   return out;

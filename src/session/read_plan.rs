@@ -138,7 +138,8 @@ pub struct PortAsk {
     pub frame_id: i64,
     pub document_id: String,
     /// The answer its frame gave last, when the tab had this one frame: an answer that differs
-    /// brings the form-field facts of the page with it.
+    /// brings the form-field facts of the page with it (absent: only the answer is asked).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
 }
 
