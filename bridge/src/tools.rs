@@ -216,6 +216,14 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_says_how_many_tools_mcp_and_pi_get() {
+        let readme = include_str!("../../README.md");
+        let (core, all) = (profile("core").unwrap().len(), profile("all").unwrap().len());
+        assert!(readme.contains(&format!("serves the `core` profile ({core} tools")), "the README's MCP line names the core profile's {core} tools");
+        assert!(readme.contains(&format!("profile ({core} tools; `PCC_TOOLS=all` for all {all})")), "the README's pi line names the core profile's {core} tools and all {all}");
+    }
+
+    #[test]
     fn the_readme_tool_table_lists_every_tool_and_its_parameters() {
         let readme = include_str!("../../README.md");
         let rows: Vec<&str> = readme.lines().filter(|l| l.starts_with("| `browser_")).collect();
