@@ -4,8 +4,8 @@
 // `browser_snapshot` repeat, a repeat after a change the walk shows (`<body>`'s title) and
 // after one it does not (a `data-*` attribute), an unchanged AX repeat and one after a
 // change — so both see the same machine load. Prints each path's median and interquartile
-// range per build, and B ÷ A; writes bench/ab.json. The noise of a path is the spread of its
-// own reads (IQR ÷ median), reported beside the ratio.
+// B ÷ A per page and its median over the pages; writes bench/ab.json. The noise of a path is
+// how far A's own reads differ between two halves of them (odd and even rounds), beside it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,9 @@ async function timed(b, method, params) {
   return performance.now() - t0;
 }
 
+const pageSpans = []; // [from, to) of each page's reads in every path's list
 for (const { label, url } of pages) {
+  const from = times[0]['first read'].length;
   const tabs = [];
   for (const { b } of builds) {
     const r = await b.call('browser_tab_open', { url });
@@ -67,6 +69,7 @@ for (const { label, url } of pages) {
     }
   }
   for (const [i, { b }] of builds.entries()) await b.call('browser_tab_close', { tabId: tabs[i].tabId });
+  pageSpans.push([from, times[0]['first read'].length]);
   console.log(`${label}: done`);
 }
 
@@ -74,15 +77,24 @@ const quart = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1)))];
 };
+// Per page: each build's median of its reads, and B ÷ A; per path: the median of those
+// ratios over the pages, and its noise: the spread (interquartile range) of the same ratio
+// between two halves of A's own reads (A against itself), as the median over pages.
 const rows = PATHS.map((p) => {
-  const [a, b] = times.map((t) => t[p]);
-  const ma = median(a);
-  const mb = median(b);
-  const noise = Math.max((quart(a, 0.75) - quart(a, 0.25)) / ma, (quart(b, 0.75) - quart(b, 0.25)) / mb);
-  return { path: p, a: ma, b: mb, ratio: mb / ma, noise, n: a.length };
+  const perPage = pageSpans.map(([from, to], k) => {
+    const a = times[0][p].slice(from, to);
+    const b = times[1][p].slice(from, to);
+    const self = median(a.filter((_, i) => i % 2)) / median(a.filter((_, i) => i % 2 === 0));
+    return { page: pages[k].label, a: median(a), b: median(b), ratio: median(b) / median(a), self };
+  });
+  const ratios = perPage.map((r) => r.ratio);
+  const selfSpread = median(perPage.map((r) => Math.abs(Math.log(r.self))));
+  return { path: p, ratio: median(ratios), q1: quart(ratios, 0.25), q3: quart(ratios, 0.75), noise: Math.exp(selfSpread) - 1, perPage };
 });
-console.log(`\n| read | A median (ms) | B median (ms) | B ÷ A | noise (IQR ÷ median, larger of the two) | reads each |\n| --- | ---: | ---: | ---: | ---: | ---: |`);
-for (const r of rows) console.log(`| ${r.path} | ${r.a.toFixed(2)} | ${r.b.toFixed(2)} | ${r.ratio.toFixed(2)} | ${r.noise.toFixed(2)} | ${r.n} |`);
+console.log(`\n| read | B ÷ A (median over pages) | quartiles over pages | noise (A against itself) |\n| --- | ---: | ---: | ---: |`);
+for (const r of rows) console.log(`| ${r.path} | ${r.ratio.toFixed(2)} | ${r.q1.toFixed(2)}–${r.q3.toFixed(2)} | ±${(100 * r.noise).toFixed(0)}% |`);
+console.log('\nper page, ms (A → B):');
+for (const [k, { label }] of pages.entries()) console.log(`  ${label}: ${rows.map((r) => `${r.path} ${r.perPage[k].a.toFixed(1)} → ${r.perPage[k].b.toFixed(1)}`).join('; ')}`);
 fs.writeFileSync(path.join(here, 'ab.json'), JSON.stringify({ a: dirA, b: dirB, rounds: ROUNDS, pages: pages.map((p) => p.label), rows }, null, 1));
 for (const { b } of builds) await b.close();
 await closePages();
