@@ -143,6 +143,8 @@ export interface ReadFrame { frameId: number; documentId: string; }
 export type ReadStep = { read: number; state?: string } & ({ step: "walkOnePort"; documentId: string; answer: string; sameAs?: string } | { step: "walkOneInjected"; answer?: string; sameAs?: string; listFirst: boolean } | { step: "askPorts"; documents: { frameId: number; documentId: string; answer?: string }[]; list: boolean } | { step: "askAll"; list: boolean; inject: boolean } | { step: "makeResident"; frames: number[] } | { step: "askEach"; frames: ReadFrame[] } | { step: "patch"; since: string } | { step: "walkFrames"; frames: ReadFrame[]; sameAs?: string } | { step: "render" } | { step: "capture" } | { step: "answer"; result: any; handle: TabHandle; reused: boolean });
 /** What a read step found (session/read_plan.rs Fact). */
 export type ReadFact = { fact: "one"; listed?: ReadFrame[]; documentId?: string; result?: { answer?: string; frames: number; same: boolean; walked: boolean } } | { fact: "ports"; answers: { late?: boolean; answer?: string; frames?: number }[]; listed?: ReadFrame[] } | { fact: "all"; listed?: ReadFrame[]; answers?: { frameId: number; documentId: string; answer?: string; bare?: boolean }[] } | { fact: "each"; answers: { late?: boolean; errorPage?: boolean; answer?: string }[] } | { fact: "resident"; done: boolean } | { fact: "frames"; same: boolean } | { fact: "failed"; why?: string };
+export interface ScreenshotOptions { tab?: TabHandle; marks?: boolean; x: number; y: number; width: number; height: number; secrets?: string[]; }
+export interface ScreenshotPlan { masks: { x: number; y: number; width: number; height: number }[]; marks: { ref: string; x: number; y: number; width: number; height: number }[]; snapshotId?: string; }
 export interface FindQuery { text?: string; role?: string; name?: string; exact?: boolean; placeholder?: string; testId?: string; elements?: boolean; maxResults?: number; maxChars?: number; }
 export interface FindResult { snapshotId: string; matches: number; shown: number; truncated: boolean; state: string; refs?: string[]; lines?: string[]; }
 export interface RefTarget { frameId: string; session: string; backendNodeId?: number; walkIndex?: number; walkId?: string; role: string; name: string; tag: string; idAttr?: string; nameAttr?: string; }
@@ -164,6 +166,12 @@ export interface ToolErrorValue { code: string; message: string; hint?: string; 
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SECTION: &'static str = TS_TYPES;
+
+/// The vision tokens an image of `width` × `height` pixels costs (`tools::screenshot::tokens`).
+#[wasm_bindgen(js_name = imageTokens, unchecked_return_type = "{ anthropic: number; openai: number }")]
+pub fn image_tokens(width: u32, height: u32) -> Result<JsValue, JsValue> {
+    to_js(&crate::tools::screenshot::tokens(width, height))
+}
 
 /// The JS class `ToolSchemas`: every tool's parameter schemas from catalogue.json
 /// (`tools::params`), checked once per call in the router.
@@ -301,6 +309,15 @@ impl WasmCollector {
     #[wasm_bindgen(js_name = lastPatchRefusal)]
     pub fn last_patch_refusal(&self) -> Option<String> {
         self.core.last_patch_refusal()
+    }
+
+    /// `browser_screenshot`'s boxes from a walk of the page: `{masks, marks, snapshotId?}`
+    /// (CSS px of the captured region `{x, y, width, height}` in viewport coordinates).
+    #[wasm_bindgen(js_name = screenshotPlan, unchecked_return_type = "ScreenshotPlan")]
+    pub fn screenshot_plan(&mut self, #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] observation: JsValue, #[wasm_bindgen(unchecked_param_type = "ScreenshotOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+        let opts = options::read(options, "screenshot options").map_err(err)?;
+        let obs = observation_text(observation)?;
+        self.core.screenshot_plan(obs, &opts).map_err(err).and_then(|r| to_js(&r))
     }
 
     #[wasm_bindgen(js_name = disposeSession)]

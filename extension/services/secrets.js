@@ -25,6 +25,9 @@ async function load() {
   return remembered;
 }
 
+/** The sensitive values this browser session saw (what a screenshot must not show either). */
+export const rememberedSecrets = async () => [...(await load())];
+
 /** Remembers the sensitive values among form-field facts (the core decides which). */
 async function remember(fields) {
   const values = secretValues(JSON.stringify(fields));

@@ -3,16 +3,53 @@
 // Owns: download paths under the download directory. Must never: return Base64 or a favicon
 // to the model (the Bridge writes a screenshot's file), or an unscrubbed field value.
 import { keepWorker } from '../services/bridge.js';
-import { ready } from '../services/core.js';
+import { jsonText, ready } from '../services/core.js';
 import { sessions, whilePainting } from '../read/debugger.js';
 import { HINTS, fail } from '../services/errors.js';
 import { formFields, scrubText } from '../read/evaluate.js';
 import { assertOrigin } from '../services/consent.js';
 import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
-import { projectTab, screenshotText } from '../wasm/pcc.js';
+import { projectTab, screenshotText, secretValues } from '../wasm/pcc.js';
+import { answerOf } from '../read/inject.js';
 import { tabInfo, timeoutOf } from './common.js';
 import { limits } from '../services/limits.js';
-import { refNode } from './observe.js';
+import { captureDom, refNode } from './observe.js';
+import { rememberedSecrets } from '../services/secrets.js';
+
+/** The boxes to cover on a capture of `region` (viewport coordinates, CSS px): the core's
+ * plan from a walk of every frame and the secrets this session saw; throws when the page
+ * cannot be walked. */
+async function maskPlan(tab, region) {
+  let obs;
+  try {
+    ({ obs } = await captureDom(tab, null));
+  } catch (e) {
+    fail('BROWSER_SCRIPT_FAILED', 'the screenshot could not be checked for secrets (the page could not be read)', 'read the page with browser_snapshot instead');
+  }
+  // The values of the sensitive fields now (the walk reads none of a password's), for the
+  // copies the page shows of them, beside those this session saw before.
+  const fields = await answerOf(formFields(tab.id, limits));
+  const now = Array.isArray(fields) ? secretValues(JSON.stringify(fields)) : [];
+  const { collector } = await ready;
+  return collector.screenshotPlan(jsonText(obs), { ...region, secrets: [...(await rememberedSecrets()), ...now] });
+}
+
+/** PNG `data` (Base64) with each of `masks` (CSS px of a region `cssWidth` wide) covered by
+ * an opaque box: drawn on the image in the worker, the page sees nothing. */
+async function drawMasks(data, masks, cssWidth) {
+  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const g = canvas.getContext('2d');
+  g.drawImage(bitmap, 0, 0);
+  const k = bitmap.width / cssWidth; // image pixels per CSS pixel
+  g.fillStyle = '#000';
+  for (const m of masks) g.fillRect(Math.floor(m.x * k), Math.floor(m.y * k), Math.ceil(m.width * k) + 1, Math.ceil(m.height * k) + 1);
+  const out = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
+  let text = '';
+  for (let i = 0; i < out.length; i += 0x8000) text += String.fromCharCode(...out.subarray(i, i + 0x8000));
+  return btoa(text);
+}
 
 /** One download as the model sees it: the file's name and path, its state, the URL redacted. */
 function downloadRow(d) {
@@ -129,11 +166,18 @@ async function browserScreenshot(params, signal) {
     truncated = c.height > max;
     clip = { x: 0, y: 0, width: Math.min(c.width, max), height: Math.min(c.height, max), scale: 1 };
   }
+  // What the text state would redact, boxed (the core's plan from a walk of every frame):
+  // covered on the captured image, never in the page. A page the walk cannot read is not
+  // captured (closed: its secrets could not be found).
+  const { cssVisualViewport: v, cssLayoutViewport: lv } = await main.send('Page.getLayoutMetrics');
+  const region = clip ? { x: clip.x - v.pageX, y: clip.y - v.pageY, width: clip.width, height: clip.height } : { x: 0, y: 0, width: lv.clientWidth, height: lv.clientHeight };
+  const plan = await maskPlan(tab, region);
   // A tab that paints no frame (in the background, a covered or minimized window) paints
   // while it is captured (debugger.js whilePainting).
   const { data } = await whilePainting(tab, () => main.send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip, captureBeyondViewport: true } : {}) }));
+  const masked = plan.masks.length ? await drawMasks(data, plan.masks, region.width) : data;
   // The image is an attachment; the model text never carries it.
-  return { text: screenshotText(tab.id), attachment: { mimeType: 'image/png', data }, tab: tabInfo(tab), ...(truncated ? { truncated } : {}) };
+  return { text: screenshotText(tab.id), attachment: { mimeType: 'image/png', data: masked }, tab: tabInfo(tab), ...(truncated ? { truncated } : {}) };
 }
 
 export const transferTools = {

@@ -376,6 +376,55 @@ impl read_plan::Core for Collector {
     }
 }
 
+/// What `browser_screenshot` asks of the core: the tab, whether to mark refs, the captured
+/// region (viewport coordinates, CSS px) and the secrets the session saw.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ScreenshotOptions {
+    pub tab: TabKey,
+    pub marks: bool,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    pub secrets: Vec<String>,
+}
+
+/// The boxes the worker draws on the captured image, and the state its marks name.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScreenshotPlan {
+    pub masks: Vec<crate::tools::screenshot::Region>,
+    pub marks: Vec<crate::tools::screenshot::Mark>,
+    /// The state whose refs the marks are (with `marks`): a fresh snapshot, its refs usable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snapshot_id: Option<String>,
+}
+
+impl Collector {
+    /// `browser_screenshot`'s boxes from a walk of the page (`tools/screenshot`): masks over
+    /// what the text state redacts; with `marks`, a fresh snapshot's refs marked where they show.
+    pub fn screenshot_plan<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, opts: &ScreenshotOptions) -> Result<ScreenshotPlan> {
+        use crate::tools::screenshot::{marks, masks, Capture};
+        let (tree, _, walk_id) = read_tree(observation_json)?;
+        let capture = Capture { x: opts.x, y: opts.y, width: opts.width, height: opts.height };
+        let view = crate::view::filter::filter(&tree);
+        let masks = masks(&tree, &view, &opts.secrets, capture);
+        if !opts.marks {
+            return Ok(ScreenshotPlan { masks, marks: Vec::new(), snapshot_id: None });
+        }
+        let out = snapshot(&tree, Budget::clamped(None, None), RefLabels { prefix: 'e', first: 1 }, None)?;
+        let labelled: Vec<(String, usize)> = out.refs.iter().map(|(l, _)| l.clone()).zip(out.ref_nodes.iter().copied()).collect();
+        let marks = marks(&tree, &out.view, &labelled, capture);
+        self.counter += 1;
+        let snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
+        let mut refs = out.refs;
+        stamp_walk(&mut refs, walk_id.as_deref());
+        self.registry.insert(snapshot_id.clone(), opts.tab.clone(), refs, false);
+        Ok(ScreenshotPlan { masks, marks, snapshot_id: Some(snapshot_id) })
+    }
+}
+
 /// The error of an offer to a read that is not under way.
 fn no_read() -> Error {
     Error::malformed("read", "no such read under way")

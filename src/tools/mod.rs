@@ -10,6 +10,7 @@ pub mod extract;
 pub mod find;
 pub mod journal;
 pub mod params;
+pub mod screenshot;
 pub mod scrub;
 pub mod snapshot;
 pub mod tabs;

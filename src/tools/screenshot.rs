@@ -1,0 +1,167 @@
+//! `browser_screenshot`'s plan: what the captured image must hide and what it may mark, as
+//! boxes on it, computed from the page's semantic view — the worker captures, draws the boxes
+//! on the image (never in the page) and encodes it. A box covers every field the text state
+//! would redact (sensitive by type, name, label or value: the view's own `sensitive` flag) and
+//! every element whose text shows a secret the session saw (a copy of a typed password in a
+//! live preview, a token printed in the page); marks are the actionable elements of a state's
+//! refs, each with its label. Also the image's size as a vision model pays for it.
+//!
+//! Owns: those boxes (CSS pixels of the captured region) and the token estimate. Must never:
+//! miss a box the text state's redaction implies, or mark an element the state has no ref for.
+
+use crate::budget::SCRUB_TOKEN_MIN_CHARS;
+use crate::tree::layout::Rect;
+use crate::tree::redact::is_sensitive;
+use crate::tree::Tree;
+use crate::view::filter::View;
+use serde::Serialize;
+
+/// A box on the captured image, in CSS pixels from its top-left corner.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Region {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// A ref's mark: its label and its element's border box.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Mark {
+    #[serde(rename = "ref")]
+    pub label: String,
+    #[serde(flatten)]
+    pub region: Region,
+}
+
+/// The captured region: its top-left corner in the viewport's coordinates (the tree's boxes
+/// are in those) and its size, CSS pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Capture {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl Capture {
+    /// `r` on the captured image, clipped to it; None when it shows nothing there.
+    fn place(&self, r: &Rect) -> Option<Region> {
+        let x0 = (r.x - self.x).max(0.0);
+        let y0 = (r.y - self.y).max(0.0);
+        let x1 = (r.x + r.w - self.x).min(self.width);
+        let y1 = (r.y + r.h - self.y).min(self.height);
+        (x1 > x0 && y1 > y0).then(|| Region { x: x0, y: y0, width: x1 - x0, height: y1 - y0 })
+    }
+}
+
+/// Whether `text` shows one of `secrets` (those long enough to tell apart from ordinary text).
+fn shows_secret(text: &str, secrets: &[String]) -> bool {
+    secrets.iter().filter(|s| s.chars().count() >= SCRUB_TOKEN_MIN_CHARS).any(|s| text.contains(s.as_str()))
+}
+
+/// The boxes to cover: each sensitive field (the view's, and any the redaction rule names by
+/// itself: a password field shows dots until "show password" makes it text), and the nearest
+/// element with a box around any text of the page (as the page has it, before the view's own
+/// redaction) that shows a secret.
+pub fn masks(tree: &Tree, view: &View, secrets: &[String], capture: Capture) -> Vec<Region> {
+    let mut parent = vec![usize::MAX; tree.nodes.len()];
+    for (i, n) in tree.nodes.iter().enumerate() {
+        for &c in &n.children {
+            if let Some(p) = parent.get_mut(c) {
+                *p = i;
+            }
+        }
+    }
+    let mut flagged = vec![false; tree.nodes.len()];
+    for vi in view.preorder() {
+        if let Some(s) = view.nodes[vi].src.filter(|_| view.nodes[vi].sensitive) {
+            if let Some(f) = flagged.get_mut(s) {
+                *f = true;
+            }
+        }
+    }
+    // The values of the sensitive fields now are secrets too, wherever the page copies them.
+    let mut secrets = secrets.to_vec();
+    secrets.extend(tree.nodes.iter().enumerate().filter(|(i, _)| flagged[*i]).filter_map(|(_, n)| n.value.clone()).filter(|v| !v.trim().is_empty()));
+    let mut out = Vec::new();
+    for (i, n) in tree.nodes.iter().enumerate() {
+        let texts = [Some(n.name.as_str()), n.value.as_deref()];
+        let field = matches!(n.tag.as_str(), "input" | "textarea" | "select");
+        let secret = flagged[i] || (field && is_sensitive(n)) || texts.into_iter().flatten().any(|t| shows_secret(t, &secrets));
+        if !secret || n.hidden {
+            continue;
+        }
+        // (A text node has no box of its own: its element's covers it.)
+        let mut at = i;
+        while tree.nodes[at].bounds.is_none_or(|b| b.w <= 0.0 || b.h <= 0.0) && parent[at] != usize::MAX {
+            at = parent[at];
+        }
+        if let Some(region) = tree.nodes[at].bounds.and_then(|r| capture.place(&r)) {
+            if !out.contains(&region) {
+                out.push(region);
+            }
+        }
+    }
+    out
+}
+
+/// The marks of `refs` (label, view node) on the captured image: those whose element shows
+/// there.
+pub fn marks(tree: &Tree, view: &View, refs: &[(String, usize)], capture: Capture) -> Vec<Mark> {
+    refs.iter()
+        .filter_map(|(label, vi)| {
+            let r = view.nodes[*vi].src.and_then(|s| tree.nodes.get(s)).and_then(|n| n.bounds)?;
+            capture.place(&r).map(|region| Mark { label: label.clone(), region })
+        })
+        .collect()
+}
+
+/// Vision tokens an image of `width` × `height` pixels costs, by the published formulas:
+/// Anthropic's `width × height / 750` (for an image within its 1,568 px edge) and OpenAI's
+/// high-detail tiles (fit in 2,048 px, the short side scaled to 768 px, 170 per 512 px tile
+/// plus 85).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Tokens {
+    pub anthropic: u64,
+    pub openai: u64,
+}
+
+pub fn tokens(width: u32, height: u32) -> Tokens {
+    let (w, h) = (f64::from(width.max(1)), f64::from(height.max(1)));
+    let fit = (2048.0 / w.max(h)).min(1.0);
+    let (w2, h2) = (w * fit, h * fit);
+    let short = (768.0 / w2.min(h2)).min(1.0);
+    let (w3, h3) = (w2 * short, h2 * short);
+    let tiles = (w3 / 512.0).ceil() * (h3 / 512.0).ceil();
+    Tokens { anthropic: (w * h / 750.0).ceil() as u64, openai: (170.0 * tiles + 85.0) as u64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VIEWPORT: Capture = Capture { x: 0.0, y: 0.0, width: 800.0, height: 600.0 };
+
+    #[test]
+    fn a_box_is_clipped_to_the_capture_and_one_outside_shows_nothing() {
+        assert_eq!(VIEWPORT.place(&Rect { x: -10.0, y: 590.0, w: 50.0, h: 40.0 }), Some(Region { x: 0.0, y: 590.0, width: 40.0, height: 10.0 }));
+        assert_eq!(VIEWPORT.place(&Rect { x: 10.0, y: 700.0, w: 50.0, h: 40.0 }), None);
+        let scrolled = Capture { x: 0.0, y: -300.0, width: 800.0, height: 2000.0 };
+        assert_eq!(scrolled.place(&Rect { x: 5.0, y: 10.0, w: 20.0, h: 20.0 }), Some(Region { x: 5.0, y: 310.0, width: 20.0, height: 20.0 }));
+    }
+
+    #[test]
+    fn only_secrets_long_enough_to_tell_apart_count() {
+        assert!(shows_secret("you typed 482913 here", &["482913".into()]));
+        assert!(!shows_secret("page 12 of 40", &["12".into()]));
+    }
+
+    #[test]
+    fn token_estimates_follow_the_published_formulas() {
+        assert_eq!(tokens(1000, 1000), Tokens { anthropic: 1334, openai: 765 });
+        assert_eq!(tokens(512, 512), Tokens { anthropic: 350, openai: 255 });
+        assert_eq!(tokens(1280, 720), Tokens { anthropic: 1229, openai: 1105 });
+    }
+}

@@ -1,0 +1,87 @@
+// Secrets masked in every image (issue #58 item 1): the state and every text result redact a
+// typed password, an API key in a secret-named field, a one-time code and a copy of the
+// password the page shows as text; a screenshot must not show them either. The test types
+// them, screenshots the viewport, the whole page and one element, and reads the pixels of
+// each region (covered: black) and of a control region and a plain field (untouched); the
+// page's DOM is the same before and after (the boxes are drawn on the image, not the page).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openTab, closeTab } from './harness.mjs';
+import { startServer } from './server.mjs';
+
+let b, server;
+before(async () => { server = await startServer(); b = await launch(); });
+after(async () => { await b?.close(); await server?.close(); });
+
+const PASSWORD = 'Zq-PASS-991177';
+const KEY = 'sk-live-AB12CD34EF56';
+const OTP = '482913';
+
+/** The RGB of the image's pixels at each point (CSS px of the captured region). */
+async function pixels(data, points) {
+  const probe = await b.context.newPage();
+  try {
+    return await probe.evaluate(async ([data, points]) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${data}`;
+      await img.decode();
+      const c = new OffscreenCanvas(img.naturalWidth, img.naturalHeight);
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const k = img.naturalWidth / points.width;
+      return points.at.map(([x, y]) => [...g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data.slice(0, 3)]);
+    }, [data, points]);
+  } finally {
+    await probe.close();
+  }
+}
+
+const black = ([r, g, bl]) => r < 20 && g < 20 && bl < 20;
+const yellow = ([r, g, bl]) => r > 200 && g > 200 && bl < 60;
+const green = ([r, g, bl]) => r < 60 && g > 160 && bl < 60;
+
+/** Centres (viewport CSS px, or page px with `page`) of the elements with these ids. */
+const centres = (page, ids, pageCoords = false) => page.evaluate(([ids, pageCoords]) => ids.map((id) => {
+  const r = document.getElementById(id).getBoundingClientRect();
+  return [r.x + r.width / 2 + (pageCoords ? scrollX : 0), r.y + r.height / 2 + (pageCoords ? scrollY : 0)];
+}), [ids, pageCoords]);
+
+test('a screenshot covers every value the text state hides — typed secrets, secret-named and one-time-code fields, a copy the page prints — and nothing else; the page is untouched', async () => {
+  const { page, tabId } = await openTab(b, server, 'secrets-on-screen.html');
+  await page.type('#pw', PASSWORD);
+  await page.type('#key', KEY);
+  await page.type('#otp', OTP);
+  await page.type('#nick', 'grace');
+  await page.evaluate((key) => { document.getElementById('token').textContent = key; }, KEY);
+  const dom = await page.content();
+  const ids = ['pw', 'key', 'otp', 'copy', 'control', 'nick'];
+
+  // The viewport.
+  const shot = await b.call('browser_screenshot', { tabId });
+  assert.ok(!shot.error, JSON.stringify(shot.error));
+  const width = await page.evaluate(() => document.documentElement.clientWidth);
+  const [pw, key, otp, copy, control, nick] = await pixels(shot.attachment.data, { width, at: await centres(page, ids) });
+  for (const [name, px] of Object.entries({ pw, key, otp, copy })) assert.ok(black(px), `${name} is covered: ${px}`);
+  assert.ok(green(control), `the control region is untouched: ${control}`);
+  assert.ok(yellow(nick) || !black(nick), `a plain field is not covered: ${nick}`);
+
+  // The whole page: the token printed below the fold too.
+  const full = await b.call('browser_screenshot', { tabId, fullPage: true });
+  assert.ok(!full.error, JSON.stringify(full.error));
+  const fullWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  const [fpw, ftoken, fcontrol] = await pixels(full.attachment.data, { width: fullWidth, at: await centres(page, ['pw', 'token', 'control'], true) });
+  assert.ok(black(fpw) && black(ftoken), `covered on the whole page: ${fpw} ${ftoken}`);
+  assert.ok(green(fcontrol), `the control region is untouched: ${fcontrol}`);
+
+  // One element: the password field alone.
+  const snap = await b.call('browser_snapshot', { tabId });
+  const ref = snap.snapshot.state.match(/textbox "Password"[^\n]*\[ref=(e\d+)\]/)?.[1];
+  const one = await b.call('browser_screenshot', { tabId, ref, snapshotId: snap.snapshot.snapshotId });
+  assert.ok(!one.error, JSON.stringify(one.error));
+  const box = await page.evaluate(() => { const r = document.getElementById('pw').getBoundingClientRect(); return { w: r.width, h: r.height }; });
+  const [mid] = await pixels(one.attachment.data, { width: box.w, at: [[box.w / 2, box.h / 2]] });
+  assert.ok(black(mid), `the element's own image is covered: ${mid}`);
+
+  assert.equal(await page.content(), dom, 'the page is the same before and after: the boxes are on the image');
+  await closeTab(b, page, tabId);
+});
