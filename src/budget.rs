@@ -276,6 +276,13 @@ pub const NETWORK_IDLE_MS: usize = 500;
 /// The Bridge link: reconnect backoff (doubling from min to max) and keep-alive period.
 pub const BRIDGE_BACKOFF_MIN_MS: usize = 250;
 pub const BRIDGE_BACKOFF_MAX_MS: usize = 5_000;
+/// A screenshot's longest side when the call names none (Anthropic's recommended edge: an image
+/// a vision model takes whole; a 1280×720 viewport stays as it is, ~1,230 tokens).
+pub const SCREENSHOT_MAX_EDGE_PX: usize = 1_568;
+/// The quality (percent) a JPEG or WebP screenshot is encoded at.
+pub const SCREENSHOT_QUALITY: usize = 80;
+/// A screenshot mark's label size, CSS px (scaled with the image).
+pub const MARK_FONT_PX: usize = 12;
 /// How long the toolbar popup, opened while the link is down, waits for the retry it starts.
 pub const POPUP_LINK_WAIT_MS: usize = 3_000;
 pub const BRIDGE_KEEPALIVE_MS: usize = 20_000;
@@ -317,7 +324,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 76] = [
+pub const SOURCE_LIMITS: [(&str, usize); 79] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -375,6 +382,9 @@ pub const SOURCE_LIMITS: [(&str, usize); 76] = [
     ("bridgeBackoffMinMs", BRIDGE_BACKOFF_MIN_MS),
     ("bridgeBackoffMaxMs", BRIDGE_BACKOFF_MAX_MS),
     ("popupLinkWaitMs", POPUP_LINK_WAIT_MS),
+    ("screenshotMaxEdgePx", SCREENSHOT_MAX_EDGE_PX),
+    ("screenshotQuality", SCREENSHOT_QUALITY),
+    ("markFontPx", MARK_FONT_PX),
     ("bridgeKeepaliveMs", BRIDGE_KEEPALIVE_MS),
     ("dragSteps", DRAG_STEPS),
     ("downloadNameChars", DOWNLOAD_NAME_CHARS),

@@ -85,3 +85,50 @@ test('a screenshot covers every value the text state hides — typed secrets, se
   assert.equal(await page.content(), dom, 'the page is the same before and after: the boxes are on the image');
   await closeTab(b, page, tabId);
 });
+
+test('marks: each visible ref boxed and labelled on the image, on its element\'s border box; the result names the state whose refs they are, its refs act; the page is untouched', async () => {
+  const { page, tabId } = await openTab(b, server, 'basic.html');
+  const dom = await page.content();
+  const shot = await b.call('browser_screenshot', { tabId, marks: true });
+  assert.ok(!shot.error, JSON.stringify(shot.error));
+  assert.match(shot.text, new RegExp(`^Screenshot captured for tab ${tabId}, its refs marked \\(snapshotId ${shot.snapshotId}\\)\\.$`));
+  assert.ok(shot.marks > 0, JSON.stringify(shot).slice(0, 300));
+  // Every button and link in the viewport has a mark on its border box (its left edge, within 2 px).
+  const width = await page.evaluate(() => document.documentElement.clientWidth);
+  const boxes = await page.evaluate(() => [...document.querySelectorAll('button, a[href], input')].map((e) => e.getBoundingClientRect()).filter((r) => r.width > 4 && r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth).map((r) => [r.left, r.top + r.height / 2]));
+  assert.ok(boxes.length > 0);
+  const magenta = ([r, g, bl]) => r > 180 && g < 60 && bl > 80;
+  for (const [x, y] of boxes) {
+    const px = await pixels(shot.attachment.data, { width, at: [[x - 1, y], [x, y], [x + 1, y]] });
+    assert.ok(px.some(magenta), `a mark on the box at (${x}, ${y}): ${JSON.stringify(px)}`);
+  }
+  assert.equal(await page.content(), dom, 'the page is the same before and after: the marks are on the image');
+  // Its refs are a state of their own: they act.
+  const snap = await b.call('browser_snapshot', { tabId });
+  const label = snap.snapshot.state.match(/button "Click me" \[ref=(e\d+)\]/)?.[1];
+  const click = await b.call('browser_click', { tabId, ref: label, snapshotId: shot.snapshotId });
+  assert.ok(!click.error, `a marked ref acts: ${JSON.stringify(click.error)}`);
+  await closeTab(b, page, tabId);
+});
+
+test('size: the longest side bounded (1568 px by default, maxEdge when asked), JPEG or WebP on request; the result says the pixels, bytes and tokens', async () => {
+  const { page, tabId } = await openTab(b, server, 'long-session.html');
+  const plain = await b.call('browser_screenshot', { tabId });
+  assert.ok(!plain.error, JSON.stringify(plain.error));
+  assert.equal(plain.attachment.mimeType, 'image/png');
+  assert.ok(Math.max(plain.image.width, plain.image.height) <= 1568, JSON.stringify(plain.image));
+  assert.equal(plain.image.bytes, Buffer.from(plain.attachment.data, 'base64').length);
+  assert.ok(plain.image.tokens.anthropic > 0 && plain.image.tokens.openai > 0, JSON.stringify(plain.image));
+  const small = await b.call('browser_screenshot', { tabId, maxEdge: 400, format: 'jpeg' });
+  assert.ok(!small.error, JSON.stringify(small.error));
+  assert.equal(small.attachment.mimeType, 'image/jpeg');
+  assert.equal(Math.max(small.image.width, small.image.height), 400);
+  assert.ok(small.image.bytes < plain.image.bytes, `${small.image.bytes} < ${plain.image.bytes}`);
+  assert.ok(small.image.tokens.anthropic < plain.image.tokens.anthropic);
+  const full = await b.call('browser_screenshot', { tabId, fullPage: true });
+  assert.ok(Math.max(full.image.width, full.image.height) <= 1568, JSON.stringify(full.image));
+  const webp = await b.call('browser_screenshot', { tabId, format: 'webp' });
+  assert.equal(webp.attachment.mimeType, 'image/webp');
+  console.log(`screenshot of long-session: png ${plain.image.width}×${plain.image.height} ${plain.image.bytes} B ~${plain.image.tokens.anthropic} tokens; jpeg at 400 px ${small.image.bytes} B ~${small.image.tokens.anthropic}; webp ${webp.image.bytes} B`);
+  await closeTab(b, page, tabId);
+});

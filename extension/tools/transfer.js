@@ -9,7 +9,7 @@ import { HINTS, fail } from '../services/errors.js';
 import { formFields, scrubText } from '../read/evaluate.js';
 import { assertOrigin } from '../services/consent.js';
 import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
-import { projectTab, screenshotText, secretValues } from '../wasm/pcc.js';
+import { imageTokens, projectTab, screenshotText, secretValues } from '../wasm/pcc.js';
 import { answerOf } from '../read/inject.js';
 import { tabInfo, timeoutOf } from './common.js';
 import { limits } from '../services/limits.js';
@@ -19,7 +19,7 @@ import { rememberedSecrets } from '../services/secrets.js';
 /** The boxes to cover on a capture of `region` (viewport coordinates, CSS px): the core's
  * plan from a walk of every frame and the secrets this session saw; throws when the page
  * cannot be walked. */
-async function maskPlan(tab, region) {
+async function maskPlan(tab, region, marks, handle) {
   let obs;
   try {
     ({ obs } = await captureDom(tab, null));
@@ -31,24 +31,62 @@ async function maskPlan(tab, region) {
   const fields = await answerOf(formFields(tab.id, limits));
   const now = Array.isArray(fields) ? secretValues(JSON.stringify(fields)) : [];
   const { collector } = await ready;
-  return collector.screenshotPlan(jsonText(obs), { ...region, secrets: [...(await rememberedSecrets()), ...now] });
+  return collector.screenshotPlan(jsonText(obs), { ...region, marks, tab: handle, secrets: [...(await rememberedSecrets()), ...now] });
 }
 
-/** PNG `data` (Base64) with each of `masks` (CSS px of a region `cssWidth` wide) covered by
- * an opaque box: drawn on the image in the worker, the page sees nothing. */
-async function drawMasks(data, masks, cssWidth) {
+const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
+
+/**
+ * The image a screenshot answers with, from the captured PNG `data` (Base64; a region
+ * `cssWidth` CSS px wide): the plan's masks covered by opaque boxes and its marks drawn (each
+ * ref's box and label), on the image in the worker — the page sees nothing — scaled to
+ * `maxEdge` at most and encoded as `format`. `{mimeType, data, facts: {width, height, bytes,
+ * format, tokens}}`.
+ */
+async function finished(data, plan, cssWidth, { maxEdge, format }) {
   const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
   const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-  const g = canvas.getContext('2d');
-  g.drawImage(bitmap, 0, 0);
-  const k = bitmap.width / cssWidth; // image pixels per CSS pixel
-  g.fillStyle = '#000';
-  for (const m of masks) g.fillRect(Math.floor(m.x * k), Math.floor(m.y * k), Math.ceil(m.width * k) + 1, Math.ceil(m.height * k) + 1);
-  const out = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
+  const scale = Math.min(1, maxEdge / Math.max(bitmap.width, bitmap.height));
+  const [w, h] = [Math.max(1, Math.round(bitmap.width * scale)), Math.max(1, Math.round(bitmap.height * scale))];
+  const plain = scale === 1 && format === 'png' && !plan.masks.length && !plan.marks.length;
+  let out = bytes;
+  if (!plain) {
+    const canvas = new OffscreenCanvas(w, h);
+    const g = canvas.getContext('2d');
+    g.drawImage(bitmap, 0, 0, w, h);
+    const k = w / cssWidth; // image pixels per CSS pixel
+    g.fillStyle = '#000';
+    for (const m of plan.masks) g.fillRect(Math.floor(m.x * k), Math.floor(m.y * k), Math.ceil(m.width * k) + 1, Math.ceil(m.height * k) + 1);
+    drawMarks(g, plan.marks, k, w, h);
+    out = new Uint8Array(await (await canvas.convertToBlob({ type: MIME[format], quality: limits.screenshotQuality / 100 })).arrayBuffer());
+  }
   let text = '';
   for (let i = 0; i < out.length; i += 0x8000) text += String.fromCharCode(...out.subarray(i, i + 0x8000));
-  return btoa(text);
+  return { mimeType: MIME[format], data: btoa(text), facts: { width: w, height: h, bytes: out.length, format, tokens: imageTokens(w, h) } };
+}
+
+/** Each mark's box and label on `g` (`k` image px per CSS px): the label above the box's
+ * corner, else below it, else inside, wherever it overlaps no label drawn before. */
+function drawMarks(g, marks, k, w, h) {
+  const font = Math.max(limits.markFontPx, Math.round(limits.markFontPx * k));
+  g.font = `bold ${font}px sans-serif`;
+  g.lineWidth = Math.max(1, Math.round(k * 2));
+  const placed = [];
+  const overlaps = (a) => placed.some((b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h);
+  for (const m of marks) {
+    const box = { x: m.x * k, y: m.y * k, w: m.width * k, h: m.height * k };
+    g.strokeStyle = '#e0007a';
+    g.strokeRect(box.x, box.y, box.w, box.h);
+    const lw = g.measureText(m.ref).width + font / 2;
+    const lh = font + font / 4;
+    const spots = [{ x: box.x, y: box.y - lh }, { x: box.x, y: box.y + box.h }, { x: box.x, y: box.y }].map((p) => ({ x: Math.min(Math.max(0, p.x), w - lw), y: Math.min(Math.max(0, p.y), h - lh), w: lw, h: lh }));
+    const at = spots.find((s) => !overlaps(s)) ?? spots[spots.length - 1];
+    placed.push(at);
+    g.fillStyle = '#e0007a';
+    g.fillRect(at.x, at.y, at.w, at.h);
+    g.fillStyle = '#fff';
+    g.fillText(m.ref, at.x + font / 4, at.y + font);
+  }
 }
 
 /** One download as the model sees it: the file's name and path, its state, the URL redacted. */
@@ -171,13 +209,16 @@ async function browserScreenshot(params, signal) {
   // captured (closed: its secrets could not be found).
   const { cssVisualViewport: v, cssLayoutViewport: lv } = await main.send('Page.getLayoutMetrics');
   const region = clip ? { x: clip.x - v.pageX, y: clip.y - v.pageY, width: clip.width, height: clip.height } : { x: 0, y: 0, width: lv.clientWidth, height: lv.clientHeight };
-  const plan = await maskPlan(tab, region);
+  const plan = await maskPlan(tab, region, params.marks === true, await handleOf(tab, main));
   // A tab that paints no frame (in the background, a covered or minimized window) paints
   // while it is captured (debugger.js whilePainting).
   const { data } = await whilePainting(tab, () => main.send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip, captureBeyondViewport: true } : {}) }));
-  const masked = plan.masks.length ? await drawMasks(data, plan.masks, region.width) : data;
-  // The image is an attachment; the model text never carries it.
-  return { text: screenshotText(tab.id), attachment: { mimeType: 'image/png', data: masked }, tab: tabInfo(tab), ...(truncated ? { truncated } : {}) };
+  const image = await finished(data, plan, region.width, { maxEdge: Math.min(params.maxEdge ?? limits.screenshotMaxEdgePx, limits.screenshotMaxPx), format: params.format ?? 'png' });
+  const out = { text: screenshotText(tab.id), attachment: { mimeType: image.mimeType, data: image.data }, tab: tabInfo(tab), image: image.facts };
+  if (truncated) out.truncated = true;
+  // The refs the marks show: a state of their own, to act on.
+  if (plan.snapshotId) Object.assign(out, { snapshotId: plan.snapshotId, marks: plan.marks.length, text: `${out.text.replace(/\.$/, '')}, its refs marked (snapshotId ${plan.snapshotId}).` });
+  return out;
 }
 
 export const transferTools = {
