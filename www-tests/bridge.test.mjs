@@ -550,3 +550,44 @@ test('a held repeat survives a worker restart: the snapshot and AX repeats of an
   assert.ok(!click.error, `its refs act: ${JSON.stringify(click.error)}`);
   await callBridge('browser_tab_close', { tabId });
 });
+
+test('a screenshot hides what the text state hides on every surface: the Bridge\'s raw result, the CLI\'s file and MCP\'s image', async () => {
+  const PASSWORD = 'Zq-PASS-661144';
+  const tabId = (await callBridge('browser_tab_open', { url: server.url('secrets-on-screen.html') })).json.tab.id;
+  const snap = (await callBridge('browser_snapshot', { tabId })).json.snapshot;
+  const pw = refOf(snap.state, /textbox "Password"/);
+  assert.ok(!(await callBridge('browser_fill', { tabId, ref: pw, snapshotId: snap.snapshotId, text: PASSWORD })).json.error);
+  // Where the field and the page's copy of it are, and a control region (viewport CSS px).
+  const at = JSON.parse((await callBridge('browser_evaluate', { tabId, expression: `JSON.stringify({ width: document.documentElement.clientWidth, points: ['pw', 'copy', 'control'].map((id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }) })` })).json.value);
+  const probe = await b.context.newPage();
+  const pixelsOf = (data) => probe.evaluate(async ([data, at]) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${data}`;
+    await img.decode();
+    const c = new OffscreenCanvas(img.naturalWidth, img.naturalHeight);
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const k = img.naturalWidth / at.width;
+    return at.points.map(([x, y]) => [...g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data.slice(0, 3)]);
+  }, [data, at]);
+  const hidden = (px) => px.slice(0, 2).every(([r, g, bl]) => r < 20 && g < 20 && bl < 20) && px[2][1] > 160;
+
+  const raw = (await callBridge('browser_screenshot', { tabId })).json;
+  assert.ok(hidden(await pixelsOf(raw.attachment.data)), 'the Bridge\'s raw result');
+  const png = path.join(br.home, 'secret-shot.png');
+  const shot = await cli('screenshot', '--tab', String(tabId), '--path', png);
+  assert.equal(shot.code, 0, shot.stderr);
+  assert.ok(hidden(await pixelsOf(fs.readFileSync(png).toString('base64'))), 'the CLI\'s file');
+  const mcp = mcpClient(pccBin, ['mcp'], { env: br.env });
+  try {
+    await mcp.rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
+    mcp.notify('notifications/initialized');
+    const r = (await mcp.rpc('tools/call', { name: 'browser_screenshot', arguments: { tabId } })).result;
+    const image = r.content.find((c) => c.type === 'image');
+    assert.ok(hidden(await pixelsOf(image.data)), 'MCP\'s image');
+  } finally {
+    mcp.close();
+    await probe.close();
+  }
+  await callBridge('browser_tab_close', { tabId });
+});

@@ -57,7 +57,7 @@ async function finished(data, plan, cssWidth, { maxEdge, format }) {
     const k = w / cssWidth; // image pixels per CSS pixel
     g.fillStyle = '#000';
     for (const m of plan.masks) g.fillRect(Math.floor(m.x * k), Math.floor(m.y * k), Math.ceil(m.width * k) + 1, Math.ceil(m.height * k) + 1);
-    drawMarks(g, plan.marks, k, w, h);
+    drawMarks(g, plan.marks, k);
     out = new Uint8Array(await (await canvas.convertToBlob({ type: MIME[format], quality: limits.screenshotQuality / 100 })).arrayBuffer());
   }
   let text = '';
@@ -65,27 +65,18 @@ async function finished(data, plan, cssWidth, { maxEdge, format }) {
   return { mimeType: MIME[format], data: btoa(text), facts: { width: w, height: h, bytes: out.length, format, tokens: imageTokens(w, h) } };
 }
 
-/** Each mark's box and label on `g` (`k` image px per CSS px): the label above the box's
- * corner, else below it, else inside, wherever it overlaps no label drawn before. */
-function drawMarks(g, marks, k, w, h) {
-  const font = Math.max(limits.markFontPx, Math.round(limits.markFontPx * k));
+/** Each mark's box and its label's, as the core placed them (`k` image px per CSS px). */
+function drawMarks(g, marks, k) {
+  const font = limits.markFontPx * k;
   g.font = `bold ${font}px sans-serif`;
   g.lineWidth = Math.max(1, Math.round(k * 2));
-  const placed = [];
-  const overlaps = (a) => placed.some((b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h);
   for (const m of marks) {
-    const box = { x: m.x * k, y: m.y * k, w: m.width * k, h: m.height * k };
     g.strokeStyle = '#e0007a';
-    g.strokeRect(box.x, box.y, box.w, box.h);
-    const lw = g.measureText(m.ref).width + font / 2;
-    const lh = font + font / 4;
-    const spots = [{ x: box.x, y: box.y - lh }, { x: box.x, y: box.y + box.h }, { x: box.x, y: box.y }].map((p) => ({ x: Math.min(Math.max(0, p.x), w - lw), y: Math.min(Math.max(0, p.y), h - lh), w: lw, h: lh }));
-    const at = spots.find((s) => !overlaps(s)) ?? spots[spots.length - 1];
-    placed.push(at);
+    g.strokeRect(m.x * k, m.y * k, m.width * k, m.height * k);
     g.fillStyle = '#e0007a';
-    g.fillRect(at.x, at.y, at.w, at.h);
+    g.fillRect(m.tag.x * k, m.tag.y * k, m.tag.width * k, m.tag.height * k);
     g.fillStyle = '#fff';
-    g.fillText(m.ref, at.x + font / 4, at.y + font);
+    g.fillText(m.ref, m.tag.x * k + font / 4, m.tag.y * k + font);
   }
 }
 

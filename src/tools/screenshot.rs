@@ -9,7 +9,7 @@
 //! Owns: those boxes (CSS pixels of the captured region) and the token estimate. Must never:
 //! miss a box the text state's redaction implies, or mark an element the state has no ref for.
 
-use crate::budget::SCRUB_TOKEN_MIN_CHARS;
+use crate::budget::{MARK_FONT_PX, SCRUB_TOKEN_MIN_CHARS};
 use crate::tree::layout::Rect;
 use crate::tree::redact::is_sensitive;
 use crate::tree::Tree;
@@ -25,7 +25,7 @@ pub struct Region {
     pub height: f64,
 }
 
-/// A ref's mark: its label and its element's border box.
+/// A ref's mark: its label, its element's border box, and where the label goes (`tag`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Mark {
@@ -33,6 +33,20 @@ pub struct Mark {
     pub label: String,
     #[serde(flatten)]
     pub region: Region,
+    pub tag: Region,
+}
+
+/// A label's box for `label` at font size `MARK_FONT_PX` (its width estimated from its
+/// characters: labels are `e` and digits), tried above the element's corner, then below it,
+/// then inside, and kept within the capture; the first spot that overlaps no label placed
+/// before wins (else the last).
+fn tag_for(label: &str, r: &Region, placed: &[Region], capture: Capture) -> Region {
+    let font = MARK_FONT_PX as f64;
+    let (w, h) = (label.chars().count() as f64 * font * 0.62 + font / 2.0, font * 1.25);
+    let spot = |x: f64, y: f64| Region { x: x.min(capture.width - w).max(0.0), y: y.min(capture.height - h).max(0.0), width: w, height: h };
+    let spots = [spot(r.x, r.y - h), spot(r.x, r.y + r.height), spot(r.x, r.y)];
+    let free = |s: &Region| !placed.iter().any(|p| s.x < p.x + p.width && p.x < s.x + s.width && s.y < p.y + p.height && p.y < s.y + s.height);
+    spots.iter().find(|s| free(s)).unwrap_or(&spots[2]).clone()
 }
 
 /// The captured region: its top-left corner in the viewport's coordinates (the tree's boxes
@@ -110,10 +124,14 @@ pub fn masks(tree: &Tree, view: &View, secrets: &[String], capture: Capture) -> 
 /// The marks of `refs` (label, view node) on the captured image: those whose element shows
 /// there.
 pub fn marks(tree: &Tree, view: &View, refs: &[(String, usize)], capture: Capture) -> Vec<Mark> {
+    let mut placed: Vec<Region> = Vec::new();
     refs.iter()
         .filter_map(|(label, vi)| {
             let r = view.nodes[*vi].src.and_then(|s| tree.nodes.get(s)).and_then(|n| n.bounds)?;
-            capture.place(&r).map(|region| Mark { label: label.clone(), region })
+            let region = capture.place(&r)?;
+            let tag = tag_for(label, &region, &placed, capture);
+            placed.push(tag.clone());
+            Some(Mark { label: label.clone(), region, tag })
         })
         .collect()
 }
@@ -150,6 +168,20 @@ mod tests {
         assert_eq!(VIEWPORT.place(&Rect { x: 10.0, y: 700.0, w: 50.0, h: 40.0 }), None);
         let scrolled = Capture { x: 0.0, y: -300.0, width: 800.0, height: 2000.0 };
         assert_eq!(scrolled.place(&Rect { x: 5.0, y: 10.0, w: 20.0, h: 20.0 }), Some(Region { x: 5.0, y: 310.0, width: 20.0, height: 20.0 }));
+    }
+
+    #[test]
+    fn a_label_goes_above_its_box_else_below_else_inside_and_stays_on_the_image() {
+        let font = MARK_FONT_PX as f64;
+        let r = Region { x: 100.0, y: 100.0, width: 80.0, height: 30.0 };
+        let first = tag_for("e1", &r, &[], VIEWPORT);
+        assert_eq!((first.x, first.y + first.height), (100.0, 100.0), "above");
+        let second = tag_for("e2", &r, &[first.clone()], VIEWPORT);
+        assert_eq!(second.y, 130.0, "below, the spot above being taken");
+        let third = tag_for("e3", &r, &[first, second], VIEWPORT);
+        assert_eq!(third.y, 100.0, "inside");
+        let top = tag_for("e12", &Region { x: 790.0, y: 0.0, width: 10.0, height: 10.0 }, &[], VIEWPORT);
+        assert!(top.y >= 0.0 && top.x + top.width <= 800.0 && top.height == font * 1.25, "{top:?}");
     }
 
     #[test]

@@ -1,0 +1,76 @@
+//! `browser_screenshot`'s plan, one rule per case: a small literal page (the DOM walk's shape)
+//! → the boxes the worker covers and the marks it draws (`Collector::screenshot_plan`).
+
+mod common;
+use common::page::{el, page, text};
+use pcc::tools::collector::ScreenshotOptions;
+use pcc::Collector;
+
+const VIEWPORT: (f64, f64) = (800.0, 600.0);
+
+fn plan(html: String, secrets: &[&str], marks: bool) -> String {
+    let opts = ScreenshotOptions { marks, width: VIEWPORT.0, height: VIEWPORT.1, secrets: secrets.iter().map(|s| s.to_string()).collect(), ..Default::default() };
+    let p = Collector::new("t").screenshot_plan(html.as_str(), &opts).expect("a plan");
+    let masks: Vec<String> = p.masks.iter().map(|m| format!("mask {} {} {} {}", m.x, m.y, m.width, m.height)).collect();
+    let marks: Vec<String> = p.marks.iter().map(|m| format!("mark {} {} {} {} {}", m.label, m.region.x, m.region.y, m.region.width, m.region.height)).collect();
+    [masks, marks].concat().join("\n")
+}
+
+fn check(html: String, secrets: &[&str], marks: bool, expect: &str) {
+    assert_eq!(plan(html, secrets, marks), expect);
+}
+
+#[test]
+fn a_password_field_is_covered_even_without_a_value() {
+    check(page([el("pw", "input").attr("type", "password").at(10.0, 20.0, 200.0, 30.0)]), &[], false, "mask 10 20 200 30");
+}
+
+#[test]
+fn a_secret_named_field_with_a_value_is_covered_and_a_plain_one_is_not() {
+    let p = page([el("k", "input").attr("name", "api_key").value("sk-live-AB12CD34").at(10.0, 20.0, 200.0, 30.0), el("n", "input").attr("name", "nickname").value("grace").at(10.0, 60.0, 200.0, 30.0)]);
+    check(p, &[], false, "mask 10 20 200 30");
+}
+
+#[test]
+fn a_one_time_code_field_is_covered() {
+    check(page([el("o", "input").attr("autocomplete", "one-time-code").value("482913").at(0.0, 0.0, 100.0, 20.0)]), &[], false, "mask 0 0 100 20");
+}
+
+#[test]
+fn text_that_shows_a_secret_the_session_saw_is_covered_by_its_element() {
+    let p = page([el("p", "p").at(5.0, 100.0, 300.0, 20.0).kids([text("You typed Zq-PASS-991177 just now")]), el("q", "p").at(5.0, 130.0, 300.0, 20.0).kids([text("Nothing to hide")])]);
+    check(p, &["Zq-PASS-991177"], false, "mask 5 100 300 20");
+}
+
+#[test]
+fn a_copy_of_a_sensitive_fields_value_is_covered_wherever_the_page_shows_it() {
+    let p = page([el("k", "input").attr("name", "api_key").value("sk-live-AB12CD34").at(10.0, 20.0, 200.0, 30.0), el("t", "span").at(10.0, 400.0, 150.0, 18.0).kids([text("sk-live-AB12CD34")])]);
+    check(p, &[], false, "mask 10 20 200 30\nmask 10 400 150 18");
+}
+
+#[test]
+fn a_short_value_is_not_taken_for_a_secret_in_text() {
+    check(page([el("p", "p").at(5.0, 100.0, 300.0, 20.0).kids([text("Page 12 of 40")])]), &["12"], false, "");
+}
+
+#[test]
+fn a_box_outside_the_capture_is_left_out_and_one_across_its_edge_clipped() {
+    let p = page([el("a", "input").attr("type", "password").at(10.0, 700.0, 200.0, 30.0), el("b", "input").attr("type", "password").at(-20.0, 590.0, 100.0, 30.0)]);
+    check(p, &[], false, "mask 0 590 80 10");
+}
+
+#[test]
+fn marks_are_the_refs_of_a_fresh_state_on_their_elements_boxes() {
+    let p = page([el("b", "button").at(10.0, 10.0, 80.0, 24.0).kids([text("Save")]), el("a", "a").attr("href", "/x").at(10.0, 50.0, 40.0, 18.0).kids([text("Help")]), el("c", "button").at(10.0, 900.0, 80.0, 24.0).kids([text("Below")])]);
+    check(p, &[], true, "mark e1 10 10 80 24\nmark e2 10 50 40 18");
+}
+
+#[test]
+fn marks_register_their_snapshot_and_its_refs_resolve() {
+    let html = page([el("b", "button").at(10.0, 10.0, 80.0, 24.0).kids([text("Save")])]);
+    let mut c = Collector::new("t");
+    let opts = ScreenshotOptions { marks: true, width: 800.0, height: 600.0, ..Default::default() };
+    let p = c.screenshot_plan(html.as_str(), &opts).unwrap();
+    let id = p.snapshot_id.expect("a snapshot id");
+    assert!(c.resolve(&id, "e1", &opts.tab).is_ok());
+}
