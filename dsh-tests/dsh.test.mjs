@@ -132,7 +132,7 @@ test('a screenshot reaches the model as a stored image attachment, never Base64;
     (req) => ({ calls: [['browser_screenshot', { tabId: Number(lastResult(req).match(/"id":(\d+)/)[1]) }]] }),
     (req) => ({ calls: [['browser_snapshot', {}], ['browser_extract', {}]] }),
     () => ({ calls: [['browser_navigate', { url: c.server.url('tall.html') }]] }),
-    () => ({ calls: [['browser_screenshot', { fullPage: true }]] }),
+    () => ({ calls: [['browser_screenshot', { fullPage: true, maxEdge: 8000 }]] }),
     () => ({ text: 'Done.' }),
   ]);
   const r = results(agent);
@@ -144,7 +144,28 @@ test('a screenshot reaches the model as a stored image attachment, never Base64;
   assert.equal(attachment.mediaType, 'image/png');
   const stored = await host.ctx.get('attachments').readImage(attachment);
   assert.equal(Buffer.from(stored.data).subarray(1, 4).toString(), 'PNG');
-  // The whole page (taller than the store's 2,000 px a side): saved, said, not Base64.
+  // The image hides what the text hides: the secret fields are covered, a plain one is not
+  // (their places read from the same page at the same size).
+  const probe = await c.b.context.newPage();
+  try {
+    await probe.goto(c.server.url('secrets.html'));
+    const at = await probe.evaluate(() => ({ width: document.documentElement.clientWidth, points: ['input[name=access_token]', '#apiKey', 'input[name=display]'].map((q) => { const r = document.querySelector(q).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }) }));
+    const px = await probe.evaluate(async ([data, at]) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${data}`;
+      await img.decode();
+      const g = new OffscreenCanvas(img.naturalWidth, img.naturalHeight).getContext('2d');
+      g.drawImage(img, 0, 0);
+      const k = img.naturalWidth / at.width;
+      return at.points.map(([x, y]) => [...g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data.slice(0, 3)]);
+    }, [Buffer.from(stored.data).toString('base64'), at]);
+    const black = ([r, g, b]) => r < 20 && g < 20 && b < 20;
+    assert.ok(black(px[0]) && black(px[1]) && !black(px[2]), `masked in DSH's image: ${JSON.stringify(px)}`);
+  } finally {
+    await probe.close();
+  }
+  // The whole page at a size asked for (taller than the store's 2,000 px a side): saved,
+  // said, not Base64.
   const tall = r.at(-1);
   assert.ok(!tall.isError, textOf(tall));
   assert.deepEqual(tall.content.map((b) => b.type), ['text']);
