@@ -10,7 +10,7 @@ import { launch, openTab, closeTab } from './harness.mjs';
 import { startServer } from './server.mjs';
 
 let b, server;
-before(async () => { server = await startServer(); b = await launch(); });
+before(async () => { server = await startServer(); b = await launch({ offline: true }); });
 after(async () => { await b?.close(); await server?.close(); });
 
 const PASSWORD = 'Zq-PASS-991177';
@@ -92,7 +92,7 @@ test('marks: each visible ref boxed and labelled on the image, on its element\'s
   const shot = await b.call('browser_screenshot', { tabId, marks: true });
   assert.ok(!shot.error, JSON.stringify(shot.error));
   assert.match(shot.text, new RegExp(`^Screenshot captured for tab ${tabId}, its refs marked \\(snapshotId ${shot.snapshotId}\\)\\.$`));
-  assert.ok(shot.marks > 0, JSON.stringify(shot).slice(0, 300));
+  assert.ok(shot.marks.length > 0, JSON.stringify(shot).slice(0, 300));
   // Every button and link in the viewport has a mark on its border box (its left edge, within 2 px).
   const width = await page.evaluate(() => document.documentElement.clientWidth);
   const boxes = await page.evaluate(() => [...document.querySelectorAll('button, a[href], input')].map((e) => e.getBoundingClientRect()).filter((r) => r.width > 4 && r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth).map((r) => [r.left, r.top + r.height / 2]));
@@ -131,4 +131,49 @@ test('size: the longest side bounded (1568 px by default, maxEdge when asked), J
   assert.equal(webp.attachment.mimeType, 'image/webp');
   console.log(`screenshot of long-session: png ${plain.image.width}×${plain.image.height} ${plain.image.bytes} B ~${plain.image.tokens.anthropic} tokens; jpeg at 400 px ${small.image.bytes} B ~${small.image.tokens.anthropic}; webp ${webp.image.bytes} B`);
   await closeTab(b, page, tabId);
+});
+
+test('marks on real pages: every mark lies on an element\'s border box within 2 px (20 corpus pages, or the vendored subset); timings and sizes at the default', async () => {
+  const { corpusServer, pagesOf, subsetDir } = await import('./corpus.mjs');
+  const full = new URL('../../shared/corpus/readability/', import.meta.url).pathname;
+  const dir = (await import('node:fs')).existsSync(full) ? full : subsetDir;
+  const corpus = await corpusServer(dir);
+  const names = pagesOf(dir).slice(0, 20);
+  const times = { plain: [], marked: [] };
+  let checked = 0;
+  let bytes = [];
+  let tokens = [];
+  try {
+    for (const name of names) {
+      const url = corpus.url(name);
+      const { tab } = await b.call('browser_tab_open', { url });
+      const page = b.context.pages().find((p) => p.url() === url);
+      await page?.waitForLoadState('load').catch(() => {});
+      let t0 = performance.now();
+      const plain = await b.call('browser_screenshot', { tabId: tab.id });
+      times.plain.push(performance.now() - t0);
+      t0 = performance.now();
+      const shot = await b.call('browser_screenshot', { tabId: tab.id, marks: true });
+      times.marked.push(performance.now() - t0);
+      assert.ok(!shot.error && !plain.error, `${name}: ${JSON.stringify(shot.error ?? plain.error)}`);
+      bytes.push(plain.image.bytes);
+      tokens.push(plain.image.tokens.anthropic);
+      // The page's own border boxes, clipped to the viewport.
+      const boxes = await page.evaluate(() => [...document.querySelectorAll('*')].map((e) => e.getBoundingClientRect()).map((r) => {
+        const x0 = Math.max(0, r.left), y0 = Math.max(0, r.top), x1 = Math.min(innerWidth, r.right), y1 = Math.min(innerHeight, r.bottom);
+        return [x0, y0, x1 - x0, y1 - y0];
+      }).filter(([, , w, h]) => w > 0 && h > 0));
+      for (const m of shot.marks) {
+        const near = boxes.some(([x, y, w, h]) => Math.abs(x - m.x) <= 2 && Math.abs(y - m.y) <= 2 && Math.abs(w - m.width) <= 2 && Math.abs(h - m.height) <= 2);
+        assert.ok(near, `${name}: mark ${m.ref} at ${JSON.stringify(m)} is on no element's border box`);
+      }
+      checked += shot.marks.length;
+      await b.call('browser_tab_close', { tabId: tab.id });
+    }
+  } finally {
+    await corpus.close();
+  }
+  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`screenshots on ${names.length} corpus pages: ${checked} marks on border boxes; median ${med(times.plain).toFixed(0)} ms masked, ${med(times.marked).toFixed(0)} ms masked + marked; default image median ${med(bytes)} B, ~${med(tokens)} tokens (Anthropic)`);
+  assert.ok(checked > 0);
 });

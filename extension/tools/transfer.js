@@ -208,7 +208,9 @@ async function browserScreenshot(params, signal) {
   const out = { text: screenshotText(tab.id), attachment: { mimeType: image.mimeType, data: image.data }, tab: tabInfo(tab), image: image.facts };
   if (truncated) out.truncated = true;
   // The refs the marks show: a state of their own, to act on.
-  if (plan.snapshotId) Object.assign(out, { snapshotId: plan.snapshotId, marks: plan.marks.length, text: `${out.text.replace(/\.$/, '')}, its refs marked (snapshotId ${plan.snapshotId}).` });
+  // (The marks' boxes, CSS px of the image's region, for a host that draws or checks them: the
+  // model text is the sentence alone.)
+  if (plan.snapshotId) Object.assign(out, { snapshotId: plan.snapshotId, marks: plan.marks.map(({ ref, x, y, width, height }) => ({ ref, x, y, width, height })), text: `${out.text.replace(/\.$/, '')}, its refs marked (snapshotId ${plan.snapshotId}).` });
   return out;
 }
 
