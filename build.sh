@@ -36,9 +36,10 @@ wasm_bindgen_version() {
 # What `./build.sh install` needs to build what it installs (dist/): zip and Node (the store zip,
 # the pi package), the wasm target and wasm-bindgen-cli, and www-tests/'s npm packages (binaryen's
 # wasm-opt; Mozilla Readability, which ships inside the extension). `setup` adds what the tests
-# and the demo need (Chromium, the headed track's X packages, the pi and DSH test hosts).
+# and the demo need (Chromium, the headed track's X packages, OCR for the screenshot masks, the
+# pi and DSH test hosts).
 setup() {
-  setup_for install chromium chromium-driver xvfb openbox x11-utils xdotool
+  setup_for install chromium chromium-driver xvfb openbox x11-utils xdotool tesseract-ocr
   if [ ! -d pi-tests/node_modules/@mariozechner/pi-coding-agent ]; then
     log "npm ci in pi-tests/ (the pi coding agent 0.73, pinned: the pi package is tested in it)"
     (cd pi-tests && npm ci --no-audit --no-fund)
@@ -62,6 +63,8 @@ setup_for() {
       openbox) command -v openbox >/dev/null || need_apt+=(openbox) ;;
       x11-utils) command -v xprop >/dev/null || need_apt+=(x11-utils) ;;
       xdotool) command -v xdotool >/dev/null || need_apt+=(xdotool) ;;
+      # The screenshot mask test reads the image with OCR (www-tests/screenshot-masks.test.mjs).
+      tesseract-ocr) command -v tesseract >/dev/null || need_apt+=(tesseract-ocr) ;;
     esac
   done
   command -v zip >/dev/null || need_apt+=(zip)

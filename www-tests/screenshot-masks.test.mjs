@@ -6,6 +6,10 @@
 // page's DOM is the same before and after (the boxes are drawn on the image, not the page).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { launch, openTab, closeTab } from './harness.mjs';
 import { startServer } from './server.mjs';
 
@@ -64,6 +68,16 @@ test('a screenshot covers every value the text state hides — typed secrets, se
   for (const [name, px] of Object.entries({ pw, key, otp, copy })) assert.ok(black(px), `${name} is covered: ${px}`);
   assert.ok(green(control), `the control region is untouched: ${control}`);
   assert.ok(yellow(nick) || !black(nick), `a plain field is not covered: ${nick}`);
+
+  // What OCR (Debian's tesseract-ocr, installed by ./build.sh) reads of the image: the page's
+  // words, none of its secrets.
+  const png = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-ocr-')), 'shot.png');
+  fs.writeFileSync(png, Buffer.from(shot.attachment.data, 'base64'));
+  // (Sparse text: on this page it reads the heading and the copy line of an image without
+  // boxes — "You typed Zq-PASS-991177" — and none of the form's rows either way.)
+  const read = execFileSync('tesseract', [png, 'stdout', '--psm', '11'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  assert.match(read, /Account/, `OCR reads the page: ${read}`);
+  assert.ok(!/PASS|991177|AB12CD34|482913/i.test(read), `OCR reads a secret in ${read}`);
 
   // The whole page: the token printed below the fold too.
   const full = await b.call('browser_screenshot', { tabId, fullPage: true });
