@@ -115,9 +115,10 @@ export async function trackedRead(tab, params, signal, tool, capture) {
         next = await patched(collector, id, ctx, step);
         continue;
       }
-      const fact = await DO[step.step](tab, step, ctx, sent);
+      // (A fact's form-field facts stay here: they belong to the state the core forms.)
+      const { facts, ...fact } = await DO[step.step](tab, step, ctx, sent);
       sent = undefined;
-      if (fact.facts) ctx.facts = fact.facts;
+      if (facts) ctx.facts = facts;
       signal?.throwIfAborted();
       next = collector.readOffer(id, fact, tabFacts(tab));
     }
