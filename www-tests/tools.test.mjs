@@ -294,10 +294,15 @@ test('browser_screenshot: fullPage captures the whole tall page, ref one element
   const dpr = await page.evaluate(() => devicePixelRatio);
   const docH = await page.evaluate(() => document.documentElement.scrollHeight);
   assert.ok(docH > 3000 && vh < docH * dpr, `${vh} of ${docH}`);
-  const full = await b.call('browser_screenshot', { tabId, fullPage: true });
+  const full = await b.call('browser_screenshot', { tabId, fullPage: true, maxEdge: 16384 });
   assert.equal(full.text, `Screenshot captured for tab ${tabId}.`);
   assert.deepEqual(pngSize(full.attachment.data), [vw, Math.round(docH * dpr)]);
   assert.equal(full.truncated, undefined);
+  // At the default size the long side is 1,568 px, the shape kept.
+  const bounded = await b.call('browser_screenshot', { tabId, fullPage: true });
+  const [bw, bh] = pngSize(bounded.attachment.data);
+  assert.equal(bh, 1568);
+  assert.ok(Math.abs(bw / bh - vw / (docH * dpr)) < 0.01, `${bw}×${bh}`);
   const s = (await b.call('browser_snapshot', { tabId })).snapshot;
   const ref = s.state.match(/button "Pay now" \[ref=(e\d+)\]/)[1];
   const el = await b.call('browser_screenshot', { tabId, ref, snapshotId: s.snapshotId });
