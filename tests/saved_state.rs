@@ -40,14 +40,14 @@ fn a_restored_collector_saves_the_same_state() {
     assert!(saved.contains(r#"["r2",{"method":"POST""#), "a request's id is kept for its response: {saved}");
     assert_eq!(restore(&saved).expect("restore").save(), saved);
     // With revisions (maps, saved in key order): the same text.
-    let (mut c, ..) = busy();
+    let (c, ..) = busy();
     let saved = c.save();
     assert_eq!(restore(&saved).expect("restore").save(), saved);
 }
 
 #[test]
 fn refs_of_the_old_instance_resolve_in_the_new_one() {
-    let (mut c, snapshot_id, ..) = busy();
+    let (c, snapshot_id, ..) = busy();
     let before = c.resolve(&snapshot_id, "e1", &tab()).expect("e1").clone();
     let r = restore(&c.save()).expect("restore");
     assert_eq!(r.resolve(&snapshot_id, "e1", &tab()).expect("e1 after"), before);
@@ -58,7 +58,7 @@ fn refs_of_the_old_instance_resolve_in_the_new_one() {
 
 #[test]
 fn an_unchanged_page_stays_unchanged_across_a_restore() {
-    let (mut c, _, first, json) = busy();
+    let (c, _, first, json) = busy();
     let mut r = restore(&c.save()).expect("restore");
     let again = ax(&mut r, &json);
     assert_eq!(again.mode, Mode::Unchanged);
@@ -82,7 +82,7 @@ fn a_change_after_a_restore_is_the_same_diff() {
 
 #[test]
 fn snapshot_ids_are_never_reused_after_a_restore() {
-    let (mut c, snapshot_id, ..) = busy();
+    let (c, snapshot_id, ..) = busy();
     let mut r = restore(&c.save()).expect("restore");
     let next = r.snapshot(&capture("basic"), &opts(None, None)).expect("snapshot").snapshot_id;
     assert_ne!(next, snapshot_id);
