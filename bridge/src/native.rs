@@ -81,6 +81,7 @@ fn browser_profile() -> Option<std::path::PathBuf> {
 }
 
 /// The `--user-data-dir` a browser's arguments name (`--user-data-dir=DIR` or `--user-data-dir DIR`).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub fn profile_of(args: impl Iterator<Item = String>) -> Option<std::path::PathBuf> {
     let mut args = args.peekable();
     while let Some(a) = args.next() {
@@ -148,6 +149,14 @@ pub fn run(origin: &str) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_browsers_profile_is_its_user_data_dir() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>().into_iter();
+        assert_eq!(profile_of(args(&["chromium", "--user-data-dir=/tmp/p", "--foo"])), Some("/tmp/p".into()));
+        assert_eq!(profile_of(args(&["chromium", "--user-data-dir", "/tmp/q"])), Some("/tmp/q".into()));
+        assert_eq!(profile_of(args(&["chromium", "--headless"])), None);
+    }
+
     use super::*;
 
     #[test]
