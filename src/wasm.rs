@@ -479,8 +479,8 @@ pub fn model_text(method: &str, #[wasm_bindgen(unchecked_param_type = "unknown")
 
 /// The model text of a screenshot result.
 #[wasm_bindgen(js_name = screenshotText)]
-pub fn screenshot_text(tab_id: f64) -> String {
-    crate::tools::tabs::screenshot_text(tab_id as i64)
+pub fn screenshot_text(tab_id: f64, marked: Option<String>) -> String {
+    crate::tools::tabs::screenshot_text(tab_id as i64, marked.as_deref())
 }
 
 /// Computed styles the extension must ask `DOMSnapshot.captureSnapshot` for, in order.

@@ -45,24 +45,26 @@ const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
  */
 async function finished(data, plan, cssWidth, { maxEdge, format }) {
   const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  // The PNG's size from its header (IHDR: width and height, big-endian, at bytes 16 and 20):
+  // an image sent as it was captured is never decoded.
+  const png = new DataView(bytes.buffer);
+  const [pw, ph] = [png.getUint32(16), png.getUint32(20)];
+  const scale = Math.min(1, maxEdge / Math.max(pw, ph));
+  const [w, h] = [Math.max(1, Math.round(pw * scale)), Math.max(1, Math.round(ph * scale))];
+  const facts = (n) => ({ width: w, height: h, bytes: n, format, tokens: imageTokens(w, h) });
+  if (scale === 1 && format === 'png' && !plan.masks.length && !plan.marks.length) return { mimeType: MIME.png, data, facts: facts(bytes.length) };
   const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-  const scale = Math.min(1, maxEdge / Math.max(bitmap.width, bitmap.height));
-  const [w, h] = [Math.max(1, Math.round(bitmap.width * scale)), Math.max(1, Math.round(bitmap.height * scale))];
-  const plain = scale === 1 && format === 'png' && !plan.masks.length && !plan.marks.length;
-  let out = bytes;
-  if (!plain) {
-    const canvas = new OffscreenCanvas(w, h);
-    const g = canvas.getContext('2d');
-    g.drawImage(bitmap, 0, 0, w, h);
-    const k = w / cssWidth; // image pixels per CSS pixel
-    g.fillStyle = '#000';
-    for (const m of plan.masks) g.fillRect(Math.floor(m.x * k), Math.floor(m.y * k), Math.ceil(m.width * k) + 1, Math.ceil(m.height * k) + 1);
-    drawMarks(g, plan.marks, k);
-    out = new Uint8Array(await (await canvas.convertToBlob({ type: MIME[format], quality: limits.screenshotQuality / 100 })).arrayBuffer());
-  }
+  const canvas = new OffscreenCanvas(w, h);
+  const g = canvas.getContext('2d');
+  g.drawImage(bitmap, 0, 0, w, h);
+  const k = w / cssWidth; // image pixels per CSS pixel
+  g.fillStyle = '#000';
+  for (const m of plan.masks) g.fillRect(Math.floor(m.x * k), Math.floor(m.y * k), Math.ceil(m.width * k) + 1, Math.ceil(m.height * k) + 1);
+  drawMarks(g, plan.marks, k);
+  const out = new Uint8Array(await (await canvas.convertToBlob({ type: MIME[format], quality: limits.screenshotQuality / 100 })).arrayBuffer());
   let text = '';
   for (let i = 0; i < out.length; i += 0x8000) text += String.fromCharCode(...out.subarray(i, i + 0x8000));
-  return { mimeType: MIME[format], data: btoa(text), facts: { width: w, height: h, bytes: out.length, format, tokens: imageTokens(w, h) } };
+  return { mimeType: MIME[format], data: btoa(text), facts: facts(out.length) };
 }
 
 /** Each mark's box and its label's, as the core placed them (`k` image px per CSS px). */
@@ -176,21 +178,27 @@ async function browserScreenshot(params, signal) {
   assertReadable(tab);
   const all = await sessions(tab.id, signal);
   const [main] = all;
+  const handle = await handleOf(tab, main);
   let clip;
   let truncated = false;
+  let metrics; // the page's layout metrics once the element is in view (one ask)
   if (params.ref !== undefined) {
-    const { session, backendNodeId } = await refNode(all, await handleOf(tab, main), params.snapshotId, params.ref);
+    const { session, backendNodeId } = await refNode(all, handle, params.snapshotId, params.ref);
     if (session !== main) fail('INVALID_REQUEST', 'that element is inside a cross-origin frame', 'take a screenshot of the viewport instead');
     await main.send('DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {});
     const box = await main.send('DOM.getBoxModel', { backendNodeId }).catch(() => null);
     const q = box?.model?.border;
     if (!q) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} has no box (hidden or gone)`, HINTS.BROWSER_STALE_REF);
     const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
-    const { cssVisualViewport: v } = await main.send('Page.getLayoutMetrics');
+    metrics = await main.send('Page.getLayoutMetrics');
+    const v = metrics.cssVisualViewport;
     clip = { x: Math.min(...xs) + v.pageX, y: Math.min(...ys) + v.pageY, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys), scale: 1 };
     if (clip.width < 1 || clip.height < 1) fail('BROWSER_STALE_REF', `the element of ref ${params.ref} has no box (hidden or gone)`, HINTS.BROWSER_STALE_REF);
-  } else if (params.fullPage) {
-    const { cssContentSize: c } = await main.send('Page.getLayoutMetrics');
+  } else {
+    metrics = await main.send('Page.getLayoutMetrics');
+  }
+  if (params.fullPage) {
+    const c = metrics.cssContentSize;
     const max = limits.screenshotMaxPx;
     truncated = c.height > max;
     clip = { x: 0, y: 0, width: Math.min(c.width, max), height: Math.min(c.height, max), scale: 1 };
@@ -198,19 +206,19 @@ async function browserScreenshot(params, signal) {
   // What the text state would redact, boxed (the core's plan from a walk of every frame):
   // covered on the captured image, never in the page. A page the walk cannot read is not
   // captured (closed: its secrets could not be found).
-  const { cssVisualViewport: v, cssLayoutViewport: lv } = await main.send('Page.getLayoutMetrics');
+  const { cssVisualViewport: v, cssLayoutViewport: lv } = metrics;
   const region = clip ? { x: clip.x - v.pageX, y: clip.y - v.pageY, width: clip.width, height: clip.height } : { x: 0, y: 0, width: lv.clientWidth, height: lv.clientHeight };
-  const plan = await maskPlan(tab, region, params.marks === true, await handleOf(tab, main));
+  const plan = await maskPlan(tab, region, params.marks === true, handle);
   // A tab that paints no frame (in the background, a covered or minimized window) paints
   // while it is captured (debugger.js whilePainting).
   const { data } = await whilePainting(tab, () => main.send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip, captureBeyondViewport: true } : {}) }));
   const image = await finished(data, plan, region.width, { maxEdge: Math.min(params.maxEdge ?? limits.screenshotMaxEdgePx, limits.screenshotMaxPx), format: params.format ?? 'png' });
-  const out = { text: screenshotText(tab.id), attachment: { mimeType: image.mimeType, data: image.data }, tab: tabInfo(tab), image: image.facts };
+  const out = { text: screenshotText(tab.id, plan.snapshotId), attachment: { mimeType: image.mimeType, data: image.data }, tab: tabInfo(tab), image: image.facts };
   if (truncated) out.truncated = true;
   // The refs the marks show: a state of their own, to act on.
   // (The marks' boxes, CSS px of the image's region, for a host that draws or checks them: the
   // model text is the sentence alone.)
-  if (plan.snapshotId) Object.assign(out, { snapshotId: plan.snapshotId, marks: plan.marks.map(({ ref, x, y, width, height }) => ({ ref, x, y, width, height })), text: `${out.text.replace(/\.$/, '')}, its refs marked (snapshotId ${plan.snapshotId}).` });
+  if (plan.snapshotId) Object.assign(out, { snapshotId: plan.snapshotId, marks: plan.marks.map(({ ref, x, y, width, height }) => ({ ref, x, y, width, height })) });
   return out;
 }
 

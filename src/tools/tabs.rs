@@ -154,8 +154,12 @@ pub fn project_tab(json: &str) -> Result<TabDescriptor> {
 }
 
 /// The only text a model gets for a screenshot; the image travels as an attachment.
-pub fn screenshot_text(tab_id: i64) -> String {
-    format!("Screenshot captured for tab {tab_id}.")
+pub fn screenshot_text(tab_id: i64, marked: Option<&str>) -> String {
+    match marked {
+        None => format!("Screenshot captured for tab {tab_id}."),
+        // With marks: the state whose refs they are, to act on.
+        Some(id) => format!("Screenshot captured for tab {tab_id}, its refs marked (snapshotId {id})."),
+    }
 }
 
 #[cfg(test)]
@@ -256,6 +260,7 @@ mod tests {
 
     #[test]
     fn screenshot_text_is_exact() {
-        assert_eq!(screenshot_text(12), "Screenshot captured for tab 12.");
+        assert_eq!(screenshot_text(12, None), "Screenshot captured for tab 12.");
+        assert_eq!(screenshot_text(12, Some("snapshot-r-3")), "Screenshot captured for tab 12, its refs marked (snapshotId snapshot-r-3).");
     }
 }
