@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withBridge, pccBin } from '../www-tests/bridge-harness.mjs';
+import { pixelsOf } from '../www-tests/harness.mjs';
 import { startHost } from './host.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -150,15 +151,7 @@ test('a screenshot reaches the model as a stored image attachment, never Base64;
   try {
     await probe.goto(c.server.url('secrets.html'));
     const at = await probe.evaluate(() => ({ width: document.documentElement.clientWidth, points: ['input[name=access_token]', '#apiKey', 'input[name=display]'].map((q) => { const r = document.querySelector(q).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }) }));
-    const px = await probe.evaluate(async ([data, at]) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${data}`;
-      await img.decode();
-      const g = new OffscreenCanvas(img.naturalWidth, img.naturalHeight).getContext('2d');
-      g.drawImage(img, 0, 0);
-      const k = img.naturalWidth / at.width;
-      return at.points.map(([x, y]) => [...g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data.slice(0, 3)]);
-    }, [Buffer.from(stored.data).toString('base64'), at]);
+    const px = await pixelsOf(c.b.context, Buffer.from(stored.data).toString('base64'), at.width, at.points);
     const black = ([r, g, b]) => r < 20 && g < 20 && b < 20;
     assert.ok(black(px[0]) && black(px[1]) && !black(px[2]), `masked in DSH's image: ${JSON.stringify(px)}`);
   } finally {

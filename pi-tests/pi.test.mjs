@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createAgentSession, DefaultResourceLoader, SessionManager, AuthStorage, ModelRegistry } from '@mariozechner/pi-coding-agent';
 import { registerFauxProvider, fauxAssistantMessage, fauxToolCall, fauxText } from '@mariozechner/pi-ai';
 import { withBridge, pccBin } from '../www-tests/bridge-harness.mjs';
+import { pixelsOf } from '../www-tests/harness.mjs';
 import { openTab, openUserTab } from '../www-tests/harness.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -139,15 +140,7 @@ test('a screenshot is an image block plus exactly its sentence; details stay sma
   // The image hides what the text hides: the secret fields are covered, a plain one is not.
   const page = c.b.context.pages().find((p) => p.url().includes('secrets.html'));
   const at = await page.evaluate(() => ({ width: document.documentElement.clientWidth, points: ['input[name=access_token]', '#apiKey', 'input[name=display]'].map((q) => { const r = document.querySelector(q).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }) }));
-  const px = await page.evaluate(async ([data, at]) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${data}`;
-    await img.decode();
-    const g = new OffscreenCanvas(img.naturalWidth, img.naturalHeight).getContext('2d');
-    g.drawImage(img, 0, 0);
-    const k = img.naturalWidth / at.width;
-    return at.points.map(([x, y]) => [...g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data.slice(0, 3)]);
-  }, [shot.content[1].data, at]);
+  const px = await pixelsOf(c.b.context, shot.content[1].data, at.width, at.points);
   const black = ([r, g, b]) => r < 20 && g < 20 && b < 20;
   assert.ok(black(px[0]) && black(px[1]) && !black(px[2]), `masked in pi's image: ${JSON.stringify(px)}`);
   for (const m of r) {

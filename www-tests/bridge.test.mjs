@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBridge, freePort, pccBin, withBridge, until } from './bridge-harness.mjs';
 import { mcpClient } from './mcp-client.mjs';
+import { pixelsOf } from './harness.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const host = createRequire(import.meta.url)(path.join(root, 'pkg', 'node', 'pcc.js'));
@@ -559,35 +560,24 @@ test('a screenshot hides what the text state hides on every surface: the Bridge\
   assert.ok(!(await callBridge('browser_fill', { tabId, ref: pw, snapshotId: snap.snapshotId, text: PASSWORD })).json.error);
   // Where the field and the page's copy of it are, and a control region (viewport CSS px).
   const at = JSON.parse((await callBridge('browser_evaluate', { tabId, expression: `JSON.stringify({ width: document.documentElement.clientWidth, points: ['pw', 'copy', 'control'].map((id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }) })` })).json.value);
-  const probe = await b.context.newPage();
-  const pixelsOf = (data) => probe.evaluate(async ([data, at]) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${data}`;
-    await img.decode();
-    const c = new OffscreenCanvas(img.naturalWidth, img.naturalHeight);
-    const g = c.getContext('2d');
-    g.drawImage(img, 0, 0);
-    const k = img.naturalWidth / at.width;
-    return at.points.map(([x, y]) => [...g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data.slice(0, 3)]);
-  }, [data, at]);
+  const pixels = (data) => pixelsOf(b.context, data, at.width, at.points);
   const hidden = (px) => px.slice(0, 2).every(([r, g, bl]) => r < 20 && g < 20 && bl < 20) && px[2][1] > 160;
 
   const raw = (await callBridge('browser_screenshot', { tabId })).json;
-  assert.ok(hidden(await pixelsOf(raw.attachment.data)), 'the Bridge\'s raw result');
+  assert.ok(hidden(await pixels(raw.attachment.data)), 'the Bridge\'s raw result');
   const png = path.join(br.home, 'secret-shot.png');
   const shot = await cli('screenshot', '--tab', String(tabId), '--path', png);
   assert.equal(shot.code, 0, shot.stderr);
-  assert.ok(hidden(await pixelsOf(fs.readFileSync(png).toString('base64'))), 'the CLI\'s file');
+  assert.ok(hidden(await pixels(fs.readFileSync(png).toString('base64'))), 'the CLI\'s file');
   const mcp = mcpClient(pccBin, ['mcp'], { env: br.env });
   try {
     await mcp.rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
     mcp.notify('notifications/initialized');
     const r = (await mcp.rpc('tools/call', { name: 'browser_screenshot', arguments: { tabId } })).result;
     const image = r.content.find((c) => c.type === 'image');
-    assert.ok(hidden(await pixelsOf(image.data)), 'MCP\'s image');
+    assert.ok(hidden(await pixels(image.data)), 'MCP\'s image');
   } finally {
     mcp.close();
-    await probe.close();
   }
   await callBridge('browser_tab_close', { tabId });
 });

@@ -91,3 +91,24 @@ export async function closeTab(b, page, tabId) {
   if (r.error) throw new Error(`${r.error.code}: ${r.error.message}`);
   for (let i = 0; i < 100 && !page.isClosed(); i++) await new Promise((res) => setTimeout(res, 50));
 }
+
+/**
+ * The RGB of each of `points` (CSS px of the captured region, `width` CSS px wide) in a PNG
+ * (Base64 `data`), decoded in a page of `context`: what a screenshot shows there.
+ */
+export async function pixelsOf(context, data, width, points) {
+  const probe = await context.newPage();
+  try {
+    return await probe.evaluate(async ([data, width, points]) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${data}`;
+      await img.decode();
+      const g = new OffscreenCanvas(img.naturalWidth, img.naturalHeight).getContext('2d');
+      g.drawImage(img, 0, 0);
+      const k = img.naturalWidth / width;
+      return points.map(([x, y]) => [...g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data.slice(0, 3)]);
+    }, [data, width, points]);
+  } finally {
+    await probe.close();
+  }
+}

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launch, openTab, closeTab } from './harness.mjs';
+import { launch, openTab, closeTab, pixelsOf } from './harness.mjs';
 import { startServer } from './server.mjs';
 
 let b, server;
@@ -22,23 +22,7 @@ const KEY = 'sk-live-AB12CD34EF56';
 const OTP = '482913';
 
 /** The RGB of the image's pixels at each point (CSS px of the captured region). */
-async function pixels(data, points) {
-  const probe = await b.context.newPage();
-  try {
-    return await probe.evaluate(async ([data, points]) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${data}`;
-      await img.decode();
-      const c = new OffscreenCanvas(img.naturalWidth, img.naturalHeight);
-      const g = c.getContext('2d');
-      g.drawImage(img, 0, 0);
-      const k = img.naturalWidth / points.width;
-      return points.at.map(([x, y]) => [...g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data.slice(0, 3)]);
-    }, [data, points]);
-  } finally {
-    await probe.close();
-  }
-}
+const pixels = (data, { width, at }) => pixelsOf(b.context, data, width, at);
 
 const black = ([r, g, bl]) => r < 20 && g < 20 && bl < 20;
 const yellow = ([r, g, bl]) => r > 200 && g > 200 && bl < 60;
