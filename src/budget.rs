@@ -225,6 +225,10 @@ pub const TRACKER_OFFSET_ELEMENTS: usize = 3000;
 pub const ARTICLE_META_CHARS: usize = 300;
 /// A form field's label text read for the evaluate scrub.
 pub const EVAL_LABEL_CHARS: usize = 200;
+/// Of the text just before an unlabelled field, the words that may name it for the scrub:
+/// the last ones of its last sentence ("Card number:", "Enter the PIN we sent"), not a
+/// paragraph's prose ("The first token of each line is the colour of that line.").
+pub const NEAR_LABEL_WORDS: usize = 8;
 /// An error message inside an evaluate result.
 pub const EVAL_ERROR_CHARS: usize = 500;
 /// `browser_evaluate`'s expression; `browser_find`'s regex source.

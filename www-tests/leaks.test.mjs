@@ -286,6 +286,21 @@ test('evaluate: a secret comes back in no trivial form — prefilled markup, cas
   await page.close();
 });
 
+test('captions and prose beside secrets are no secrets: a button named for a password, a submit after a paragraph about passwords, a field after prose that says "token" (Fossil\'s pages) — on every read, the typed password still redacted', async () => {
+  const { page, tabId } = await openTab(b, server, 'captions-near-secrets.html');
+  await page.fill('#p', 'LEAK-typed-pw-caption-9');
+  for (const [method, params] of [['browser_snapshot', {}], ['browser_accessibility_snapshot', { disableDiffing: true }], ['browser_snapshot', { source: 'dom' }]]) {
+    const r = clean(`captions ${method}`, await b.call(method, { tabId, ...params }));
+    const state = r.snapshot?.state ?? r.state ?? JSON.stringify(r);
+    assert.ok(!/redacted/.test(state.replace(/textbox "Password:?"[^\n]*/, '')), `${method} ${JSON.stringify(params)} redacts a caption: ${state}`);
+    assert.match(state, /button "Apply Changes"/);
+    assert.match(state, /button "Speak password for \\?"anonymous\\?""/);
+  }
+  const ev = clean('captions evaluate', await b.call('browser_evaluate', { tabId, expression: 'document.forms[0].k.value + "|" + document.forms[0].submit.value + "|" + document.getElementById("p").value' }));
+  assert.match(JSON.stringify(ev), /#ffffff Key:\\n#f2dcdc Active\|Apply Changes\|\[redacted\]/);
+  await page.close();
+});
+
 test('a password shown in clear by a "Show" toggle stays a password for the page-side reads and the evaluate scrub', async () => {
   const { page, tabId } = await openTab(b, server, 'show-password.html');
   await page.fill('#pw', 'Shown-Secret-55');

@@ -707,15 +707,16 @@ function fieldFacts(maxFields, maxChars, labelChars, skip = 0) {
       // Named by labels, aria-labelledby or a title: all of it counts.
       const named = (el.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean).map((id) => root.getElementById?.(id)?.textContent || '');
       let label = [...[...(el.labels || [])].map((l) => l.textContent), ...named, el.getAttribute('title') || ''].join(' ').trim();
-      // Unlabelled: the text just before it names it for a reader ("PIN:", "Card number").
-      if (!label && !el.hasAttribute('aria-label') && !el.hasAttribute('placeholder')) label = textBefore(el, labelChars);
       label = label.slice(0, labelChars);
+      // Unlabelled: the text just before it may name it for a reader ("PIN:", "Card number");
+      // the core reads its last words only (prose before a field is not its label).
+      const near = !label && !el.hasAttribute('aria-label') && !el.hasAttribute('placeholder') ? textBefore(el, labelChars) : '';
       for (const v of values) {
         if (seen++ < skip) continue;
         // More than one answer holds: the caller asks for the rest.
         if (out.length >= maxFields) return { fields: out, overflow: true, next: seen - 1 };
         const value = String(v);
-        out.push({ tag, attrs, label, value: value.slice(0, maxChars), cut: value.length > maxChars });
+        out.push({ tag, attrs, label, ...(near ? { near } : {}), value: value.slice(0, maxChars), cut: value.length > maxChars });
       }
     }
   }

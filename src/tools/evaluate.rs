@@ -112,9 +112,30 @@ pub(crate) fn secret_of(f: &Value) -> Option<&str> {
     let value = f.get("value")?.as_str()?;
     // Without its attributes a field cannot be proven safe: treat it as sensitive.
     let Some(attrs) = f.get("attrs").and_then(Value::as_object) else { return Some(value) };
+    if attrs.get("type").and_then(Value::as_str).is_some_and(|t| NOT_TYPED.iter().any(|n| t.eq_ignore_ascii_case(n))) {
+        return None;
+    }
     let label = f.get("label").and_then(Value::as_str).unwrap_or("");
+    let near = f.get("near").and_then(Value::as_str).map(last_words).unwrap_or_default();
+    let named = if near.is_empty() { label.to_string() } else { format!("{label} {near}") };
     // A value that is a payment card number is sensitive whatever its label.
-    (is_sensitive_by(&|k| attrs.get(k).and_then(Value::as_str), label) || crate::tree::redact::is_card_number(value)).then_some(value)
+    (is_sensitive_by(&|k| attrs.get(k).and_then(Value::as_str), &named) || crate::tree::redact::is_card_number(value)).then_some(value)
+}
+
+/// Input types whose value is the page's own caption or constant, never something typed: a
+/// button's text ("Apply Changes"), a checkbox's or radio's `value` attribute.
+const NOT_TYPED: [&str; 6] = ["submit", "button", "reset", "image", "checkbox", "radio"];
+
+/// Of the text just before an unlabelled field (`near`), what may name it: the last
+/// `NEAR_LABEL_WORDS` words of its last sentence.
+fn last_words(near: &str) -> String {
+    let text = near.trim_end().trim_end_matches(['.', '!', '?', ':', ';']);
+    // A sentence ends at `.`, `!`, `?` or `;` before a space (not in "e.g" or "api.example.com"),
+    // or at a line break.
+    let end = text.char_indices().zip(text.chars().skip(1)).filter(|&((_, c), next)| c == '\n' || (matches!(c, '.' | '!' | '?' | ';') && next.is_whitespace())).last();
+    let sentence = end.map_or(text, |((i, c), _)| &text[i + c.len_utf8()..]);
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    words[words.len().saturating_sub(crate::budget::NEAR_LABEL_WORDS)..].join(" ")
 }
 
 /// What survives every trivial transform: letters and digits, ASCII lower-cased (the

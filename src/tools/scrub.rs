@@ -406,6 +406,27 @@ mod tests {
     }
 
     #[test]
+    fn a_button_caption_is_never_a_secret_whatever_names_it() {
+        // Fossil's login: `<input type=button aria-label='Speak password for "anonymous"'>`;
+        // its setup pages: a submit button after a paragraph about passwords.
+        let speak = json!({"tag": "input", "attrs": {"type": "button", "aria-label": "Speak password for \"anonymous\""}, "label": "", "value": "Speak password for \"anonymous\""});
+        let apply = json!({"tag": "input", "attrs": {"type": "submit", "name": "submit"}, "label": "", "near": "Allow users to request a password reset page.", "value": "Apply Changes"});
+        let remember = json!({"tag": "input", "attrs": {"type": "checkbox", "name": "remember-password"}, "label": "Remember password", "value": "remember-me-on"});
+        let state = json!({"state": "- button \"Speak password for \\\"anonymous\\\"\"\n- button \"Apply Changes\"\n- checkbox \"Remember password\" remember-me-on"});
+        check(state.clone(), json!([speak, apply, remember]), state);
+    }
+
+    #[test]
+    fn the_text_before_an_unlabelled_field_names_it_by_its_last_sentence_only() {
+        // Fossil's report editor: the colour key's textarea follows a paragraph that says "token".
+        let key = json!({"tag": "textarea", "attrs": {"name": "k"}, "label": "", "near": "Each line contains the text for a single entry in the key.  The first token of each line is the background color for that line.", "value": "#ffffff Key: #f2dcdc Active"});
+        check(json!({"value": "#ffffff Key: #f2dcdc Active"}), json!([key]), json!({"value": "#ffffff Key: #f2dcdc Active"}));
+        // A label's words at the end of the text before stay a label: "…below. Card PIN:".
+        let pin = json!({"tag": "input", "attrs": {"name": "f7"}, "label": "", "near": "Fill in the form below. Then enter your account PIN:", "value": "55-PIN-9911"});
+        check(json!({"value": "typed 55-PIN-9911"}), json!([pin]), json!({"value": "typed [redacted]"}));
+    }
+
+    #[test]
     fn a_card_number_is_a_secret_whatever_its_label() {
         check(json!({"value": "Notes: 4012 8888 8888 1881 thanks"}), json!([field("Notes", "4012 8888 8888 1881")]), json!({"value": "Notes: [redacted] thanks"}));
     }
