@@ -7,125 +7,15 @@
 //
 // Writes bench/tasks.json and prints a table. `node bench/tasks.mjs [--corpus N]`.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../www-tests/harness.mjs';
 import { startServer } from '../www-tests/server.mjs';
 import { startBridge, pccBin } from '../www-tests/bridge-harness.mjs';
 import { corpusServer, pagesOf, fullDir } from '../www-tests/corpus.mjs';
-import { mcpClient } from '../www-tests/mcp-client.mjs';
+import { mcpServer, playwrightServer, ours, playwright, runTask, has, after } from './mcp-sides.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const PW_MCP = path.join(here, 'node_modules', '@playwright', 'mcp', 'cli.js');
-
-/** An MCP server, initialized, whose `call` gives the text a model reads of one call. */
-async function mcpServer(cmd, args, opts) {
-  const c = mcpClient(cmd, args, { timeoutMs: 90000, ...opts });
-  await c.rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-  c.notify('notifications/initialized');
-  return {
-    async call(name, args) {
-      const m = await c.rpc('tools/call', { name, arguments: args });
-      if (m.error) return { text: JSON.stringify(m.error), error: true };
-      const text = (m.result.content || []).filter((x) => x.type === 'text').map((x) => x.text).join('\n');
-      return { text, error: m.result.isError === true };
-    },
-    close: c.close,
-  };
-}
-
-const REF = /\[ref=([\w-]+)\]/;
-
-/**
- * What a model knows of the page: the lines it was shown, by ref (a diff's `-` line
- * removes one). `find(re)` gives the ref of the last line matching `re`.
- */
-class Known {
-  constructor() { this.lines = new Map(); }
-  reset() { this.lines.clear(); }
-  learn(text, snapshotId) {
-    const lines = text.split('\n');
-    for (const [i, line] of lines.entries()) {
-      const ref = line.match(REF)?.[1];
-      if (ref) this.lines.set(ref, { line, snapshotId, before: lines.slice(Math.max(0, i - 3), i) });
-    }
-  }
-  /** A diff's removals (`- …` at the start of a line) make their refs unknown. */
-  forget(text) {
-    for (const line of text.split('\n')) if (line.startsWith('- ')) this.lines.delete(line.match(REF)?.[1]);
-  }
-  /** The first line `match(line, threeLinesBefore)` accepts. */
-  find(match) {
-    for (const [ref, v] of this.lines) if (match(v.line, v.before)) return { ref, ...v };
-    return undefined;
-  }
-}
-
-/** Our side: `pcc mcp`; reads are AX revisions of one agent session (full, then diffs). */
-function ours(client) {
-  let tabId;
-  const known = new Known();
-  const idOf = (text) => text.match(/"snapshotId":"([^"]+)"/)?.[1];
-  return {
-    name: 'pcc',
-    async open(url) {
-      const r = await client.call('browser_tab_open', { url });
-      tabId = Number(r.text.match(/"tab":\{"id":(\d+)/)?.[1]);
-      known.reset();
-      return [r];
-    },
-    async read() {
-      const r = await client.call('browser_accessibility_snapshot', { tabId, sessionId: 'bench' });
-      const id = idOf(r.text);
-      if (/"mode":"diff"/.test(r.text)) known.forget(r.text);
-      else if (!/"mode":"unchanged"/.test(r.text)) known.reset();
-      known.learn(r.text, id);
-      return [r];
-    },
-    find: (m) => known.find(m),
-    async act(tool, target, extra) {
-      const r = await client.call(tool, { tabId, ref: target.ref, snapshotId: target.snapshotId, ...extra });
-      if (/"navigated":true/.test(r.text)) known.reset();
-      return { results: [r], showsPage: false };
-    },
-    close: async () => { await client.call('browser_tab_close', { tabId }); },
-  };
-}
-
-/** Playwright MCP: its action results carry the page's snapshot (or its changes). */
-function playwright(client) {
-  const known = new Known();
-  const learn = (r) => { if (REF.test(r.text)) known.learn(r.text); };
-  return {
-    name: 'playwright-mcp',
-    async open(url) {
-      known.reset();
-      const r = await client.call('browser_navigate', { url });
-      learn(r);
-      return [r];
-    },
-    async read() {
-      const r = await client.call('browser_snapshot', {});
-      known.reset();
-      learn(r);
-      return [r];
-    },
-    find: (m) => known.find(m),
-    async act(tool, target, extra) {
-      const args = { element: target.line.trim().slice(0, 60), target: target.ref, ...extra };
-      const r = await client.call(tool, args);
-      learn(r);
-      return { results: [r], showsPage: REF.test(r.text) };
-    },
-    close: async () => {},
-  };
-}
-
-/** A step: `[tool, match(line, linesBefore), extra]`; tools are named as ours and PW's. */
-const has = (re) => (line) => re.test(line);
-/** `target` on a line right after one that matches `re` (a row's button after its label). */
-const after = (re, target) => (line, before) => target.test(line) && re.test(before.at(-1) || '');
 
 function localTasks(server) {
   return [
@@ -163,47 +53,15 @@ function corpusTasks(cserver, names) {
   ] }));
 }
 
-async function runTask(side, task) {
-  const results = [];
-  let calls = 0;
-  const add = (rs) => { for (const r of rs) { results.push(r); calls++; } };
-  add(await side.open(task.url));
-  let stale = false;
-  let failed = null;
-  for (const [k, [tool, match, extra, how]] of task.steps.entries()) {
-    if (tool === 'read') { add(await side.read()); stale = false; continue; }
-    let target = !stale && side.find(match);
-    if (!target && (stale || !how?.optional)) {
-      add(await side.read());
-      stale = false;
-      target = side.find(match);
-    }
-    if (!target && how?.optional) continue;
-    if (!target) { failed = `no target for step ${k + 1}`; break; }
-    const { results: rs, showsPage } = await side.act(tool, target, extra);
-    add(rs);
-    if (rs.some((r) => r.error)) { failed = rs.find((r) => r.error).text.slice(0, 160); break; }
-    stale = !showsPage;
-  }
-  // The model looks at the outcome of the last step, as it would before reporting.
-  if (!failed && stale) add(await side.read());
-  await side.close();
-  if (process.env.BENCH_VERBOSE) for (const r of results) console.log(`--- ${side.name} (${r.text.length})\n${r.text.slice(0, 1500)}`);
-  return { chars: results.reduce((n, r) => n + r.text.length, 0), calls, failed, largest: Math.max(...results.map((r) => r.text.length)) };
-}
-
 async function main() {
   const corpusN = Number(process.argv[process.argv.indexOf('--corpus') + 1]) || 6;
-  if (!fs.existsSync(PW_MCP)) throw new Error('@playwright/mcp is not installed: run ./build.sh bench (it installs bench/package.json)');
   const server = await startServer();
   const names = fs.existsSync(fullDir) ? pagesOf(fullDir).slice(0, corpusN) : [];
   const cserver = names.length ? await corpusServer(fullDir) : null;
   const b = await launch({ offline: true });
   const br = await startBridge(b);
   const pcc = await mcpServer(pccBin, ['mcp'], { env: { ...process.env, ...br.env } });
-  const pw = await mcpServer(process.execPath, [PW_MCP, '--headless', '--isolated', '--executable-path', '/usr/bin/chromium', '--no-sandbox', '--viewport-size', '1280,720', '--blocked-origins', 'https:;http://www.;http://cdn.'],
-    // It writes snapshots and logs into its working directory: a temporary one.
-    { cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'pw-mcp-')) });
+  const pw = await playwrightServer();
   const only = process.env.BENCH_TASK;
   const tasks = [...localTasks(server), ...(cserver ? corpusTasks(cserver, names) : [])].filter((t) => !only || t.name.includes(only));
   const rows = [];

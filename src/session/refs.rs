@@ -50,6 +50,11 @@ struct Record {
     /// A semantic target's resolution: only the newest one per tab is kept, and it never
     /// pushes a snapshot the model holds out of the per-tab limit.
     ephemeral: bool,
+    /// Its labels name the same nodes in every later record of its tab's document that is
+    /// also `stable` (AX revisions: a diff shows only what changed, so the model acts on refs
+    /// of the full read it holds, however many revisions later).
+    #[serde(default)]
+    stable: bool,
 }
 
 #[derive(Default, Serialize, Deserialize)]
@@ -58,6 +63,10 @@ pub struct Registry {
     /// Snapshots dropped because their tab moved to another document: (snapshot id, tab id).
     /// Kept (bounded) only to say precisely why their refs fail.
     superseded: Vec<(String, i64)>,
+    /// Stable snapshots dropped by the per-tab or total limit: (snapshot id, its tab handle).
+    /// Their refs resolve in the newest stable record of the same document.
+    #[serde(default)]
+    evicted: Vec<(String, TabKey)>,
 }
 
 
@@ -66,7 +75,8 @@ pub struct Registry {
 
 
 impl Registry {
-    pub fn insert(&mut self, snapshot_id: String, tab: TabKey, refs: Vec<(String, RefTarget)>, ephemeral: bool) {
+    /// Records a snapshot's refs (`stable`: see `Record::stable`).
+    pub fn insert(&mut self, snapshot_id: String, tab: TabKey, refs: Vec<(String, RefTarget)>, ephemeral: bool, stable: bool) {
         // A new document on the tab makes every older record of it useless: drop them now.
         let (old, keep): (Vec<Record>, Vec<Record>) = std::mem::take(&mut self.records)
             .into_iter()
@@ -81,21 +91,34 @@ impl Registry {
         if ephemeral {
             self.records.retain(|r| !(r.ephemeral && r.tab.tab_id == tab.tab_id));
         }
-        self.records.push(Record { snapshot_id, tab: tab.clone(), refs, ephemeral });
+        self.evicted.retain(|(_, t)| t.tab_id != tab.tab_id || (t.incarnation == tab.incarnation && t.tab_fence == tab.tab_fence));
+        self.records.push(Record { snapshot_id, tab: tab.clone(), refs, ephemeral, stable });
         let held = |r: &Record| r.tab.tab_id == tab.tab_id && !r.ephemeral;
         if self.records.iter().filter(|r| held(r)).count() > REF_SNAPSHOTS_PER_TAB {
             if let Some(pos) = self.records.iter().position(held) {
-                self.records.remove(pos);
+                let r = self.records.remove(pos);
+                self.evict(r);
             }
         }
         while self.records.len() > REF_SNAPSHOTS_TOTAL {
-            self.records.remove(0);
+            let r = self.records.remove(0);
+            self.evict(r);
+        }
+    }
+
+    fn evict(&mut self, r: Record) {
+        if r.stable {
+            self.evicted.push((r.snapshot_id, r.tab));
+            if self.evicted.len() > crate::budget::REF_SUPERSEDED_KEPT {
+                self.evicted.remove(0);
+            }
         }
     }
 
     /// Forgets a tab (closed, replaced, navigated, session disposed).
     pub fn clear_tab(&mut self, tab_id: i64) {
         self.records.retain(|r| r.tab.tab_id != tab_id);
+        self.evicted.retain(|(_, t)| t.tab_id != tab_id);
     }
 
     pub fn resolve(&self, snapshot_id: &str, ref_label: &str, current: &TabKey) -> Result<&RefTarget> {
@@ -115,7 +138,12 @@ impl Registry {
 
     /// The record of `snapshot_id` if it still serves the tab handle `current`.
     fn record(&self, snapshot_id: &str, ref_label: &str, current: &TabKey) -> Result<&Record> {
-        let Some(rec) = self.records.iter().find(|r| r.snapshot_id == snapshot_id) else {
+        // An evicted stable snapshot answers through the newest stable record of its document.
+        let successor = || {
+            let (_, t) = self.evicted.iter().find(|(id, _)| id == snapshot_id)?;
+            self.records.iter().rev().find(|r| r.stable && r.tab == *t)
+        };
+        let Some(rec) = self.records.iter().find(|r| r.snapshot_id == snapshot_id).or_else(successor) else {
             if let Some((_, tab_id)) = self.superseded.iter().find(|(id, _)| id == snapshot_id) {
                 let latest = self.records.iter().rev().find(|r| r.tab.tab_id == *tab_id).map(|r| r.snapshot_id.as_str());
                 return Err(Error::stale_ref(match latest {
@@ -161,7 +189,7 @@ mod tests {
     #[test]
     fn resolves_only_within_its_snapshot_and_document() {
         let mut r = Registry::default();
-        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false);
+        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false, false);
         assert_eq!(r.resolve("s-1", "e1", &tab(1, "d1")).unwrap().backend_node_id, Some(10));
         assert_eq!(r.resolve("s-1", "e2", &tab(1, "d1")).unwrap_err().code, Code::StaleRef);
         assert_eq!(r.resolve("s-9", "e1", &tab(1, "d1")).unwrap_err().code, Code::StaleRef);
@@ -175,7 +203,7 @@ mod tests {
     #[test]
     fn a_snapshot_holds_while_its_refs_would_resolve() {
         let mut r = Registry::default();
-        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false);
+        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false, false);
         assert!(r.holds("s-1", &tab(1, "d1")).is_ok());
         assert_eq!(r.holds("s-1", &tab(1, "d2")).unwrap_err().code, Code::StaleRef);
         assert_eq!(r.holds("s-1", &tab(2, "d1")).unwrap_err().code, Code::TargetMismatch);
@@ -185,11 +213,11 @@ mod tests {
     #[test]
     fn navigation_drops_old_records_and_eviction_is_bounded() {
         let mut r = Registry::default();
-        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false);
-        r.insert("s-2".into(), tab(1, "d2"), vec![("e1".into(), target(11))], false);
+        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false, false);
+        r.insert("s-2".into(), tab(1, "d2"), vec![("e1".into(), target(11))], false, false);
         assert!(r.resolve("s-1", "e1", &tab(1, "d1")).is_err());
         for i in 0..10 {
-            r.insert(format!("t-{i}"), tab(1, "d2"), vec![], false);
+            r.insert(format!("t-{i}"), tab(1, "d2"), vec![], false, false);
         }
         assert_eq!(r.records.len(), REF_SNAPSHOTS_PER_TAB);
     }
@@ -197,14 +225,41 @@ mod tests {
     #[test]
     fn target_resolutions_never_push_out_a_snapshot_the_model_holds() {
         let mut r = Registry::default();
-        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false);
+        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false, false);
         for i in 0..50 {
-            r.insert(format!("t-{i}"), tab(1, "d1"), vec![("e1".into(), target(20 + i))], true);
+            r.insert(format!("t-{i}"), tab(1, "d1"), vec![("e1".into(), target(20 + i))], true, false);
         }
         assert_eq!(r.resolve("s-1", "e1", &tab(1, "d1")).unwrap().backend_node_id, Some(10));
         // Only the newest resolution is kept.
         assert_eq!(r.resolve("t-49", "e1", &tab(1, "d1")).unwrap().backend_node_id, Some(69));
         assert!(r.resolve("t-48", "e1", &tab(1, "d1")).is_err());
         assert_eq!(r.records.len(), 2);
+    }
+
+    #[test]
+    fn a_ref_of_an_ax_revision_acts_however_many_revisions_later() {
+        // The model holds the full read (a-1) and the diffs after it; a52 was shown only in a-1.
+        let mut r = Registry::default();
+        r.insert("a-1".into(), tab(1, "d1"), vec![("a52".into(), target(52)), ("a53".into(), target(53))], false, true);
+        for i in 2..=9 {
+            r.insert(format!("a-{i}"), tab(1, "d1"), vec![("a52".into(), target(52))], false, true);
+        }
+        assert_eq!(r.resolve("a-1", "a52", &tab(1, "d1")).unwrap().backend_node_id, Some(52));
+        // A node gone from the page since is gone for its old revision too.
+        assert!(r.resolve("a-1", "a53", &tab(1, "d1")).is_err());
+        // Another document: the old revision's refs never follow it.
+        r.insert("a-10".into(), tab(1, "d2"), vec![("a52".into(), target(99))], false, true);
+        assert!(r.resolve("a-1", "a52", &tab(1, "d2")).is_err());
+    }
+
+    #[test]
+    fn an_evicted_snapshot_of_labels_per_read_stays_expired() {
+        // browser_snapshot numbers its refs from e1 in each read: e1 of an old one is not e1 now.
+        let mut r = Registry::default();
+        r.insert("s-1".into(), tab(1, "d1"), vec![("e1".into(), target(10))], false, false);
+        for i in 2..=9 {
+            r.insert(format!("s-{i}"), tab(1, "d1"), vec![("e1".into(), target(10 + i))], false, false);
+        }
+        assert!(r.resolve("s-1", "e1", &tab(1, "d1")).is_err());
     }
 }

@@ -115,7 +115,7 @@ impl Collector {
         result.snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
         let mut refs = out.refs;
         stamp_walk(&mut refs, walk_id.as_deref());
-        self.registry.insert(result.snapshot_id.clone(), opts.tab.clone(), refs, false);
+        self.registry.insert(result.snapshot_id.clone(), opts.tab.clone(), refs, false, false);
         Ok(result)
     }
 
@@ -130,7 +130,7 @@ impl Collector {
         let mut refs = found.refs;
         stamp_walk(&mut refs, walk_id.as_deref());
         // A target's resolution (`elements`) is used at once and never shown to the model.
-        self.registry.insert(result.snapshot_id.clone(), tab.clone(), refs, q.elements);
+        self.registry.insert(result.snapshot_id.clone(), tab.clone(), refs, q.elements, false);
         Ok(result)
     }
 
@@ -252,7 +252,7 @@ impl Collector {
                 (result, refs, listed)
             }
         };
-        self.registry.insert(snapshot_id.clone(), opts.tab.clone(), listed, false);
+        self.registry.insert(snapshot_id.clone(), opts.tab.clone(), listed, false, true);
         // The node count of the state the client holds: the full read's, carried through diffs.
         let node_count = if result.mode == Mode::Full { result.node_count } else { base_nodes };
         self.revisions.put(key, Revision { snapshot_id, tab: opts.tab.clone(), url, entries, refs, node_count, source: result.source, total_nodes: result.total_nodes });
@@ -301,7 +301,7 @@ impl Collector {
         };
         rev.snapshot_id = snapshot_id.clone();
         rev.tab = opts.tab.clone();
-        self.registry.insert(snapshot_id, opts.tab.clone(), policy::by_label(&rev.refs), false);
+        self.registry.insert(snapshot_id, opts.tab.clone(), policy::by_label(&rev.refs), false, true);
         self.revisions.put(key, rev);
         Some(result)
     }
@@ -420,7 +420,7 @@ impl Collector {
         let snapshot_id = format!("snapshot-{}-{}", self.runtime, self.counter);
         let mut refs = out.refs;
         stamp_walk(&mut refs, walk_id.as_deref());
-        self.registry.insert(snapshot_id.clone(), opts.tab.clone(), refs, false);
+        self.registry.insert(snapshot_id.clone(), opts.tab.clone(), refs, false, false);
         Ok(ScreenshotPlan { masks, marks, snapshot_id: Some(snapshot_id) })
     }
 }
