@@ -11,6 +11,7 @@
 #   ./build.sh headed         the headed track alone (www-tests/headed/: Xvfb, openbox, the person's real keys)
 #   ./build.sh demo [URL|FILE] snapshot a page through the real extension in headless Chromium
 #   ./build.sh bench          ours vs Playwright's AI snapshot → bench/results.json, bench/report.html
+#   ./build.sh apps [--app N] Fossil, Adminer, phpLiteAdmin from Debian: 15 tasks each over MCP, ours vs @playwright/mcp → bench/apps.json
 #   ./build.sh corpus [DIR]   fidelity checks on every real page of ../shared/corpus/readability/
 #   ./build.sh reach [DIR]    reachability (headline, 3rd paragraph, last link, first field) on that corpus
 #   ./build.sh extract-score [DIR]  browser_extract vs Readability's expected articles (token F1, with innerText)
@@ -65,6 +66,13 @@ setup_for() {
       xdotool) command -v xdotool >/dev/null || need_apt+=(xdotool) ;;
       # The screenshot mask test reads the image with OCR (www-tests/screenshot-masks.test.mjs).
       tesseract-ocr) command -v tesseract >/dev/null || need_apt+=(tesseract-ocr) ;;
+      # ./build.sh apps: real web applications from Debian, served on loopback (bench/apps/).
+      fossil) command -v fossil >/dev/null || need_apt+=(fossil) ;;
+      adminer) [ -f /usr/share/adminer/adminer.php ] || need_apt+=(adminer) ;;
+      phpliteadmin) [ -f /usr/share/phpliteadmin/phpliteadmin.php ] || need_apt+=(phpliteadmin) ;;
+      php-cli) command -v php >/dev/null || need_apt+=(php-cli) ;;
+      php-sqlite3) php -m 2>/dev/null | grep -qi pdo_sqlite || need_apt+=(php-sqlite3) ;;
+      sqlite3) command -v sqlite3 >/dev/null || need_apt+=(sqlite3) ;;
     esac
   done
   command -v zip >/dev/null || need_apt+=(zip)
@@ -362,6 +370,9 @@ case "$cmd" in
     node bench/coldstart.mjs
     log "what pages no agent reads pay: load and main-thread time with and without the extension → bench/browsing.json"
     node bench/browsing.mjs ;;
+  apps) setup; setup_for apps fossil adminer phpliteadmin php-cli php-sqlite3 sqlite3; build; build_bridge; bench_peers
+    log "real applications over MCP: pcc mcp vs @playwright/mcp → bench/apps.json"
+    node bench/apps.mjs "$@" ;;
   corpus) setup; build; node www-tests/corpus.mjs "$@" ;;
   reach) setup; build; node www-tests/reach.mjs "$@" ;;
   accname) setup; build; node www-tests/accname.mjs "$@" ;;
@@ -369,5 +380,5 @@ case "$cmd" in
   pw-pairs) setup; build; node www-tests/pw-pairs.mjs "$@" ;;
   extract-score) setup; build; node www-tests/extract-score.mjs "$@" ;;
   fuzz) PROPTEST_CASES=${1:-20000} cargo test --release --test fuzz --test fuzz_tools -- --nocapture ;;
-  *) sed -n '2,23p' "$0"; exit 2 ;;
+  *) sed -n '2,24p' "$0"; exit 2 ;;
 esac

@@ -16,11 +16,12 @@ import { startBridge, pccBin, freePort } from '../www-tests/bridge-harness.mjs';
 import { mcpServer, playwrightServer, ours, playwright, runTask } from './mcp-sides.mjs';
 import * as fossil from './apps/fossil.mjs';
 import * as adminer from './apps/adminer.mjs';
+import * as phpliteadmin from './apps/phpliteadmin.mjs';
 
 
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const APPS = [fossil, adminer];
+const APPS = [fossil, adminer, phpliteadmin];
 
 /** Runs `app`'s tasks on `side` against an instance of its own; one row per task. */
 async function runApp(app, makeSide) {
@@ -32,7 +33,7 @@ async function runApp(app, makeSide) {
     for (const task of app.tasks(instance)) {
       if (only && !task.name.includes(only) && !task.always) continue;
       const side = makeSide();
-      const r = await runTask(side, { ...task, url: task.url && instance.url(task.url) });
+      const r = await runTask(side, { ...task, url: task.url !== undefined && instance.url(task.url) });
       let done = false;
       try { done = await task.check(instance); } catch (e) { r.checkError = String(e.message || e).slice(0, 160); }
       rows.push({ task: task.name, done, ...r });

@@ -52,7 +52,7 @@ class Known {
     const lines = text.split('\n');
     for (const [i, line] of lines.entries()) {
       const ref = line.match(REF)?.[1];
-      if (ref) this.lines.set(ref, { line, snapshotId, before: lines.slice(Math.max(0, i - 12), i), next: lines.slice(i + 1, i + 4) });
+      if (ref) this.lines.set(ref, { line, snapshotId, before: lines.slice(Math.max(0, i - 40), i), next: lines.slice(i + 1, i + 13) });
     }
   }
   /** A diff's removals (`- …` at the start of a line) make their refs unknown. */
@@ -150,14 +150,19 @@ export function playwright(client) {
 /** A step's match: a line that matches `re`. */
 export const has = (re) => (line) => re.test(line);
 /** `target` on a line right after one that matches `re` (a row's button after its label).
- * (The lines before a target: twelve; after it: three.) */
+ * (The lines before a target: forty; after it: twelve.) */
 export const after = (re, target) => (line, before) => target.test(line) && re.test(before.at(-1) || '');
-/** `target` within the `n` (at most twelve) lines after one that matches `re`. */
+/** `target` within the `n` (at most forty) lines after one that matches `re`. */
 export const near = (re, target, n = 3) => (line, before) => target.test(line) && before.slice(-n).some((b) => re.test(b));
 /** `target` in the row whose header matches `re`: the nearest row header above it does. */
 export const inRow = (re, target) => (line, before) => target.test(line) && re.test(before.findLast((b) => /rowheader/.test(b)) || '');
-/** `target` within the three lines before one that matches `re` (a row's link before its title). */
-export const beforeLine = (re, target) => (line, _before, next) => target.test(line) && next.some((n) => re.test(n));
+/** `target` in the same table row as a line that matches `re`, after it (a row's edit link
+ * before the row's title cell): the lines after it up to the next row. */
+export const sameRow = (re, target) => (line, _before, next) => {
+  if (!target.test(line)) return false;
+  const end = next.findIndex((n) => /^\s*- row\b/.test(n));
+  return next.slice(0, end < 0 ? next.length : end).some((n) => re.test(n));
+};
 
 /**
  * Runs one task on one side: open its URL, then each step — `['read']`, `['navigate', url]`,

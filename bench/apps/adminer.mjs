@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { has, after, near, beforeLine, inRow } from '../mcp-sides.mjs';
+import { has, after, near, sameRow, inRow } from '../mcp-sides.mjs';
 import { phpServer, debVersion } from './serve.mjs';
 
 export const name = 'adminer';
@@ -71,7 +71,7 @@ export function tasks(app) {
       ['browser_click', has(/button "Save"/)],
     ], check: () => one("select price || '/' || stock from products where name='Paper clips'") === '1.25/900' },
     { name: "edit a customer's city", url: at('&select=customers'), steps: [
-      ['browser_click', beforeLine(/Alan Turing/, /link "edit"/)],
+      ['browser_click', sameRow(/Alan Turing/, /link "edit"/)],
       ['browser_fill', value('city'), { text: 'Wilmslow' }],
       ['browser_click', has(/button "Save"/)],
     ], check: () => one("select city from customers where name='Alan Turing'") === 'Wilmslow' },
@@ -81,7 +81,7 @@ export function tasks(app) {
       ['browser_click', has(/button "Save"/)],
     ], check: () => one('select status from orders where id=2') === 'shipped' },
     { name: 'change a price', url: at('&select=products'), steps: [
-      ['browser_click', beforeLine(/Notebook/, /link "edit"/)],
+      ['browser_click', sameRow(/Notebook/, /link "edit"/)],
       ['browser_fill', value('price'), { text: '4.25' }],
       ['browser_click', has(/button "Save"/)],
     ], check: () => one("select price from products where name='Notebook'") === '4.25' },
@@ -109,12 +109,12 @@ export function tasks(app) {
       ['browser_click', has(/button "Save"/)],
     ], check: () => one("select count(*) from sqlite_master where type='view' and name='open_orders'") === '1' },
     { name: 'set a field to NULL', url: at('&select=customers'), steps: [
-      ['browser_click', beforeLine(/Grace Hopper/, /link "edit"/)],
+      ['browser_click', sameRow(/Grace Hopper/, /link "edit"/)],
       ['browser_select_option', near(/rowheader "email"/, /combobox/, 6), { value: 'NULL' }],
       ['browser_click', has(/button "Save"/)],
     ], check: () => one("select email is null from customers where name='Grace Hopper'") === '1' },
     { name: 'clone a row', url: at('&select=products'), steps: [
-      ['browser_click', beforeLine(/Pencil/, /checkbox/)],
+      ['browser_click', sameRow(/Pencil/, /checkbox/)],
       ['browser_click', has(/button "Clone"/)],
       ['browser_fill', value('name'), { text: 'Blue pencil' }],
       ['browser_click', has(/button "Save"/)],

@@ -5,7 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { has, after, near, beforeLine } from '../mcp-sides.mjs';
+import { has, after, near, sameRow } from '../mcp-sides.mjs';
 import { waitForHttp, debVersion } from './serve.mjs';
 
 export const name = 'fossil';
