@@ -28,7 +28,39 @@ pub fn display(href: &str, page_url: &str) -> Option<String> {
         Some(o) if h.eq_ignore_ascii_case(o) => "/",
         _ => h,
     };
-    Some(capped(&redact::url(&without_tracking(local)), HREF_CHARS))
+    let page_local = origin.map_or(page_url, |o| &page_url[o.len()..]);
+    Some(capped(&redact::url(&shared_elided(&without_tracking(local), page_local)), HREF_CHARS))
+}
+
+/// A link to the page's own path whose query starts with the page's own leading parameters
+/// (an admin application's `?db=…&table=…&action=x` on every link) shows that shared run as
+/// `…`: `?…&action=row_create`. Only a run of at least `HREF_SHARED_MIN_CHARS`, never a
+/// fragment or a path; the page's URL is in every result's header.
+fn shared_elided(href: &str, page: &str) -> String {
+    let split = |u: &str| -> (String, String, String) {
+        let (u, frag) = u.split_at(u.find('#').unwrap_or(u.len()));
+        let (path, query) = u.split_at(u.find('?').unwrap_or(u.len()));
+        (path.to_string(), query.trim_start_matches('?').to_string(), frag.to_string())
+    };
+    let (path, query, frag) = split(href);
+    let (page_path, page_query, _) = split(page);
+    if query.is_empty() || page_query.is_empty() || !(path.is_empty() || path == page_path) {
+        return href.to_string();
+    }
+    let params: Vec<&str> = query.split('&').collect();
+    let shared = params.iter().zip(page_query.split('&')).take_while(|(a, b)| **a == *b).count();
+    let shared_chars: usize = params[..shared].iter().map(|p| p.len() + 1).sum();
+    if shared == 0 || shared_chars < crate::budget::HREF_SHARED_MIN_CHARS {
+        return href.to_string();
+    }
+    let rest = &params[shared..];
+    let mut out = format!("{path}?…");
+    for p in rest {
+        out.push('&');
+        out.push_str(p);
+    }
+    out.push_str(&frag);
+    out
 }
 
 /// `scheme://host[:port]` of an http(s) URL.
@@ -96,6 +128,21 @@ mod tests {
         check(" JavaScript:alert(1)", None);
         check("data:text/html;base64,AAAA", None);
         check("", None);
+    }
+
+    #[test]
+    fn the_page_own_leading_parameters_show_as_an_ellipsis() {
+        let page = "http://127.0.0.1:8080/?database=.%2Flibrary.sqlite&table=books&fulltexts=0&numRows=30&action=row_view";
+        let shown = |h: &str| display(h, page);
+        // phpLiteAdmin: the same table's other actions, another table of the same database.
+        assert_eq!(shown("?database=.%2Flibrary.sqlite&table=books&fulltexts=0&numRows=30&action=row_create").as_deref(), Some("?…&action=row_create"));
+        assert_eq!(shown("?database=.%2Flibrary.sqlite&table=loans&fulltexts=0&numRows=30&action=row_view").as_deref(), Some("?…&table=loans&fulltexts=0&numRows=30&action=row_view"));
+        assert_eq!(shown("/?database=.%2Flibrary.sqlite&table=books&fulltexts=0&numRows=30").as_deref(), Some("/?…"));
+        // A short shared run, another path, another origin, a fragment: as they are.
+        assert_eq!(display("?a=1&b=2", "http://h/?a=1&c=3").as_deref(), Some("?a=1&b=2"));
+        assert_eq!(shown("/other?database=.%2Flibrary.sqlite&x=1").as_deref(), Some("/other?database=.%2Flibrary.sqlite&x=1"));
+        assert_eq!(shown("https://elsewhere.test/?database=.%2Flibrary.sqlite&table=books").as_deref(), Some("https://elsewhere.test/?database=.%2Flibrary.sqlite&table=books"));
+        assert_eq!(shown("#top").as_deref(), Some("#top"));
     }
 
     #[test]
