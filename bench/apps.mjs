@@ -5,7 +5,7 @@
 // is counted is every character of every tool result a model would read.
 //
 // Writes bench/apps.json and prints a table. `node bench/apps.mjs [--app NAME]`;
-// BENCH_TASK=substring runs matching tasks only (and those marked `always`: the logins),
+// BENCH_TASK=regex runs matching tasks only (and those marked `always`: the logins),
 // BENCH_SIDE=pcc|playwright-mcp one side only, BENCH_VERBOSE=1|2 prints the results.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,7 +31,7 @@ async function runApp(app, makeSide) {
   try {
     const only = process.env.BENCH_TASK;
     for (const task of app.tasks(instance)) {
-      if (only && !task.name.includes(only) && !task.always) continue;
+      if (only && !new RegExp(only).test(task.name) && !task.always) continue;
       const side = makeSide();
       const r = await runTask(side, { ...task, url: task.url !== undefined && instance.url(task.url) });
       let done = false;

@@ -26,8 +26,8 @@ export async function start(dir, port) {
 
 const q = (s) => s.replace(/'/g, "''");
 
-/** The remark's text area: the second text box after "from" (its author). */
-const remark = (line, before) => /textbox/.test(line) && /textbox/.test(before.at(-1) || '') && /from/.test(before.at(-2) || '');
+/** The remark's text area: the second text box after "from" (its author's box first). */
+const remark = (line, before) => /textbox/.test(line) && before.slice(-2).some((b) => /textbox/.test(b)) && before.slice(-4).some((b) => /\bfrom\b/.test(b));
 
 export function tasks(app) {
   const one = (q) => app.sql(q);

@@ -43,7 +43,7 @@ export function tasks(app) {
   const at = (p) => `?database=.%2Flibrary.sqlite&${p}`;
   const tableSql = (name, table, command, check) => ({ name, url: at(`table=${table}&action=table_sql`), steps: [
     ['browser_fill', sqlBox, { text: command }],
-    ['browser_click', after(/Delimiter|textbox value=";"/, /button "Go"/)],
+    ['browser_click', near(/Delimiter/, /button "Go"/, 3)],
   ], check });
   const editRow = (name, table, rowText, col, text, check) => ({ name, url: at(`table=${table}&action=row_view`), steps: [
     ['browser_click', sameRow(rowText, /link "Edit"/)],
@@ -74,11 +74,11 @@ export function tasks(app) {
     tableSql('update by a table\'s SQL', 'books', "UPDATE books SET author = 'Frank Patrick Herbert' WHERE title = 'Dune'", () => one("select author from books where title='Dune'") === 'Frank Patrick Herbert'),
     { name: 'insert by the database SQL', url: at('view=sql'), steps: [
       ['browser_fill', sqlBox, { text: "INSERT INTO loans (book_id, member_id, due) VALUES (2, 2, '2027-01-15')" }],
-      ['browser_click', after(/Delimiter|textbox value=";"/, /button "Go"/)],
+      ['browser_click', near(/Delimiter/, /button "Go"/, 3)],
     ], check: () => one("select count(*) from loans where due='2027-01-15'") === '1' },
     { name: 'create a view by SQL', url: at('view=sql'), steps: [
       ['browser_fill', sqlBox, { text: 'CREATE VIEW recent_books AS SELECT title FROM books WHERE year > 1980' }],
-      ['browser_click', after(/Delimiter|textbox value=";"/, /button "Go"/)],
+      ['browser_click', near(/Delimiter/, /button "Go"/, 3)],
     ], check: () => one("select count(*) from sqlite_master where type='view' and name='recent_books'") === '1' },
     { name: 'rename a table', url: at('table=loans&action=table_rename'), steps: [
       ['browser_fill', near(/Rename table/, /textbox/, 3), { text: 'borrowings' }],
@@ -109,8 +109,8 @@ export function tasks(app) {
       ['browser_click', has(/button "Confirm"/)],
     ], check: () => one("select count(*) from sqlite_master where name='authors'") === '0' },
     { name: 'create a database', url: at(''), steps: [
-      ['browser_fill', near(/Create New Database/, /textbox/, 3), { text: 'archive' }],
-      ['browser_click', near(/Create New Database/, /button "Create"/, 4)],
+      ['browser_fill', near(/Create New Database/, /textbox/, 8), { text: 'archive' }],
+      ['browser_click', near(/Create New Database/, /button "Create"/, 10)],
     ], check: () => fs.readdirSync(path.dirname(app.db)).some((f) => /^archive(\.|$)/.test(f)) },
   ];
 }
