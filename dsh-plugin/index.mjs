@@ -39,15 +39,18 @@ function metaOf(method, text) {
 }
 
 /**
- * A screenshot's PNG given to the model: through the attachment store (read per call: it may
+ * A screenshot's image given to the model: through the attachment store (read per call: it may
  * load after this plugin), else saved as a file the text names. Never Base64.
  */
 async function attach(ctx, png, text) {
+  // The format the call asked for, from the image's first bytes: PNG, JPEG or WebP.
+  const mime = png[0] === 0xff && png[1] === 0xd8 ? 'image/jpeg' : png.subarray(8, 12).toString('latin1') === 'WEBP' ? 'image/webp' : 'image/png';
+  const ext = mime.slice(6).replace('jpeg', 'jpg');
   const store = ctx.get?.('attachments');
   let why = 'this DSH host has no attachment store';
   if (store?.saveImage) {
     try {
-      const attachment = await store.saveImage({ data: new Uint8Array(png), mediaType: 'image/png', name: 'screenshot.png' });
+      const attachment = await store.saveImage({ data: new Uint8Array(png), mediaType: mime, name: `screenshot.${ext}` });
       return { text, attachment };
     } catch (e) {
       why = `the attachment store refused it (${String(e?.code ?? e?.message ?? e).slice(0, 80)}; at most 2,000 px a side: take the viewport, or an element by ref)`;
@@ -55,7 +58,7 @@ async function attach(ctx, png, text) {
   }
   const dir = join(process.env.DSH_HOME || join(homedir(), '.dsh'), 'pcc-screenshots');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `screenshot-${Date.now()}.png`);
+  const file = join(dir, `screenshot-${Date.now()}.${ext}`);
   writeFileSync(file, png);
   return { text: `${text} Not shown: ${why}; saved to ${file}.` };
 }

@@ -40,6 +40,13 @@ function detailsOf(method: string, text: string, sessionId: string): Record<stri
   return d;
 }
 
+/** An image's MIME type from its first bytes (the format the call asked for: PNG, JPEG, WebP). */
+function mimeOf(b: Buffer): string {
+  if (b[0] === 0xff && b[1] === 0xd8) return "image/jpeg";
+  if (b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP") return "image/webp";
+  return "image/png";
+}
+
 export default function (pi: ExtensionAPI) {
   // The pi session is the agent session in the browser: its current tab, its tabs and their
   // group, its cleanup and its accessibility revisions (PCC_SESSION of each `pcc call`).
@@ -73,7 +80,10 @@ export default function (pi: ExtensionAPI) {
           }
           const text = ran.stdout.replace(/\n$/, "");
           const content: ({ type: "text"; text: string } | { type: "image"; data: string; mimeType: string })[] = [{ type: "text", text }];
-          if (png && existsSync(png)) content.push({ type: "image", data: readFileSync(png).toString("base64"), mimeType: "image/png" });
+          if (png && existsSync(png)) {
+            const bytes = readFileSync(png);
+            content.push({ type: "image", data: bytes.toString("base64"), mimeType: mimeOf(bytes) });
+          }
           return { content, details: detailsOf(t.name, text, session) };
         } finally {
           if (dir) rmSync(dir, { recursive: true, force: true });

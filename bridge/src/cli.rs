@@ -539,7 +539,7 @@ pub fn run() -> i32 {
     };
     let shown = if cli.raw {
         let text = if cli.pretty { serde_json::to_string_pretty(&result) } else { serde_json::to_string(&result) }.unwrap_or_default();
-        crate::output::Shown { text, image: None }
+        crate::output::Shown { text, image: None, mime: String::new() }
     } else {
         show(&method, &result, opts)
     };

@@ -1,12 +1,13 @@
 //! Local files a call names, on the machine whose files they are: `browser_upload`'s `paths`
 //! (checked before the call reaches the browser: each an absolute path to an existing regular
 //! file, passed on canonical — symlinks and `..` resolved — so the browser reads exactly the
-//! file that was checked), and `browser_screenshot`'s `path` (an absolute `.png` path in an
-//! existing directory, never a directory or special file; taken out of the call and written
-//! here from the result's attachment, so the browser never sees a local path).
+//! file that was checked), and `browser_screenshot`'s `path` (an absolute path in an existing
+//! directory ending as its format does — `.png`, `.jpg`, `.webp` —, never a directory or
+//! special file; taken out of the call and written here from the result's attachment, so the
+//! browser never sees a local path).
 //!
 //! Owns: those checks and the screenshot write. Must never: read a file's content, pass on a
-//! path it did not check, or write anything but a screenshot's PNG to a checked path.
+//! path it did not check, or write anything but a screenshot's image to a checked path.
 
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -53,8 +54,15 @@ pub fn screenshot_path(method: &str, params: &mut Map<String, Value>) -> Result<
     if !path.is_absolute() {
         return Err(format!("{s:?} is not an absolute path"));
     }
-    if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
-        return Err(format!("{s:?} does not end in .png"));
+    // The file's name says what it holds: the format asked for (png unless said).
+    let format = params.get("format").and_then(Value::as_str).unwrap_or("png");
+    let names: &[&str] = match format {
+        "jpeg" => &["jpg", "jpeg"],
+        "webp" => &["webp"],
+        _ => &["png"],
+    };
+    if !path.extension().is_some_and(|e| names.iter().any(|n| e.eq_ignore_ascii_case(n))) {
+        return Err(format!("{s:?} does not end in .{} (the format asked for: {format})", names[0]));
     }
     let dir = path.parent().and_then(|d| d.canonicalize().ok()).filter(|d| d.is_dir()).ok_or_else(|| format!("the directory of {s:?} does not exist"))?;
     let file = dir.join(path.file_name().ok_or_else(|| format!("{s:?} names no file"))?);
@@ -64,7 +72,7 @@ pub fn screenshot_path(method: &str, params: &mut Map<String, Value>) -> Result<
     Ok(Some(file))
 }
 
-/// Writes the result's PNG attachment to `path`, and says so in the result (`path`); a write
+/// Writes the result's image attachment to `path`, and says so in the result (`path`); a write
 /// that fails turns the result into an error naming the path.
 pub fn write_screenshot(path: &Path, result: &mut Value) {
     use base64::Engine;
@@ -73,7 +81,7 @@ pub fn write_screenshot(path: &Path, result: &mut Value) {
     match written {
         Ok(()) => result["path"] = path.to_string_lossy().into_owned().into(),
         Err(e) => {
-            *result = serde_json::json!({"error": {"code": "INVALID_REQUEST", "message": format!("the screenshot was taken but not written to {}: {e}", path.display()), "hint": "pass a writable absolute .png path"}});
+            *result = serde_json::json!({"error": {"code": "INVALID_REQUEST", "message": format!("the screenshot was taken but not written to {}: {e}", path.display()), "hint": "pass a writable absolute path ending as the format does (.png, .jpg, .webp)"}});
         }
     }
 }
@@ -96,6 +104,14 @@ mod tests {
         assert_eq!(check_shot(json!(dir.join("a.png").to_string_lossy())).unwrap(), Some(dir.join("a.png")));
         assert!(check_shot(json!("a.png")).unwrap_err().contains("absolute"));
         assert!(check_shot(json!(dir.join("a.txt").to_string_lossy())).unwrap_err().contains(".png"));
+        // A JPEG is written to a .jpg, never to a .png (the bytes would not be what the name says).
+        let shot = |path: &str, format: &str| {
+            let mut p = json!({"path": dir.join(path).to_string_lossy(), "format": format}).as_object().unwrap().clone();
+            screenshot_path("browser_screenshot", &mut p)
+        };
+        assert!(shot("a.png", "jpeg").unwrap_err().contains(".jpg"));
+        assert_eq!(shot("a.JPG", "jpeg").unwrap(), Some(dir.join("a.JPG")));
+        assert_eq!(shot("a.webp", "webp").unwrap(), Some(dir.join("a.webp")));
         assert!(check_shot(json!(dir.join("no-such-dir-pcc/a.png").to_string_lossy())).unwrap_err().contains("directory"));
         assert!(check_shot(json!(7)).is_err());
         let sub = dir.join(format!("pcc-shot-{}.png", std::process::id()));

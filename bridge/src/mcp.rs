@@ -98,8 +98,8 @@ impl ServerHandler for Browser {
         };
         let shown = show(&name, &result, TextOptions { pretty: false, fence: true });
         let mut content = vec![ContentBlock::text(shown.text)];
-        if let Some(png) = shown.image {
-            content.push(ContentBlock::image(png, "image/png"));
+        if let Some(image) = shown.image {
+            content.push(ContentBlock::image(image, shown.mime));
         }
         let failed = result.get("error").is_some_and(|e| !matches!(e, Value::Null));
         Ok(if failed { CallToolResult::error(content) } else { CallToolResult::success(content) }.into())

@@ -8,20 +8,24 @@ use serde_json::Value;
 
 pub struct Shown {
     pub text: String,
-    /// A screenshot's PNG, Base64, never part of `text`.
+    /// A screenshot's image, Base64, never part of `text`.
     pub image: Option<String>,
+    /// Its MIME type, as the extension encoded it (`image/png`, `image/jpeg`, `image/webp`).
+    pub mime: String,
 }
 
 pub fn show(method: &str, result: &Value, opts: TextOptions) -> Shown {
     let mut value = result.clone();
-    let image = value.as_object_mut().and_then(|o| o.remove("attachment")).and_then(|a| a.get("data").and_then(Value::as_str).map(str::to_string));
+    let attachment = value.as_object_mut().and_then(|o| o.remove("attachment"));
+    let image = attachment.as_ref().and_then(|a| a.get("data").and_then(Value::as_str).map(str::to_string));
+    let mime = attachment.as_ref().and_then(|a| a.get("mimeType").and_then(Value::as_str)).unwrap_or("image/png").to_string();
     // A screenshot's model text is exactly the tool's sentence.
     if image.is_some() {
         if let Some(text) = value.get("text").and_then(Value::as_str) {
-            return Shown { text: text.to_string(), image };
+            return Shown { text: text.to_string(), image, mime };
         }
     }
-    Shown { text: model_text(method, &value, opts), image }
+    Shown { text: model_text(method, &value, opts), image, mime }
 }
 
 /// The tool error of a result, as `CODE: message (hint: …)`.

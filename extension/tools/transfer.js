@@ -40,10 +40,10 @@ const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
  * The image a screenshot answers with, from the captured PNG `data` (Base64; a region
  * `cssWidth` CSS px wide): the plan's masks covered by opaque boxes and its marks drawn (each
  * ref's box and label), on the image in the worker — the page sees nothing — scaled to
- * `maxEdge` at most and encoded as `format`. `{mimeType, data, facts: {width, height, bytes,
+ * `maxEdge` at most and encoded as `format` (JPEG and WebP at `quality`, 1–100). `{mimeType, data, facts: {width, height, bytes,
  * format, tokens}}`.
  */
-async function finished(data, plan, cssWidth, { maxEdge, format }) {
+async function finished(data, plan, cssWidth, { maxEdge, format, quality }) {
   const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
   // The PNG's size from its header (IHDR: width and height, big-endian, at bytes 16 and 20):
   // an image sent as it was captured is never decoded.
@@ -61,7 +61,7 @@ async function finished(data, plan, cssWidth, { maxEdge, format }) {
   g.fillStyle = '#000';
   for (const m of plan.masks) g.fillRect(Math.floor(m.x * k), Math.floor(m.y * k), Math.ceil(m.width * k) + 1, Math.ceil(m.height * k) + 1);
   drawMarks(g, plan.marks, k);
-  const out = new Uint8Array(await (await canvas.convertToBlob({ type: MIME[format], quality: limits.screenshotQuality / 100 })).arrayBuffer());
+  const out = new Uint8Array(await (await canvas.convertToBlob({ type: MIME[format], quality: quality / 100 })).arrayBuffer());
   let text = '';
   for (let i = 0; i < out.length; i += 0x8000) text += String.fromCharCode(...out.subarray(i, i + 0x8000));
   return { mimeType: MIME[format], data: btoa(text), facts: facts(out.length) };
@@ -212,7 +212,7 @@ async function browserScreenshot(params, signal) {
   // A tab that paints no frame (in the background, a covered or minimized window) paints
   // while it is captured (debugger.js whilePainting).
   const { data } = await whilePainting(tab, () => main.send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip, captureBeyondViewport: true } : {}) }));
-  const image = await finished(data, plan, region.width, { maxEdge: Math.min(params.maxEdge ?? limits.screenshotMaxEdgePx, limits.screenshotMaxPx), format: params.format ?? 'png' });
+  const image = await finished(data, plan, region.width, { maxEdge: Math.min(params.maxEdge ?? limits.screenshotMaxEdgePx, limits.screenshotMaxPx), format: params.format ?? 'png', quality: params.quality ?? limits.screenshotQuality });
   const out = { text: screenshotText(tab.id, plan.snapshotId), attachment: { mimeType: image.mimeType, data: image.data }, tab: tabInfo(tab), image: image.facts };
   if (truncated) out.truncated = true;
   // The refs the marks show: a state of their own, to act on.

@@ -1,6 +1,7 @@
 //! A call's parameters checked against its tool's JSON Schema in `extension/catalogue.json`,
 //! once, in the router: no handler checks a parameter's type again. The schemas use a small
 //! part of JSON Schema — `type` (integer, number, string, boolean, object, array), `enum`,
+//! `minimum` / `maximum`,
 //! `items`, `properties`, `required`, `additionalProperties: false` — and the catalogue's
 //! integers are all counts, ids, offsets or milliseconds: never below 0. A `null` parameter is
 //! an absent one (a host's unset optional): the checked parameters leave it out; every other
@@ -92,6 +93,12 @@ fn value(path: &str, schema: &Value, v: &Value) -> Result<()> {
     if !ok {
         return Err(invalid(format!("{path} must be {}", a(kind)), "see the tool's parameters"));
     }
+    let n = v.as_f64().unwrap_or(0.0);
+    let (min, max) = (schema.get("minimum").and_then(Value::as_f64), schema.get("maximum").and_then(Value::as_f64));
+    if min.is_some_and(|m| n < m) || max.is_some_and(|m| n > m) {
+        let bound = |b: Option<f64>, none: &str| b.map_or(none.to_string(), |b| b.to_string());
+        return Err(invalid(format!("{path} is {} to {}", bound(min, "0"), bound(max, "any")), "see the tool's parameters"));
+    }
     if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
         if !allowed.contains(v) {
             let names: Vec<String> = allowed.iter().map(|x| x.to_string()).collect();
@@ -170,6 +177,16 @@ mod tests {
     fn a_required_parameter_must_be_there() {
         check(json!({"tabId": 1}), "INVALID_REQUEST: t needs text");
         check(json!({"text": null}), "INVALID_REQUEST: t needs text");
+    }
+
+    #[test]
+    fn a_number_stays_within_its_bounds() {
+        let schemas = Schemas::new(r#"{"shared": {}, "tools": [{"name": "shot", "params": {"quality": {"type": "integer", "minimum": 1, "maximum": 100}}, "required": []}]}"#).unwrap();
+        let got = |q: Value| schemas.check("shot", &json!({ "quality": q })).map(|_| ()).map_err(|e| format!("{}: {}", e.code.as_str(), e.message));
+        assert_eq!(got(json!(80)), Ok(()));
+        assert_eq!(got(json!(1)), Ok(()));
+        assert_eq!(got(json!(0)), Err("INVALID_REQUEST: quality is 1 to 100".into()));
+        assert_eq!(got(json!(101)), Err("INVALID_REQUEST: quality is 1 to 100".into()));
     }
 
     #[test]
