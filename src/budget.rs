@@ -26,6 +26,9 @@ pub const HREF_SHARED_MIN_CHARS: usize = 16;
 pub const RUN_MIN: usize = 6;
 /// Items kept at each end of a degraded run (besides those in the viewport).
 pub const RUN_EDGE: usize = 2;
+/// Options a collapsed list box shows whatever the budget (`select::folded_options`): its
+/// first ones, its last two and the selected one; a note's `[more=…]` opens the rest.
+pub const OPTIONS_SHOWN: usize = 12;
 /// Hard floor for caller budgets: a state smaller than this cannot say anything useful.
 pub const MIN_CHARS: usize = 200;
 pub const MIN_NODES: usize = 5;

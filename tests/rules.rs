@@ -236,6 +236,59 @@ fn a_document_inside_the_page_is_a_wrapper_unless_named() {
     );
     scoped("document_role_scoped", "[role=document]", r#"<div role="document">x</div>"#, expect!["- document: x [ref=e1]"]);
     scoped("suggestion_scoped", "[role=suggestion]", r#"<p>A <span role="suggestion">new</span> word.</p>"#, expect!["- suggestion: new [ref=e1]"]);
+    // A collapsed list box shows its first OPTIONS_SHOWN - 2 options, its last two and the
+    // selected one, whatever the budget (a run of at least RUN_MIN folded into a note: 2 left
+    // out between 10 and 13 are shown); a read scoped to it shows them all.
+    rule("long_list_box_folds", r#"<label>Rows <select><option>1</option><option>2</option><option>3</option><option>4</option><option>5</option><option>6</option><option>7</option><option>8</option><option>9</option><option>10</option><option>11</option><option>12</option><option selected>13</option><option>14</option><option>15</option><option>16</option><option>17</option><option>18</option><option>19</option><option>20</option><option>21</option><option>22</option><option>23</option><option>24</option><option>25</option><option>26</option><option>27</option><option>28</option><option>29</option><option>30</option></select></label>"#, expect![[r#"
+        - combobox "Rows" value="13" [expanded=false] [ref=e1]
+          - option "1"
+          - option "2"
+          - option "3"
+          - option "4"
+          - option "5"
+          - option "6"
+          - option "7"
+          - option "8"
+          - option "9"
+          - option "10"
+          - option "11"
+          - option "12"
+          - option "13" [selected]
+          - note: 15 more options in "Rows" [more=e1]
+          - option "29"
+          - option "30""#]]);
+    scoped("long_list_box_scoped", "select", r#"<select aria-label="Rows"><option>1</option><option>2</option><option>3</option><option>4</option><option>5</option><option>6</option><option>7</option><option>8</option><option>9</option><option>10</option><option>11</option><option>12</option><option>13</option><option>14</option><option>15</option><option>16</option><option>17</option><option>18</option><option>19</option><option>20</option><option>21</option><option>22</option><option>23</option><option>24</option><option>25</option><option>26</option><option>27</option><option>28</option><option>29</option><option>30</option></select>"#, expect![[r#"
+        - combobox "Rows" value="1" [expanded=false] [ref=e1]
+          - option "1" [selected]
+          - option "2"
+          - option "3"
+          - option "4"
+          - option "5"
+          - option "6"
+          - option "7"
+          - option "8"
+          - option "9"
+          - option "10"
+          - option "11"
+          - option "12"
+          - option "13"
+          - option "14"
+          - option "15"
+          - option "16"
+          - option "17"
+          - option "18"
+          - option "19"
+          - option "20"
+          - option "21"
+          - option "22"
+          - option "23"
+          - option "24"
+          - option "25"
+          - option "26"
+          - option "27"
+          - option "28"
+          - option "29"
+          - option "30""#]]);
 }
 
 #[test]

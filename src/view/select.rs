@@ -89,12 +89,13 @@ fn select_in(view: &View, tree: &Tree, budget: Budget, labels: RefLabels, paged:
         }
         mark_runs(view, i, &mut run);
     }
+    let folded = folded_options(view, tree);
     // Candidates with their priority class and tiebreaks.
     // (class in the top 4 bits, then distance, then document position; view index)
     let mut cands: Vec<(u64, usize)> = Vec::new();
     for (doc_pos, &i) in order.iter().enumerate() {
         let v = &view.nodes[i];
-        if !matches!(v.kind, Kind::Element | Kind::Text) {
+        if !matches!(v.kind, Kind::Element | Kind::Text) || folded[i] {
             continue;
         }
         let regionish = v.kind == Kind::Element && (v.role == Role::Heading || v.role == Role::Iframe || (v.role.is_landmark()));
@@ -183,7 +184,7 @@ fn select_in(view: &View, tree: &Tree, budget: Budget, labels: RefLabels, paged:
     // Exact fit: render, and drop the last-added leaves until the text is within budget.
     // A page's closing line is fitted in its longer form ("…; more: page N").
     let summary_of = |selected: &[bool]| {
-        let (line, stats) = closing_line(view, selected, main_frame, tree.behind_modal);
+        let (line, stats) = closing_line(view, selected, &folded, main_frame, tree.behind_modal);
         match paged {
             Some((_, k)) => (Some(format!("- note: page {k}; more: page {}", k + 1)), stats),
             None => (line, stats),
@@ -230,6 +231,51 @@ fn select_in(view: &View, tree: &Tree, budget: Budget, labels: RefLabels, paged:
     Selection { selected, rendered, ..stats }
 }
 
+/// The options a collapsed list box folds away, whatever the budget: of all but its first
+/// `OPTIONS_SHOWN - 2`, its last two and the selected one, each run of at least `RUN_MIN`
+/// (and what is inside them). The rest is a `note: N more options … [more=…]` line; a read scoped to the list box
+/// itself shows every option. (Admin forms repeat a 15-option function list on every row and a
+/// 40-option row count; a country list has 250.)
+fn folded_options(view: &View, tree: &Tree) -> Vec<bool> {
+    let mut folded = vec![false; view.nodes.len()];
+    for v in &view.nodes {
+        let Some(src) = v.src else { continue };
+        if v.kind != Kind::Element || v.role != Role::ComboBox || tree.nodes[src].states.expanded != Some(false) || tree.scope.as_ref().is_some_and(|s| s.contains(&src)) {
+            continue;
+        }
+        // Its options, also through the wrappers the view folds (Chromium's popup, an optgroup).
+        let mut options = Vec::new();
+        let mut stack: Vec<usize> = v.children.iter().rev().copied().collect();
+        while let Some(c) = stack.pop() {
+            let n = &view.nodes[c];
+            if n.kind == Kind::Element && n.role == Role::Option {
+                options.push(c);
+            } else if n.kind == Kind::Group || (n.kind == Kind::Element && matches!(n.role, Role::Group | Role::ListBox)) {
+                stack.extend(n.children.iter().rev().copied());
+            }
+        }
+        // Kept: the first ones, the last two, the selected one; a run of the others is folded
+        // when it is at least `RUN_MIN` long (a note costs a line).
+        let head = crate::budget::OPTIONS_SHOWN - 2;
+        let kept = |k: usize| k < head || k + 2 >= options.len() || view.nodes[options[k]].src.is_some_and(|s| tree.nodes[s].states.selected);
+        let mut k = 0;
+        while k < options.len() {
+            let end = (k..options.len()).find(|&e| kept(e)).unwrap_or(options.len());
+            if end - k >= RUN_MIN {
+                for &o in &options[k..end] {
+                    let mut stack = vec![o];
+                    while let Some(x) = stack.pop() {
+                        folded[x] = true;
+                        stack.extend(view.nodes[x].children.iter().copied());
+                    }
+                }
+            }
+            k = end.max(k + 1);
+        }
+    }
+    folded
+}
+
 /// Marks runs of at least `RUN_MIN` similar consecutive children of `parent`.
 fn mark_runs(view: &View, parent: usize, run: &mut [RunPos]) {
     let children = &view.nodes[parent].children;
@@ -271,7 +317,7 @@ fn distance(view: &View, tree: &Tree, i: usize) -> u64 {
 }
 
 /// The closing `- note: truncated …` line, and the counts behind it.
-fn closing_line(view: &View, selected: &[bool], main_frame: usize, behind_modal: usize) -> (Option<String>, Selection) {
+fn closing_line(view: &View, selected: &[bool], folded: &[bool], main_frame: usize, behind_modal: usize) -> (Option<String>, Selection) {
     let mut s = Selection {
         selected: Vec::new(),
         rendered: Rendered { state: String::new(), refs: Vec::new(), lines: 0 },
@@ -289,7 +335,8 @@ fn closing_line(view: &View, selected: &[bool], main_frame: usize, behind_modal:
             continue;
         }
         s.total += 1;
-        if selected[i] {
+        // (Folded options are said by their list box's own note.)
+        if selected[i] || folded[i] {
             continue;
         }
         if v.kind == Kind::Text {
