@@ -143,8 +143,8 @@ export interface ReadFrame { frameId: number; documentId: string; }
 export type ReadStep = { read: number; state?: string } & ({ step: "walkOnePort"; documentId: string; answer: string; sameAs?: string } | { step: "walkOneInjected"; answer?: string; sameAs?: string; listFirst: boolean } | { step: "askPorts"; documents: { frameId: number; documentId: string; answer?: string }[]; list: boolean } | { step: "askAll"; list: boolean; inject: boolean } | { step: "makeResident"; frames: number[] } | { step: "askEach"; frames: ReadFrame[] } | { step: "patch"; since: string } | { step: "walkFrames"; frames: ReadFrame[]; sameAs?: string } | { step: "render" } | { step: "capture" } | { step: "answer"; result: any; handle: TabHandle; reused: boolean });
 /** What a read step found (session/read_plan.rs Fact). */
 export type ReadFact = { fact: "one"; listed?: ReadFrame[]; documentId?: string; result?: { answer?: string; frames: number; same: boolean; walked: boolean } } | { fact: "ports"; answers: { late?: boolean; answer?: string; frames?: number }[]; listed?: ReadFrame[] } | { fact: "all"; listed?: ReadFrame[]; answers?: { frameId: number; documentId: string; answer?: string; bare?: boolean }[] } | { fact: "each"; answers: { late?: boolean; errorPage?: boolean; answer?: string }[] } | { fact: "resident"; done: boolean } | { fact: "frames"; same: boolean } | { fact: "failed"; why?: string };
-export interface ScreenshotOptions { tab?: TabHandle; marks?: boolean; x: number; y: number; width: number; height: number; secrets?: string[]; }
-export interface ScreenshotPlan { masks: { x: number; y: number; width: number; height: number }[]; marks: { ref: string; x: number; y: number; width: number; height: number; tag: { x: number; y: number; width: number; height: number } }[]; snapshotId?: string; }
+export interface ScreenshotOptions { tab?: TabHandle; marks?: boolean; x: number; y: number; width: number; height: number; secrets?: string[]; snapshotId?: string; boxes?: { ref: string; x: number; y: number; width: number; height: number; found: boolean }[]; }
+export interface ScreenshotPlan { masks: { x: number; y: number; width: number; height: number }[]; marks: { ref: string; x: number; y: number; width: number; height: number; tag: { x: number; y: number; width: number; height: number } }[]; snapshotId?: string; unmarked?: number; }
 export interface FindQuery { text?: string; role?: string; name?: string; exact?: boolean; placeholder?: string; testId?: string; elements?: boolean; maxResults?: number; maxChars?: number; }
 export interface FindResult { snapshotId: string; matches: number; shown: number; truncated: boolean; state: string; refs?: string[]; lines?: string[]; }
 export interface RefTarget { frameId: string; session: string; backendNodeId?: number; walkIndex?: number; walkId?: string; role: string; name: string; tag: string; idAttr?: string; nameAttr?: string; }
@@ -247,6 +247,14 @@ impl WasmCollector {
     pub fn resolve(&self, snapshot_id: &str, ref_label: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue) -> Result<JsValue, JsValue> {
         let tab = options::tab_key(tab).map_err(err)?;
         self.core.resolve(snapshot_id, ref_label, &tab).map_err(err).and_then(|t| to_js(&t))
+    }
+
+    /// Every ref of `snapshotId` with its target, for the tab handle `tab` (the marks of a
+    /// held state); throws as `resolve` does.
+    #[wasm_bindgen(js_name = refsOf, unchecked_return_type = "[string, RefTarget][]")]
+    pub fn refs_of(&self, snapshot_id: &str, #[wasm_bindgen(unchecked_param_type = "TabHandle")] tab: JsValue) -> Result<JsValue, JsValue> {
+        let tab = options::tab_key(tab).map_err(err)?;
+        self.core.refs_of(snapshot_id, &tab).map_err(err).and_then(|t| to_js(&t))
     }
 
     /// Throws (`BROWSER_STALE_REF`, `BROWSER_TARGET_MISMATCH`) unless the refs of `snapshotId`
@@ -479,8 +487,8 @@ pub fn model_text(method: &str, #[wasm_bindgen(unchecked_param_type = "unknown")
 
 /// The model text of a screenshot result.
 #[wasm_bindgen(js_name = screenshotText)]
-pub fn screenshot_text(tab_id: f64, marked: Option<String>) -> String {
-    crate::tools::tabs::screenshot_text(tab_id as i64, marked.as_deref())
+pub fn screenshot_text(tab_id: f64, marked: Option<String>, unmarked: Option<f64>) -> String {
+    crate::tools::tabs::screenshot_text(tab_id as i64, marked.as_deref(), unmarked.unwrap_or(0.0) as usize)
 }
 
 /// Computed styles the extension must ask `DOMSnapshot.captureSnapshot` for, in order.

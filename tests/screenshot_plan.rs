@@ -74,3 +74,36 @@ fn marks_register_their_snapshot_and_its_refs_resolve() {
     let id = p.snapshot_id.expect("a snapshot id");
     assert!(c.resolve(&id, "e1", &opts.tab).is_ok());
 }
+
+/// A held state's marks: `held` (ref, box or `None`) as the extension found each element now.
+fn held_plan(c: &mut Collector, id: &str, held: &[(&str, Option<(f64, f64, f64, f64)>)]) -> Result<String, String> {
+    use pcc::tools::collector::HeldBox;
+    let boxes = held
+        .iter()
+        .map(|(l, b)| {
+            let (x, y, width, height) = b.unwrap_or_default();
+            HeldBox { label: l.to_string(), x, y, width, height, found: b.is_some() }
+        })
+        .collect();
+    let opts = ScreenshotOptions { marks: true, width: 800.0, height: 600.0, snapshot_id: Some(id.to_string()), boxes, tab: common::tab(), ..Default::default() };
+    let p = c.screenshot_plan(page([]).as_str(), &opts).map_err(|e| e.code.as_str().to_string())?;
+    let marks: Vec<String> = p.marks.iter().map(|m| format!("mark {} {} {} {} {}", m.label, m.region.x, m.region.y, m.region.width, m.region.height)).collect();
+    Ok(format!("{} unmarked {}: {}", p.snapshot_id.unwrap_or_default(), p.unmarked, marks.join(", ")))
+}
+
+#[test]
+fn a_held_state_is_marked_with_its_own_refs_where_their_elements_are_now() {
+    let mut c = Collector::new("t");
+    let html = page([el("b", "button").at(10.0, 10.0, 80.0, 24.0).kids([text("Save")]), el("a", "a").attr("href", "/x").at(10.0, 50.0, 40.0, 18.0).kids([text("Help")]), el("d", "button").at(10.0, 90.0, 80.0, 24.0).kids([text("Gone")])]);
+    let id = c.snapshot(html.as_str(), &common::opts(None, None)).unwrap().snapshot_id.clone();
+    // The page scrolled by 40 px since: e1 is above the viewport (not in the image), e2 where it
+    // is now; e3's element is gone (or in a frame): not marked, and said so.
+    let got = held_plan(&mut c, &id, &[("e1", Some((10.0, -30.0, 80.0, 24.0))), ("e2", Some((10.0, 10.0, 40.0, 18.0))), ("e3", None)]);
+    assert_eq!(got, Ok(format!("{id} unmarked 1: mark e2 10 10 40 18")));
+}
+
+#[test]
+fn a_state_the_tab_does_not_hold_is_never_marked() {
+    let mut c = Collector::new("t");
+    assert_eq!(held_plan(&mut c, "snapshot-t-9", &[]), Err("BROWSER_STALE_REF".to_string()));
+}

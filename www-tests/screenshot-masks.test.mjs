@@ -109,6 +109,39 @@ test('marks: each visible ref boxed and labelled on the image, on its element\'s
   await closeTab(b, page, tabId);
 });
 
+test('marks of a state the model holds (snapshotId): its own refs, each on its element where it is now (after a scroll), for the DOM walk\'s and the accessibility tree\'s refs; one the tab does not hold fails', async () => {
+  const { page, tabId } = await openTab(b, server, 'long-session.html');
+  for (const read of [['browser_snapshot', {}], ['browser_accessibility_snapshot', { disableDiffing: true }]]) {
+    await page.evaluate(() => scrollTo(0, 0));
+    const r = await b.call(read[0], { tabId, ...read[1] });
+    const held = r.snapshot?.snapshotId ?? r.snapshotId;
+    const state = r.snapshot?.state ?? r.state;
+    const refs = new Set([...state.matchAll(/\[(?:ref|more)=([a-z]\d+)\]/g)].map((m) => m[1]));
+    await page.evaluate(() => scrollBy(0, 60));
+    const shot = await b.call('browser_screenshot', { tabId, marks: true, snapshotId: held });
+    assert.ok(!shot.error, JSON.stringify(shot.error));
+    assert.equal(shot.snapshotId, held, 'the marks are the held state\'s refs');
+    assert.match(shot.text, new RegExp(`its refs marked \\(snapshotId ${held}\\)`));
+    assert.ok(shot.marks.length > 3, `${read[0]}: ${JSON.stringify(shot).slice(0, 300)}`);
+    const boxes = await page.evaluate(() => [...document.querySelectorAll('*')].map((e) => e.getBoundingClientRect()).map((r) => {
+      const x0 = Math.max(0, r.left), y0 = Math.max(0, r.top), x1 = Math.min(innerWidth, r.right), y1 = Math.min(innerHeight, r.bottom);
+      return [x0, y0, x1 - x0, y1 - y0];
+    }).filter(([, , w, h]) => w > 0 && h > 0));
+    // The attachment preview's button is inside a frame: not placed, and said so.
+    if (read[0] === 'browser_accessibility_snapshot') {
+      assert.ok(shot.unmarked >= 1, JSON.stringify(shot.unmarked));
+      assert.match(shot.text, new RegExp(`but ${shot.unmarked} not found \\(gone, or inside a frame\\)\\.$`));
+    }
+    for (const m of shot.marks) {
+      assert.ok(refs.has(m.ref), `${read[0]}: ${m.ref} is a ref of the held state`);
+      assert.ok(boxes.some(([x, y, w, h]) => Math.abs(x - m.x) <= 2 && Math.abs(y - m.y) <= 2 && Math.abs(w - m.width) <= 2 && Math.abs(h - m.height) <= 2), `${read[0]}: mark ${m.ref} ${JSON.stringify(m)} is where its element is now`);
+    }
+  }
+  const stale = await b.call('browser_screenshot', { tabId, marks: true, snapshotId: 'snapshot-nothere-1' });
+  assert.equal(stale.error?.code, 'BROWSER_STALE_REF', JSON.stringify(stale));
+  await closeTab(b, page, tabId);
+});
+
 test('size: the longest side bounded (1568 px by default, maxEdge when asked), JPEG or WebP on request; the result says the pixels, bytes and tokens', async () => {
   const { page, tabId } = await openTab(b, server, 'long-session.html');
   const plain = await b.call('browser_screenshot', { tabId });

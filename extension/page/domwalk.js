@@ -627,6 +627,19 @@ function markWalkFrame(mark, walkId, index) {
   return !!globalThis.__pccWalks?.get(walkId)?.[index];
 }
 
+/** The border boxes (this frame's viewport, CSS px) of elements `indices` of walk `walkId`:
+ * `[x, y, width, height]` each, null for one gone or without a box (`browser_screenshot`
+ * marks a state the model holds). */
+function walkBoxes(walkId, indices) {
+  const els = globalThis.__pccWalks?.get(walkId);
+  return indices.map((i) => {
+    const el = els?.[i];
+    if (!el || !el.isConnected) return null;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 || r.height > 0 ? [r.x, r.y, r.width, r.height] : null;
+  });
+}
+
 /** Acts on element `index` of walk `walkId` (DOM-source refs): synthetic events, best effort. */
 function domAct(walkId, index, action, value) {
   const el = globalThis.__pccWalks?.get(walkId)?.[index];
@@ -723,7 +736,7 @@ function fieldFacts(maxFields, maxChars, labelChars, skip = 0) {
   return { fields: out, overflow: false };
 }
 
-globalThis.__pccWalker ??= { domWalk, sameWalk, answerThenWalk, portListen, frameArm, framePost, documentId, markWalkFrame, domAct, fieldFacts };
+globalThis.__pccWalker ??= { domWalk, sameWalk, answerThenWalk, portListen, frameArm, framePost, documentId, markWalkFrame, walkBoxes, domAct, fieldFacts };
 // A frame this content script starts in listens for its parent's tags from the start, so that
 // a read can post and walk in one injection (page/checks.js postThenWalk). (Not in the worker.)
 if (typeof document !== 'undefined') frameArm();

@@ -4,5 +4,5 @@
 // Owns: nothing but the import. Must never: run a walk in the worker.
 import '../page/domwalk.js';
 
-export const { domWalk, frameArm, framePost, documentId, markWalkFrame, domAct, fieldFacts } = globalThis.__pccWalker;
+export const { domWalk, frameArm, framePost, documentId, markWalkFrame, walkBoxes, domAct, fieldFacts } = globalThis.__pccWalker;
 

@@ -10,7 +10,8 @@ import { formFields, scrubText } from '../read/evaluate.js';
 import { assertOrigin } from '../services/consent.js';
 import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
 import { imageTokens, projectTab, screenshotText, secretValues } from '../wasm/pcc.js';
-import { answerOf } from '../read/inject.js';
+import { answerOf, inject } from '../read/inject.js';
+import { walkBoxes } from '../read/walker.js';
 import { tabInfo, timeoutOf } from './common.js';
 import { limits } from '../services/limits.js';
 import { captureDom, refNode } from './observe.js';
@@ -19,7 +20,7 @@ import { rememberedSecrets } from '../services/secrets.js';
 /** The boxes to cover on a capture of `region` (viewport coordinates, CSS px): the core's
  * plan from a walk of every frame and the secrets this session saw; throws when the page
  * cannot be walked. */
-async function maskPlan(tab, region, marks, handle) {
+async function maskPlan(tab, region, marks, handle, held, main) {
   let obs;
   try {
     ({ obs } = await captureDom(tab, null));
@@ -31,7 +32,38 @@ async function maskPlan(tab, region, marks, handle) {
   const fields = await answerOf(formFields(tab.id, limits));
   const now = Array.isArray(fields) ? secretValues(JSON.stringify(fields)) : [];
   const { collector } = await ready;
-  return collector.screenshotPlan(jsonText(obs), { ...region, marks, tab: handle, secrets: [...(await rememberedSecrets()), ...now] });
+  const boxes = marks && held ? await heldBoxes(tab, main, collector.refsOf(held, handle)) : [];
+  return collector.screenshotPlan(jsonText(obs), { ...region, marks, tab: handle, secrets: [...(await rememberedSecrets()), ...now], ...(held ? { snapshotId: held, boxes } : {}) });
+}
+
+/**
+ * Where the elements of a held state's refs are now, in the top frame's viewport (CSS px):
+ * walk refs of the top frame in one injection, accessibility refs of the top session by their
+ * box model. A ref in a frame, or one whose element is gone, is not found (the core counts it).
+ */
+async function heldBoxes(tab, main, refs) {
+  const found = (ref, [x, y, width, height]) => ({ ref, x, y, width, height, found: true });
+  const out = [];
+  const walks = new Map();
+  const ax = [];
+  // (An accessibility ref's box model is its own frame's: only the top frame's are placed.)
+  const top = refs.some(([, t]) => t.walkIndex === undefined) ? (await main.send('Page.getFrameTree').catch(() => null))?.frameTree?.frame?.id : undefined;
+  for (const [ref, t] of refs) {
+    if (t.walkIndex !== undefined && !Number(t.frameId)) walks.set(t.walkId, [...(walks.get(t.walkId) ?? []), [ref, t.walkIndex]]);
+    else if (t.walkIndex === undefined && t.session === main.session && t.frameId === top && t.backendNodeId) ax.push([ref, t.backendNodeId]);
+    else out.push({ ref, found: false });
+  }
+  for (const [walkId, list] of walks) {
+    const [res] = await inject(tab.id, [0], walkBoxes, [walkId, list.map(([, i]) => i)]).catch(() => []);
+    list.forEach(([ref], k) => { const r = res?.result?.[k]; out.push(r ? found(ref, r) : { ref, found: false }); });
+  }
+  await Promise.all(ax.map(async ([ref, backendNodeId]) => {
+    const q = (await main.send('DOM.getBoxModel', { backendNodeId }).catch(() => null))?.model?.border;
+    if (!q) return out.push({ ref, found: false });
+    const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
+    out.push(found(ref, [Math.min(...xs), Math.min(...ys), Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)]));
+  }));
+  return out;
 }
 
 const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
@@ -208,17 +240,18 @@ async function browserScreenshot(params, signal) {
   // captured (closed: its secrets could not be found).
   const { cssVisualViewport: v, cssLayoutViewport: lv } = metrics;
   const region = clip ? { x: clip.x - v.pageX, y: clip.y - v.pageY, width: clip.width, height: clip.height } : { x: 0, y: 0, width: lv.clientWidth, height: lv.clientHeight };
-  const plan = await maskPlan(tab, region, params.marks === true, handle);
+  // Marks of a state the model holds (`snapshotId`), or of a fresh one.
+  const plan = await maskPlan(tab, region, params.marks === true, handle, params.marks === true ? params.snapshotId : undefined, main);
   // A tab that paints no frame (in the background, a covered or minimized window) paints
   // while it is captured (debugger.js whilePainting).
   const { data } = await whilePainting(tab, () => main.send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip, captureBeyondViewport: true } : {}) }));
   const image = await finished(data, plan, region.width, { maxEdge: Math.min(params.maxEdge ?? limits.screenshotMaxEdgePx, limits.screenshotMaxPx), format: params.format ?? 'png', quality: params.quality ?? limits.screenshotQuality });
-  const out = { text: screenshotText(tab.id, plan.snapshotId), attachment: { mimeType: image.mimeType, data: image.data }, tab: tabInfo(tab), image: image.facts };
+  const out = { text: screenshotText(tab.id, plan.snapshotId, plan.unmarked), attachment: { mimeType: image.mimeType, data: image.data }, tab: tabInfo(tab), image: image.facts };
   if (truncated) out.truncated = true;
   // The refs the marks show: a state of their own, to act on.
   // (The marks' boxes, CSS px of the image's region, for a host that draws or checks them: the
   // model text is the sentence alone.)
-  if (plan.snapshotId) Object.assign(out, { snapshotId: plan.snapshotId, marks: plan.marks.map(({ ref, x, y, width, height }) => ({ ref, x, y, width, height })) });
+  if (plan.snapshotId) Object.assign(out, { snapshotId: plan.snapshotId, marks: plan.marks.map(({ ref, x, y, width, height }) => ({ ref, x, y, width, height })), ...(plan.unmarked ? { unmarked: plan.unmarked } : {}) });
   return out;
 }
 

@@ -130,6 +130,12 @@ impl Registry {
             .ok_or_else(|| Error::stale_ref(format!("ref {} is not in snapshot {snapshot_id}", crate::text::capped(ref_label, crate::budget::REF_LABEL_CHARS))))
     }
 
+    /// Every ref of `snapshot_id` with its target, if the snapshot still serves the tab handle
+    /// `current` (the same errors as `resolve`).
+    pub fn refs_of(&self, snapshot_id: &str, current: &TabKey) -> Result<&[(String, RefTarget)]> {
+        self.record(snapshot_id, "its refs", current).map(|r| r.refs.as_slice())
+    }
+
     /// Whether the refs of `snapshot_id` still resolve for the tab handle `current` (the same
     /// errors as `resolve`, for no ref in particular).
     pub fn holds(&self, snapshot_id: &str, current: &TabKey) -> Result<()> {

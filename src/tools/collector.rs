@@ -138,6 +138,12 @@ impl Collector {
         self.registry.resolve(snapshot_id, ref_label, tab).cloned()
     }
 
+    /// The refs of `snapshot_id` and their targets, for `tab` (`browser_screenshot` marks a
+    /// state the model holds); `BROWSER_STALE_REF` or `BROWSER_TARGET_MISMATCH` when it cannot.
+    pub fn refs_of(&self, snapshot_id: &str, tab: &TabKey) -> Result<Vec<(String, RefTarget)>> {
+        self.registry.refs_of(snapshot_id, tab).map(<[_]>::to_vec)
+    }
+
     /// Whether the refs of `snapshot_id` still resolve for `tab` (a held result given again
     /// must keep its refs usable): `BROWSER_STALE_REF` or `BROWSER_TARGET_MISMATCH` when not.
     pub fn holds(&self, snapshot_id: &str, tab: &TabKey) -> Result<()> {
@@ -388,6 +394,24 @@ pub struct ScreenshotOptions {
     pub width: f64,
     pub height: f64,
     pub secrets: Vec<String>,
+    /// With `marks`: the state whose refs to mark (one the model holds) instead of a fresh one,
+    /// and where the extension found each ref's element now (viewport coordinates; `null`: not
+    /// found in the top frame — gone, or in a frame).
+    pub snapshot_id: Option<String>,
+    pub boxes: Vec<HeldBox>,
+}
+
+/// Where a ref of a held state is now: its element's border box, when found.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HeldBox {
+    #[serde(rename = "ref")]
+    pub label: String,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    pub found: bool,
 }
 
 /// The boxes the worker draws on the captured image, and the state its marks name.
@@ -396,9 +420,14 @@ pub struct ScreenshotOptions {
 pub struct ScreenshotPlan {
     pub masks: Vec<crate::tools::screenshot::Region>,
     pub marks: Vec<crate::tools::screenshot::Mark>,
-    /// The state whose refs the marks are (with `marks`): a fresh snapshot, its refs usable.
+    /// The state whose refs the marks are (with `marks`): a fresh snapshot, its refs usable,
+    /// or the one asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snapshot_id: Option<String>,
+    /// Refs of the state asked for whose element was not found in the top frame (gone, or
+    /// inside a frame): not marked, and said so.
+    #[serde(skip_serializing_if = "crate::tools::snapshot::is_zero")]
+    pub unmarked: usize,
 }
 
 impl Collector {
@@ -411,7 +440,20 @@ impl Collector {
         let view = crate::view::filter::filter(&tree);
         let masks = masks(&tree, &view, &opts.secrets, capture);
         if !opts.marks {
-            return Ok(ScreenshotPlan { masks, marks: Vec::new(), snapshot_id: None });
+            return Ok(ScreenshotPlan { masks, marks: Vec::new(), snapshot_id: None, unmarked: 0 });
+        }
+        if let Some(id) = &opts.snapshot_id {
+            // A state the model holds: its refs as the extension found them now.
+            let held = self.registry.refs_of(id, &opts.tab)?;
+            let at: Vec<(String, Option<crate::tree::layout::Rect>)> = held
+                .iter()
+                .map(|(label, _)| {
+                    let b = opts.boxes.iter().find(|b| &b.label == label && b.found);
+                    (label.clone(), b.map(|b| crate::tree::layout::Rect { x: b.x, y: b.y, w: b.width, h: b.height }))
+                })
+                .collect();
+            let unmarked = at.iter().filter(|(_, r)| r.is_none()).count();
+            return Ok(ScreenshotPlan { masks, marks: crate::tools::screenshot::marks_at(&at, capture), snapshot_id: Some(id.clone()), unmarked });
         }
         let out = snapshot(&tree, Budget::clamped(None, None), RefLabels { prefix: 'e', first: 1 }, None)?;
         let labelled: Vec<(String, usize)> = out.refs.iter().map(|(l, _)| l.clone()).zip(out.ref_nodes.iter().copied()).collect();
@@ -421,7 +463,7 @@ impl Collector {
         let mut refs = out.refs;
         stamp_walk(&mut refs, walk_id.as_deref());
         self.registry.insert(snapshot_id.clone(), opts.tab.clone(), refs, false, false);
-        Ok(ScreenshotPlan { masks, marks, snapshot_id: Some(snapshot_id) })
+        Ok(ScreenshotPlan { masks, marks, snapshot_id: Some(snapshot_id), unmarked: 0 })
     }
 }
 

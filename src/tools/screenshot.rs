@@ -124,11 +124,17 @@ pub fn masks(tree: &Tree, view: &View, secrets: &[String], capture: Capture) -> 
 /// The marks of `refs` (label, view node) on the captured image: those whose element shows
 /// there.
 pub fn marks(tree: &Tree, view: &View, refs: &[(String, usize)], capture: Capture) -> Vec<Mark> {
+    let at: Vec<(String, Option<Rect>)> = refs.iter().map(|(label, vi)| (label.clone(), view.nodes[*vi].src.and_then(|s| tree.nodes.get(s)).and_then(|n| n.bounds))).collect();
+    marks_at(&at, capture)
+}
+
+/// The marks of refs whose element boxes are known (viewport coordinates): each one that shows
+/// in the capture, its label placed off the labels before it.
+pub fn marks_at(refs: &[(String, Option<Rect>)], capture: Capture) -> Vec<Mark> {
     let mut placed: Vec<Region> = Vec::new();
     refs.iter()
-        .filter_map(|(label, vi)| {
-            let r = view.nodes[*vi].src.and_then(|s| tree.nodes.get(s)).and_then(|n| n.bounds)?;
-            let region = capture.place(&r)?;
+        .filter_map(|(label, r)| {
+            let region = capture.place(r.as_ref()?)?;
             let tag = tag_for(label, &region, &placed, capture);
             placed.push(tag.clone());
             Some(Mark { label: label.clone(), region, tag })

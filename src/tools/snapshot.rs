@@ -42,7 +42,7 @@ pub struct SnapshotResult {
     pub full_reason: Option<crate::session::mode::FullReason>,
 }
 
-fn is_zero(n: &usize) -> bool {
+pub(crate) fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 

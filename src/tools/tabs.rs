@@ -154,11 +154,13 @@ pub fn project_tab(json: &str) -> Result<TabDescriptor> {
 }
 
 /// The only text a model gets for a screenshot; the image travels as an attachment.
-pub fn screenshot_text(tab_id: i64, marked: Option<&str>) -> String {
-    match marked {
-        None => format!("Screenshot captured for tab {tab_id}."),
+pub fn screenshot_text(tab_id: i64, marked: Option<&str>, unmarked: usize) -> String {
+    match (marked, unmarked) {
+        (None, _) => format!("Screenshot captured for tab {tab_id}."),
         // With marks: the state whose refs they are, to act on.
-        Some(id) => format!("Screenshot captured for tab {tab_id}, its refs marked (snapshotId {id})."),
+        (Some(id), 0) => format!("Screenshot captured for tab {tab_id}, its refs marked (snapshotId {id})."),
+        // A held state's refs whose elements were not found: the image does not show them all.
+        (Some(id), n) => format!("Screenshot captured for tab {tab_id}, its refs marked (snapshotId {id}) but {n} not found (gone, or inside a frame)."),
     }
 }
 
@@ -260,7 +262,8 @@ mod tests {
 
     #[test]
     fn screenshot_text_is_exact() {
-        assert_eq!(screenshot_text(12, None), "Screenshot captured for tab 12.");
-        assert_eq!(screenshot_text(12, Some("snapshot-r-3")), "Screenshot captured for tab 12, its refs marked (snapshotId snapshot-r-3).");
+        assert_eq!(screenshot_text(12, None, 0), "Screenshot captured for tab 12.");
+        assert_eq!(screenshot_text(12, Some("snapshot-r-3"), 0), "Screenshot captured for tab 12, its refs marked (snapshotId snapshot-r-3).");
+        assert_eq!(screenshot_text(12, Some("ax-r-7"), 2), "Screenshot captured for tab 12, its refs marked (snapshotId ax-r-7) but 2 not found (gone, or inside a frame).");
     }
 }
