@@ -230,3 +230,45 @@ fn diff_a_page_more_than_half_changed_is_read_in_full() {
 fn filter_joins_inline_text_as_it_renders() {
     check(page([el("lead", "div").kids([text("Plain "), el("", "b").says("bold"), text(" words")])]), expect!["- text: Plain bold words"]);
 }
+
+// ── link base ───────────────────────────────────────────────────────────────────────
+
+/// An admin page's links: each repeats the database and table before its own action.
+fn admin_links(table: &str, actions: &[&str]) -> Vec<common::page::El> {
+    actions.iter().map(|a| el(&format!("act_{a}"), "a").attr("href", &format!("?database=.%2Flibrary.sqlite&table={table}&action={a}")).says(a)).collect()
+}
+
+#[test]
+fn links_sharing_a_long_leading_query_show_it_once() {
+    let mut kids = admin_links("books", &["browse", "insert", "export", "rename"]);
+    kids.push(el("elsewhere", "a").attr("href", "/help").says("Help"));
+    check(page(kids), expect![[r#"
+        - note: … in an href stands for ?database=.%2Flibrary.sqlite&table=books&
+        - link "browse" [href=…action=browse] [ref=e1]
+        - link "insert" [href=…action=insert] [ref=e2]
+        - link "export" [href=…action=export] [ref=e3]
+        - link "rename" [href=…action=rename] [ref=e4]
+        - link "Help" [href=/help] [ref=e5]"#]]);
+}
+
+#[test]
+fn a_short_or_rare_shared_query_is_shown_in_each_link() {
+    // Two links share it (fewer than HREF_BASE_LINKS); three share a 9-character one.
+    check(page(admin_links("books", &["browse", "insert"])), expect![[r#"
+        - link "browse" [href=?database=.%2Flibrary.sqlite&table=books&action=browse] [ref=e1]
+        - link "insert" [href=?database=.%2Flibrary.sqlite&table=books&action=insert] [ref=e2]"#]]);
+    let short: Vec<_> = ["a", "b", "c"].iter().map(|x| el(x, "a").attr("href", &format!("?p=1&x={x}")).says(x)).collect();
+    check(page(short), expect![[r#"
+        - link "a" [href=?p=1&x=a] [ref=e1]
+        - link "b" [href=?p=1&x=b] [ref=e2]
+        - link "c" [href=?p=1&x=c] [ref=e3]"#]]);
+}
+
+#[test]
+fn diff_against_a_state_of_another_link_base_is_read_in_full() {
+    // The page's links move to another table: the base the model holds no longer reads them.
+    let links = |table: &str| page(admin_links(table, &["browse", "insert", "export"]));
+    let got = second_read(links("books"), links("loans"));
+    assert!(got.starts_with("full (mass-change)\n- note: … in an href stands for ?database=.%2Flibrary.sqlite&table=loans&"), "{got}");
+    assert!(second_read(links("books"), links("books")).starts_with("unchanged"));
+}
