@@ -272,4 +272,5 @@ fn a_read_after_the_links_moved_names_their_new_base() {
     let links = |table: &str| page(admin_links(table, &["browse", "insert", "export"]));
     let got = second_read(links("books"), links("loans"));
     assert!(got.starts_with("full (") && got.contains("\n- note: … in an href stands for ?database=.%2Flibrary.sqlite&table=loans&\n"), "{got}");
+    assert!(second_read(links("books"), links("books")).starts_with("unchanged"));
 }
