@@ -19,11 +19,9 @@ pub const PAGE_TEXT_CHARS: usize = 8_000;
 pub const NODE_TEXT_CHARS: usize = 200;
 /// Cap of an `href` shown on a link.
 pub const HREF_CHARS: usize = 100;
-/// A frame's link base (`href::set_bases`): a leading query at least this long, shared by at
-/// least this many links, among each link's first this many whole parameters.
+/// A link's leading query parameters that repeat the page's own are shown as `…` when they
+/// are at least this long (`href::shared_elided`).
 pub const HREF_SHARED_MIN_CHARS: usize = 16;
-pub const HREF_BASE_LINKS: usize = 3;
-pub const HREF_BASE_PARAMS: usize = 6;
 /// A run of at least this many similar siblings is degraded structurally.
 pub const RUN_MIN: usize = 6;
 /// Items kept at each end of a degraded run (besides those in the viewport).

@@ -487,26 +487,3 @@ test('an AX read after a change on a one-frame page: the document answers throug
   }
   await closeTab(b, page, tabId);
 });
-
-test('links that share a long leading query show it once, and a diff never reads a link against another base than the state held (both sources)', async () => {
-  const { page, tabId } = await openTab(b, server, 'admin-links.html');
-  const first = await read(tabId, { disableDiffing: true });
-  assert.match(first.state, /^- note: … in an href stands for \?database=\.%2Flibrary\.sqlite&table=books&\n/);
-  assert.match(first.state, /link "Insert" \[href=…action=row_create\]/);
-  // A change that keeps the links: a diff of one line.
-  await page.click('text=Count');
-  const diff = await read(tabId);
-  assert.equal(diff.mode, 'diff', JSON.stringify(diff));
-  // Every link moved to another table: the base changes, so the read is full with the new one.
-  await page.click('text=Show loans');
-  const moved = await read(tabId);
-  assert.equal(moved.mode, 'full', JSON.stringify(moved).slice(0, 300));
-  assert.match(moved.state, /^- note: … in an href stands for \?database=\.%2Flibrary\.sqlite&table=loans&\n/);
-  const walk = await b.call('browser_snapshot', { tabId });
-  assert.match(walk.snapshot.state, /^- note: … in an href stands for \?database=\.%2Flibrary\.sqlite&table=loans&\n[\s\S]*link "Browse" \[href=…action=row_view\]/);
-  // browser_find's lines stand alone: links in full.
-  const found = await b.call('browser_find', { tabId, text: 'Insert' });
-  assert.match(found.state, /\[href=\?database=\.%2Flibrary\.sqlite&table=loans&action=row_create\]/);
-  await closeTab(b, page, tabId);
-});
-

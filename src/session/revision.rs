@@ -35,9 +35,6 @@ pub struct Revision {
     /// The source and page node count of the read (an `unchanged` answer repeats them).
     pub source: crate::tree::Source,
     pub total_nodes: usize,
-    /// The link base its state named (`view::href::set_bases`): a diff keeps to it.
-    #[serde(default)]
-    pub href_base: Option<String>,
 }
 
 #[derive(Default, Serialize, Deserialize)]

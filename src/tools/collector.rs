@@ -121,11 +121,7 @@ impl Collector {
 
     /// `browser_find`: the matches of `q` in the whole view, their refs under a new snapshot id.
     pub fn find<'a>(&mut self, observation_json: impl Into<ObservationText<'a>>, q: &crate::tools::find::Query, tab: &TabKey, pred: &dyn Fn(&str) -> bool) -> Result<crate::tools::find::FindResult> {
-        let (mut tree, _, walk_id) = read_tree(observation_json)?;
-        // Its lines stand alone, without the note that names a link base: links in full.
-        for f in &mut tree.frames {
-            f.href_base = None;
-        }
+        let (tree, _, walk_id) = read_tree(observation_json)?;
         let view = crate::view::filter::filter(&tree);
         let found = crate::tools::find::find(&view, &tree, q, pred);
         let mut result = found.result;
@@ -265,8 +261,7 @@ impl Collector {
         self.registry.insert(snapshot_id.clone(), opts.tab.clone(), listed, false, true);
         // The node count of the state the client holds: the full read's, carried through diffs.
         let node_count = if result.mode == Mode::Full { result.node_count } else { base_nodes };
-        let href_base = tree.frames.iter().find(|f| f.is_main).and_then(|f| f.href_base.clone());
-        self.revisions.put(key, Revision { snapshot_id, tab: opts.tab.clone(), url, entries, refs, node_count, source: result.source, total_nodes: result.total_nodes, href_base });
+        self.revisions.put(key, Revision { snapshot_id, tab: opts.tab.clone(), url, entries, refs, node_count, source: result.source, total_nodes: result.total_nodes });
         Ok(result)
     }
 

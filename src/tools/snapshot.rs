@@ -56,13 +56,11 @@ pub fn build_tree(obs: &mut Observation) -> Result<Tree> {
 /// `build_tree`, the frames' AX trees left whole with `keep_ax` (see `ax_tree::build`).
 pub fn build_tree_keeping(obs: &mut Observation, keep_ax: bool) -> Result<Tree> {
     let has_ax = obs.frames.iter().any(|f| f.ax.is_some());
-    let mut tree = match (&obs.dom_walk, has_ax) {
-        (_, true) => ax_tree::build(obs, keep_ax),
-        (Some(walk), false) => dom_tree::build(obs, walk),
-        (None, false) => return Err(Error::malformed("observation", "it has neither a frame with an AX tree nor a DOM walk")),
-    };
-    crate::view::href::set_bases(&mut tree);
-    Ok(tree)
+    match (&obs.dom_walk, has_ax) {
+        (_, true) => Ok(ax_tree::build(obs, keep_ax)),
+        (Some(walk), false) => Ok(dom_tree::build(obs, walk)),
+        (None, false) => Err(Error::malformed("observation", "it has neither a frame with an AX tree nor a DOM walk")),
+    }
 }
 
 /// A rendered state and what the stateful layers need from it.

@@ -46,7 +46,7 @@ pub fn build(obs: &mut Observation, keep_ax: bool) -> Tree {
     for fi in 0..obs.frames.len() {
         let f = &obs.frames[fi];
         let is_main = fi == main_frame && f.parent_frame_id.is_none();
-        tree.frames.push(Frame { frame_id: f.frame_id.clone(), session: f.session.clone(), url: f.url.clone(), is_main, href_base: None });
+        tree.frames.push(Frame { frame_id: f.frame_id.clone(), session: f.session.clone(), url: f.url.clone(), is_main });
         // Where does this frame hang?
         let (attach_to, place) = if is_main {
             (Some(tree.root), Some((0.0, 0.0, viewport)))

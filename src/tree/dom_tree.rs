@@ -22,7 +22,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
     let mut tree = Tree {
         nodes,
         root: 0,
-        frames: vec![Frame { frame_id: String::new(), session: String::new(), url: walk.url.clone(), is_main: true, href_base: None }],
+        frames: vec![Frame { frame_id: String::new(), session: String::new(), url: walk.url.clone(), is_main: true }],
         source: Source::Dom,
         scope: None,
         scope_own: false,
@@ -52,7 +52,7 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
                 placed[*one] = true;
                 let f = &obs.dom_frames[*one];
                 let child = tree.frames.len();
-                tree.frames.push(Frame { frame_id: f.frame_id.to_string(), session: String::new(), url: f.url.clone(), is_main: false, href_base: None });
+                tree.frames.push(Frame { frame_id: f.frame_id.to_string(), session: String::new(), url: f.url.clone(), is_main: false });
                 add_walk(&mut tree, &f.nodes, child, owner, (b.x, b.y));
             }
             _ if tree.nodes[owner].in_viewport && !tree.nodes[owner].hidden && !obs.dom_frames.is_empty() => {

@@ -137,8 +137,6 @@ pub struct Frame {
     pub session: String,
     pub url: String,
     pub is_main: bool,
-    /// The query its links share, shown once and as `…` in each link (`view::href::set_bases`).
-    pub href_base: Option<String>,
 }
 
 #[derive(Debug, Clone)]

@@ -1,11 +1,9 @@
 //! How a link's URL is shown to the model: same-origin links as paths, tracking parameters
-//! dropped, secret parameters redacted, the query most of a frame's links start with shown once
-//! (the frame's base) and as `…` in each, the length capped. Hrefs are a large share of a real
-//! page's state; every character here is paid on every read.
+//! dropped, secret parameters redacted, the length capped. Hrefs are a large share of a
+//! real page's state; every character here is paid on every read.
 //!
-//! Owns: the shown form of an `href` and a frame's base. Must never: show a secret parameter's
-//! value, a `javascript:` / `data:` / `vbscript:` URL, more than `HREF_CHARS` characters, or a
-//! `…` whose base the state does not name.
+//! Owns: the shown form of an `href`. Must never: show a secret parameter's value, a
+//! `javascript:` / `data:` / `vbscript:` URL, or more than `HREF_CHARS` characters.
 
 use crate::budget::HREF_CHARS;
 use crate::tree::redact;
@@ -17,19 +15,8 @@ const TRACKING: [&str; 16] = [
     "igshid", "ref_src", "__twitter_impression", "_hsenc", "_hsmi",
 ];
 
-/// The href as a line shows it, or `None` when it must not be shown (script and data URLs):
-/// `base` (the frame's, see `set_bases`) shown as `…`.
-pub fn display(href: &str, page_url: &str, base: Option<&str>) -> Option<String> {
-    let shown = full_form(href, page_url)?;
-    let shown = match base {
-        Some(b) if shown.len() > b.len() && shown.starts_with(b) => format!("…{}", &shown[b.len()..]),
-        _ => shown,
-    };
-    Some(capped(&shown, HREF_CHARS))
-}
-
-/// The href redacted, tracking parameters dropped, same-origin as a path, not capped.
-fn full_form(href: &str, page_url: &str) -> Option<String> {
+/// The href as a line shows it, or `None` when it must not be shown (script and data URLs).
+pub fn display(href: &str, page_url: &str) -> Option<String> {
     let h = href.trim();
     let lower = h.get(..11.min(h.len())).unwrap_or("").to_ascii_lowercase();
     if h.is_empty() || ["javascript:", "data:", "vbscript:"].iter().any(|p| lower.starts_with(p)) {
@@ -41,43 +28,40 @@ fn full_form(href: &str, page_url: &str) -> Option<String> {
         Some(o) if h.eq_ignore_ascii_case(o) => "/",
         _ => h,
     };
-    Some(redact::url(&without_tracking(local)))
+    let page_local = origin.map_or(page_url, |o| &page_url[o.len()..]);
+    Some(capped(&redact::url(&shared_elided(&without_tracking(local), page_local)), HREF_CHARS))
 }
 
-/// The base of the top frame: the leading query (path, `?` and whole parameters, ending in `&`)
-/// that saves the most characters when its links show it as `…` and the state names it once
-/// (an admin application's `?db=…&table=…&` on every link); none when fewer than
-/// `HREF_BASE_LINKS` links share `HREF_SHARED_MIN_CHARS` characters or more, or naming it would
-/// cost more than it saves. A function of the tree alone: every read and diff of the same links
-/// shows the same forms.
-pub fn set_bases(tree: &mut crate::tree::Tree) {
-    use std::collections::HashMap;
-    // (The top frame's only: one note names it, and a frame's links are rarely that many.)
-    let mains: Vec<usize> = (0..tree.frames.len()).filter(|&f| tree.frames[f].is_main).collect();
-    for f in mains {
-        let page = tree.frames[f].url.clone();
-        let mut count: HashMap<String, usize> = HashMap::new();
-        for n in tree.nodes.iter().filter(|n| n.frame == f && n.role == crate::role::Role::Link) {
-            let Some(shown) = n.attr("href").and_then(|h| full_form(h, &page)) else { continue };
-            let Some(q) = shown.find('?') else { continue };
-            // Each whole-parameter prefix, the first few (a link's own tail is never shared).
-            for (i, _) in shown.match_indices('&').filter(|(i, _)| *i > q).take(crate::budget::HREF_BASE_PARAMS) {
-                *count.entry(shown[..=i].to_string()).or_default() += 1;
-            }
-        }
-        let saved = |b: &str, n: usize| (n * (b.chars().count() - 1)).saturating_sub(b.chars().count() + BASE_NOTE.chars().count() + 8);
-        tree.frames[f].href_base = count
-            .into_iter()
-            .filter(|(b, n)| *n >= crate::budget::HREF_BASE_LINKS && b.chars().count() >= crate::budget::HREF_SHARED_MIN_CHARS && b.chars().count() <= HREF_CHARS)
-            .map(|(b, n)| (saved(&b, n), b))
-            .filter(|(s, _)| *s > 0)
-            .max()
-            .map(|(_, b)| b);
+/// A link to the page's own path whose query starts with the page's own leading parameters
+/// (an admin application's `?db=…&table=…&action=x` on every link) shows that shared run as
+/// `…`: `?…&action=row_create`. Only a run of at least `HREF_SHARED_MIN_CHARS`, never a
+/// fragment or a path; the page's URL is in every result's header.
+fn shared_elided(href: &str, page: &str) -> String {
+    let split = |u: &str| -> (String, String, String) {
+        let (u, frag) = u.split_at(u.find('#').unwrap_or(u.len()));
+        let (path, query) = u.split_at(u.find('?').unwrap_or(u.len()));
+        (path.to_string(), query.trim_start_matches('?').to_string(), frag.to_string())
+    };
+    let (path, query, frag) = split(href);
+    let (page_path, page_query, _) = split(page);
+    if query.is_empty() || page_query.is_empty() || !(path.is_empty() || path == page_path) {
+        return href.to_string();
     }
+    let params: Vec<&str> = query.split('&').collect();
+    let shared = params.iter().zip(page_query.split('&')).take_while(|(a, b)| **a == *b).count();
+    let shared_chars: usize = params[..shared].iter().map(|p| p.len() + 1).sum();
+    if shared == 0 || shared_chars < crate::budget::HREF_SHARED_MIN_CHARS {
+        return href.to_string();
+    }
+    let rest = &params[shared..];
+    let mut out = format!("{path}?…");
+    for p in rest {
+        out.push('&');
+        out.push_str(p);
+    }
+    out.push_str(&frag);
+    out
 }
-
-/// The note naming a frame's base, before the base itself.
-pub const BASE_NOTE: &str = "… in an href stands for ";
 
 /// `scheme://host[:port]` of an http(s) URL.
 fn origin_of(url: &str) -> Option<&str> {
@@ -115,7 +99,7 @@ mod tests {
     use super::display;
 
     fn check(href: &str, expect: Option<&str>) {
-        assert_eq!(display(href, "https://news.example/world/today?x=1", None).as_deref(), expect, "{href}");
+        assert_eq!(display(href, "https://news.example/world/today?x=1").as_deref(), expect, "{href}");
     }
 
     #[test]
@@ -147,17 +131,23 @@ mod tests {
     }
 
     #[test]
-    fn a_base_shows_as_an_ellipsis_and_other_links_as_they_are() {
-        let base = Some("?database=.%2Flibrary.sqlite&fulltexts=0&");
-        let page = "http://127.0.0.1:8080/?message=49a6c";
-        assert_eq!(display("?database=.%2Flibrary.sqlite&fulltexts=0&action=row_create", page, base).as_deref(), Some("…action=row_create"));
-        assert_eq!(display("?database=.%2Flibrary.sqlite&table=books", page, base).as_deref(), Some("?database=.%2Flibrary.sqlite&table=books"));
-        assert_eq!(display("https://elsewhere.test/?database=.%2Flibrary.sqlite&fulltexts=0&x=1", page, base).as_deref(), Some("https://elsewhere.test/?database=.%2Flibrary.sqlite&fulltexts=0&x=1"));
+    fn the_page_own_leading_parameters_show_as_an_ellipsis() {
+        let page = "http://127.0.0.1:8080/?database=.%2Flibrary.sqlite&table=books&fulltexts=0&numRows=30&action=row_view";
+        let shown = |h: &str| display(h, page);
+        // phpLiteAdmin: the same table's other actions, another table of the same database.
+        assert_eq!(shown("?database=.%2Flibrary.sqlite&table=books&fulltexts=0&numRows=30&action=row_create").as_deref(), Some("?…&action=row_create"));
+        assert_eq!(shown("?database=.%2Flibrary.sqlite&table=loans&fulltexts=0&numRows=30&action=row_view").as_deref(), Some("?…&table=loans&fulltexts=0&numRows=30&action=row_view"));
+        assert_eq!(shown("/?database=.%2Flibrary.sqlite&table=books&fulltexts=0&numRows=30").as_deref(), Some("/?…"));
+        // A short shared run, another path, another origin, a fragment: as they are.
+        assert_eq!(display("?a=1&b=2", "http://h/?a=1&c=3").as_deref(), Some("?a=1&b=2"));
+        assert_eq!(shown("/other?database=.%2Flibrary.sqlite&x=1").as_deref(), Some("/other?database=.%2Flibrary.sqlite&x=1"));
+        assert_eq!(shown("https://elsewhere.test/?database=.%2Flibrary.sqlite&table=books").as_deref(), Some("https://elsewhere.test/?database=.%2Flibrary.sqlite&table=books"));
+        assert_eq!(shown("#top").as_deref(), Some("#top"));
     }
 
     #[test]
     fn long_hrefs_are_capped() {
         let long = format!("/{}", "a".repeat(400));
-        assert_eq!(display(&long, "", None).unwrap().chars().count(), crate::budget::HREF_CHARS);
+        assert_eq!(display(&long, "").unwrap().chars().count(), crate::budget::HREF_CHARS);
     }
 }

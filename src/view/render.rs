@@ -75,9 +75,8 @@ fn element_body(v: &VNode, tree: &Tree) -> String {
             }
         }
         if v.role == Role::Link {
-            let frame = tree.frames.get(v.frame);
-            let page = frame.map(|f| f.url.as_str()).unwrap_or("");
-            if let Some(h) = n.attr("href").and_then(|h| crate::view::href::display(h, page, frame.and_then(|f| f.href_base.as_deref()))) {
+            let page = tree.frames.get(v.frame).map(|f| f.url.as_str()).unwrap_or("");
+            if let Some(h) = n.attr("href").and_then(|h| crate::view::href::display(h, page)) {
                 out.push_str(&format!(" [href={h}]"));
             }
         }
@@ -201,12 +200,6 @@ pub fn render(view: &View, tree: &Tree, selected: &[bool], labels: RefLabels) ->
     }
     if r.state.ends_with('\n') {
         r.state.pop();
-    }
-    // The top frame's link base is named once, first, in every state of the page (a later diff
-    // may show a link with it that this state left out).
-    if let Some(base) = tree.frames.iter().find(|f| f.is_main).and_then(|f| f.href_base.as_deref()).filter(|_| !r.state.is_empty()) {
-        r.state.insert_str(0, &format!("- note: {}{base}\n", crate::view::href::BASE_NOTE));
-        r.lines += 1;
     }
     r
 }
