@@ -133,7 +133,7 @@ test('a screenshot reaches the model as a stored image attachment, never Base64;
     (req) => ({ calls: [['browser_screenshot', { tabId: Number(lastResult(req).match(/"id":(\d+)/)[1]) }]] }),
     (req) => ({ calls: [['browser_snapshot', {}], ['browser_extract', {}]] }),
     () => ({ calls: [['browser_navigate', { url: c.server.url('tall.html') }]] }),
-    () => ({ calls: [['browser_screenshot', { fullPage: true, maxEdge: 8000 }]] }),
+    () => ({ calls: [['browser_screenshot', { fullPage: true, maxEdge: 8000, format: 'jpeg' }]] }),
     () => ({ text: 'Done.' }),
   ]);
   const r = results(agent);
@@ -162,8 +162,9 @@ test('a screenshot reaches the model as a stored image attachment, never Base64;
   const tall = r.at(-1);
   assert.ok(!tall.isError, textOf(tall));
   assert.deepEqual(tall.content.map((b) => b.type), ['text']);
-  const file = textOf(tall).match(/saved to (\S+\.png)\./)?.[1];
-  assert.ok(file && fs.readFileSync(file).subarray(1, 4).toString() === 'PNG', textOf(tall));
+  // (Asked as JPEG: the file's name says so, and its bytes are one.)
+  const file = textOf(tall).match(/saved to (\S+\.jpg)\./)?.[1];
+  assert.ok(file && fs.readFileSync(file)[0] === 0xff && fs.readFileSync(file)[1] === 0xd8, textOf(tall));
   // Nothing of the image's bytes and no planted secret in any model request or the session log.
   const seen = JSON.stringify([host.model.requests, agent.session.events]);
   assert.ok(!seen.includes(PNG_BASE64), 'Base64 of a PNG reached the model or the log');

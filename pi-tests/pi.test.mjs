@@ -128,10 +128,14 @@ test('a screenshot is an image block plus exactly its sentence; details stay sma
     (ctx) => fauxAssistantMessage(fauxToolCall('browser_snapshot', {})),
     () => fauxAssistantMessage(fauxToolCall('browser_extract', {})),
     () => fauxAssistantMessage(fauxToolCall('browser_accessibility_snapshot', {})),
+    () => fauxAssistantMessage(fauxToolCall('browser_screenshot', { format: 'webp' })),
     fauxAssistantMessage(fauxText('Done.')),
   ]);
   const r = results(messages);
   const shot = r[1];
+  // Another format reaches pi with its own type.
+  const webp = r.find((m, i) => i > 1 && m.toolName === 'browser_screenshot');
+  assert.equal(webp?.content[1]?.mimeType, 'image/webp', textOf(webp));
   assert.ok(!shot.isError, textOf(shot));
   assert.deepEqual(shot.content.map((b) => b.type), ['text', 'image']);
   assert.match(shot.content[0].text, /^Screenshot captured for tab \d+\.$/);

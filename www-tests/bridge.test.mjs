@@ -317,6 +317,14 @@ test('MCP over stdio: tools with schemas; snapshot, click and AX diff; screensho
     assert.equal(saved.content[0].text, `Screenshot captured for tab ${tabId}.`);
     assert.deepEqual([...fs.readFileSync(file).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
     assert.equal(Buffer.from(saved.content[1].data, 'base64').compare(fs.readFileSync(file)), 0, 'the file is the image shown');
+    // Another format: the image item says its own type, and the file's name must say it too.
+    const jpeg = path.join(path.dirname(file), 'page.jpg');
+    const asJpeg = await call('browser_screenshot', { tabId, format: 'jpeg', quality: 60, path: jpeg });
+    assert.equal(asJpeg.content[1].mimeType, 'image/jpeg');
+    assert.deepEqual([...fs.readFileSync(jpeg).subarray(0, 2)], [0xff, 0xd8]);
+    const misnamed = await call('browser_screenshot', { tabId, format: 'webp', path: file });
+    assert.equal(misnamed.isError, true);
+    assert.match(misnamed.content[0].text, /INVALID_REQUEST.*\.webp/);
     for (const bad of ['relative.png', path.join(path.dirname(file), 'shot.txt'), path.join(path.dirname(file), 'missing', 'a.png')]) {
       const r = await call('browser_screenshot', { tabId, path: bad });
       assert.equal(r.isError, true, bad);
