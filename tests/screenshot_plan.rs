@@ -75,16 +75,11 @@ fn marks_register_their_snapshot_and_its_refs_resolve() {
     assert!(c.resolve(&id, "e1", &opts.tab).is_ok());
 }
 
-/// A held state's marks: `held` (ref, box or `None`) as the extension found each element now.
+/// A held state's marks: `held` (ref, box or `None`: not found) as the extension found each
+/// element now.
 fn held_plan(c: &mut Collector, id: &str, held: &[(&str, Option<(f64, f64, f64, f64)>)]) -> Result<String, String> {
     use pcc::tools::collector::HeldBox;
-    let boxes = held
-        .iter()
-        .map(|(l, b)| {
-            let (x, y, width, height) = b.unwrap_or_default();
-            HeldBox { label: l.to_string(), x, y, width, height, found: b.is_some() }
-        })
-        .collect();
+    let boxes = held.iter().filter_map(|(l, b)| b.map(|(x, y, width, height)| HeldBox { label: l.to_string(), x, y, width, height })).collect();
     let opts = ScreenshotOptions { marks: true, width: 800.0, height: 600.0, snapshot_id: Some(id.to_string()), boxes, tab: common::tab(), ..Default::default() };
     let p = c.screenshot_plan(page([]).as_str(), &opts).map_err(|e| e.code.as_str().to_string())?;
     let marks: Vec<String> = p.marks.iter().map(|m| format!("mark {} {} {} {} {}", m.label, m.region.x, m.region.y, m.region.width, m.region.height)).collect();

@@ -283,6 +283,11 @@ export function pendingNavigation(tabId, since) {
   return !!n && n.started >= since && !((n.committed ?? 0) >= n.started) && !((n.stopped ?? 0) >= n.started);
 }
 
+/** The top frame's id, as the attachment follows it (Page.getFrameTree, then its navigations). */
+export function mainFrameOf(tabId) {
+  return tabs.get(tabId)?.mainFrame;
+}
+
 export function isAttached(tabId) {
   return tabs.has(tabId);
 }

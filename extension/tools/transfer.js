@@ -4,7 +4,7 @@
 // to the model (the Bridge writes a screenshot's file), or an unscrubbed field value.
 import { keepWorker } from '../services/bridge.js';
 import { jsonText, ready } from '../services/core.js';
-import { sessions, whilePainting } from '../read/debugger.js';
+import { mainFrameOf, sessions, whilePainting } from '../read/debugger.js';
 import { HINTS, fail } from '../services/errors.js';
 import { formFields, scrubText } from '../read/evaluate.js';
 import { assertOrigin } from '../services/consent.js';
@@ -38,30 +38,29 @@ async function maskPlan(tab, region, marks, handle, held, main) {
 
 /**
  * Where the elements of a held state's refs are now, in the top frame's viewport (CSS px):
- * walk refs of the top frame in one injection, accessibility refs of the top session by their
- * box model. A ref in a frame, or one whose element is gone, is not found (the core counts it).
+ * walk refs of the top frame in one injection, accessibility refs of the top frame by their
+ * box model. A ref in a frame, or one whose element is gone, has no box (the core counts it).
  */
 async function heldBoxes(tab, main, refs) {
-  const found = (ref, [x, y, width, height]) => ({ ref, x, y, width, height, found: true });
   const out = [];
+  const box = (ref, [x, y, width, height]) => out.push({ ref, x, y, width, height });
   const walks = new Map();
   const ax = [];
   // (An accessibility ref's box model is its own frame's: only the top frame's are placed.)
-  const top = refs.some(([, t]) => t.walkIndex === undefined) ? (await main.send('Page.getFrameTree').catch(() => null))?.frameTree?.frame?.id : undefined;
+  const top = mainFrameOf(tab.id);
   for (const [ref, t] of refs) {
     if (t.walkIndex !== undefined && !Number(t.frameId)) walks.set(t.walkId, [...(walks.get(t.walkId) ?? []), [ref, t.walkIndex]]);
     else if (t.walkIndex === undefined && t.session === main.session && t.frameId === top && t.backendNodeId) ax.push([ref, t.backendNodeId]);
-    else out.push({ ref, found: false });
   }
   for (const [walkId, list] of walks) {
     const [res] = await inject(tab.id, [0], walkBoxes, [walkId, list.map(([, i]) => i)]).catch(() => []);
-    list.forEach(([ref], k) => { const r = res?.result?.[k]; out.push(r ? found(ref, r) : { ref, found: false }); });
+    list.forEach(([ref], k) => { const r = res?.result?.[k]; if (r) box(ref, r); });
   }
   await Promise.all(ax.map(async ([ref, backendNodeId]) => {
     const q = (await main.send('DOM.getBoxModel', { backendNodeId }).catch(() => null))?.model?.border;
-    if (!q) return out.push({ ref, found: false });
+    if (!q) return;
     const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
-    out.push(found(ref, [Math.min(...xs), Math.min(...ys), Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)]));
+    box(ref, [Math.min(...xs), Math.min(...ys), Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)]);
   }));
   return out;
 }

@@ -395,13 +395,13 @@ pub struct ScreenshotOptions {
     pub height: f64,
     pub secrets: Vec<String>,
     /// With `marks`: the state whose refs to mark (one the model holds) instead of a fresh one,
-    /// and where the extension found each ref's element now (viewport coordinates; `null`: not
-    /// found in the top frame — gone, or in a frame).
+    /// and where the extension found each ref's element now (viewport coordinates; a ref
+    /// without a box was not found in the top frame — gone, or in a frame).
     pub snapshot_id: Option<String>,
     pub boxes: Vec<HeldBox>,
 }
 
-/// Where a ref of a held state is now: its element's border box, when found.
+/// Where a ref of a held state is now: its element's border box.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct HeldBox {
@@ -411,7 +411,6 @@ pub struct HeldBox {
     pub y: f64,
     pub width: f64,
     pub height: f64,
-    pub found: bool,
 }
 
 /// The boxes the worker draws on the captured image, and the state its marks name.
@@ -445,12 +444,10 @@ impl Collector {
         if let Some(id) = &opts.snapshot_id {
             // A state the model holds: its refs as the extension found them now.
             let held = self.registry.refs_of(id, &opts.tab)?;
+            let found: std::collections::HashMap<&str, &HeldBox> = opts.boxes.iter().map(|b| (b.label.as_str(), b)).collect();
             let at: Vec<(String, Option<crate::tree::layout::Rect>)> = held
                 .iter()
-                .map(|(label, _)| {
-                    let b = opts.boxes.iter().find(|b| &b.label == label && b.found);
-                    (label.clone(), b.map(|b| crate::tree::layout::Rect { x: b.x, y: b.y, w: b.width, h: b.height }))
-                })
+                .map(|(label, _)| (label.clone(), found.get(label.as_str()).map(|b| crate::tree::layout::Rect { x: b.x, y: b.y, w: b.width, h: b.height })))
                 .collect();
             let unmarked = at.iter().filter(|(_, r)| r.is_none()).count();
             return Ok(ScreenshotPlan { masks, marks: crate::tools::screenshot::marks_at(&at, capture), snapshot_id: Some(id.clone()), unmarked });

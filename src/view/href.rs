@@ -37,11 +37,12 @@ pub fn display(href: &str, page_url: &str) -> Option<String> {
 /// `…`: `?…&action=row_create`. Only a run of at least `HREF_SHARED_MIN_CHARS`, never a
 /// fragment or a path; the page's URL is in every result's header.
 fn shared_elided(href: &str, page: &str) -> String {
-    let split = |u: &str| -> (String, String, String) {
+    // (Slices: this runs for every link of every read.)
+    fn split(u: &str) -> (&str, &str, &str) {
         let (u, frag) = u.split_at(u.find('#').unwrap_or(u.len()));
         let (path, query) = u.split_at(u.find('?').unwrap_or(u.len()));
-        (path.to_string(), query.trim_start_matches('?').to_string(), frag.to_string())
-    };
+        (path, query.trim_start_matches('?'), frag)
+    }
     let (path, query, frag) = split(href);
     let (page_path, page_query, _) = split(page);
     if query.is_empty() || page_query.is_empty() || !(path.is_empty() || path == page_path) {
@@ -59,7 +60,7 @@ fn shared_elided(href: &str, page: &str) -> String {
         out.push('&');
         out.push_str(p);
     }
-    out.push_str(&frag);
+    out.push_str(frag);
     out
 }
 
