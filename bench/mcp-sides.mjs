@@ -66,28 +66,36 @@ class Known {
 }
 
 /**
- * Our side: `pcc mcp`; reads are AX revisions of one agent session (full, then diffs). Steps
- * name our tools; `extra` is passed as given.
+ * Our side: `pcc mcp`; reads are AX revisions of its agent session (full, then diffs); an
+ * action that reached another page shows it (read the same way). Steps name our tools;
+ * `extra` is passed as given.
  */
 export function ours(client) {
   let tabId;
   const known = new Known();
   const idOf = (text) => text.match(/"snapshotId":"([^"]+)"/)?.[1];
+  // A result that reached another page carries its state (the session's own way of reading: AX).
+  const reached = (r) => {
+    const id = !r.error && idOf(r.text);
+    if (id) known.learn(r.text, id);
+    return Boolean(id);
+  };
   return {
     name: 'pcc',
     async open(url) {
       const r = await client.call('browser_tab_open', { url });
       tabId = Number(r.text.match(/"tab":\{"id":(\d+)/)?.[1]);
       known.reset();
+      reached(r);
       return [r];
     },
     async navigate(url) {
       const r = await client.call('browser_navigate', { tabId, url });
       known.reset();
-      return { results: [r], showsPage: false };
+      return { results: [r], showsPage: reached(r) };
     },
     async read() {
-      const r = await client.call('browser_accessibility_snapshot', { tabId, sessionId: 'bench' });
+      const r = await client.call('browser_accessibility_snapshot', { tabId });
       const id = idOf(r.text);
       if (/"mode":"diff"/.test(r.text)) known.forget(r.text);
       else if (!/"mode":"unchanged"/.test(r.text)) known.reset();
@@ -98,7 +106,7 @@ export function ours(client) {
     async act(tool, target, extra) {
       const r = await client.call(tool, { tabId, ref: target.ref, snapshotId: target.snapshotId, ...extra });
       if (/"navigated":true/.test(r.text)) known.reset();
-      return { results: [r], showsPage: false };
+      return { results: [r], showsPage: reached(r) };
     },
     close: async () => { await client.call('browser_tab_close', { tabId }); },
   };

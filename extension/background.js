@@ -27,6 +27,7 @@ import { navigateTools } from './tools/navigate.js';
 import { tabTools } from './tools/tabs.js';
 import { scriptTools } from './tools/script.js';
 import { transferTools } from './tools/transfer.js';
+import { withReachedState } from './tools/follow.js';
 import { limits } from './services/limits.js';
 import * as consentTabs from './services/consent.js';
 import { assertMayRead, described, grantTab, mayRead, revokeTab, setPolicy, startConsent } from './services/consent.js';
@@ -121,6 +122,7 @@ function deadline(method, params, sideEffects, limits) {
   const base = globalThis.pcc?.callDeadlineMs ?? limits.callDeadlineMs; // tests shorten it
   const ms = base + (Number.isInteger(params.timeout) ? Math.min(params.timeout, limits.timeoutMaxMs) : 0);
   const ctl = new AbortController();
+  const endsAt = Date.now() + ms;
   let timer;
   const promise = new Promise((_, reject) => {
     timer = setTimeout(() => {
@@ -131,7 +133,7 @@ function deadline(method, params, sideEffects, limits) {
       reject(err);
     }, ms);
   });
-  return { promise, signal: ctl.signal, cancel: () => clearTimeout(timer), abort: (reason) => { clearTimeout(timer); ctl.abort(reason); } };
+  return { promise, signal: ctl.signal, left: () => endsAt - Date.now(), cancel: () => clearTimeout(timer), abort: (reason) => { clearTimeout(timer); ctl.abort(reason); } };
 }
 
 /** Tools that work while a tab's dialog blocks its page (they never wait on the page). */
@@ -202,7 +204,8 @@ async function call(method, params = {}, session = undefined) {
     // Checked once, here, against the tool's schema (src/tools/params.rs): no handler checks a
     // parameter's type again.
     params = core.schemas.check(method, params);
-    params = await withSession(method, params, tabRequired.has(method) ? null : known.get(method), typeof session === 'string' && session ? session.slice(0, limits.sessionIdChars) : '');
+    const agent = typeof session === 'string' && session ? session.slice(0, limits.sessionIdChars) : '';
+    params = await withSession(method, params, tabRequired.has(method) ? null : known.get(method), agent);
     // A read's ask of a document it already holds goes out now, alongside the check below
     // (tools/read.js earlyAsks): its answer waits for the check.
     early = earlyAsks[method]?.(params);
@@ -211,6 +214,8 @@ async function call(method, params = {}, session = undefined) {
     limit = deadline(method, params, sideEffects, limits);
     const start = () => whileRunning(TOOLS[method](params, limit.signal));
     out = await (DIALOG_FREE.has(method) ? Promise.race([start(), limit.promise]) : guardDialog(method, params, start, limit, sideEffects));
+    // An action that reached another page answers with it (tools/follow.js), within the call's time.
+    out = await withReachedState(method, out, typeof params.sessionId === 'string' ? params.sessionId : agent, (id) => Boolean(openDialog(id)), limit.left());
   } catch (e) {
     out = { error: toWire(e) };
   } finally {

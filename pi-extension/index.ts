@@ -64,7 +64,7 @@ export default function (pi: ExtensionAPI) {
       label: t.name.replace(/^browser_/, "browser ").replace(/_/g, " "),
       description: t.description,
       // The shared parameters, once: a guideline of pi's system prompt while the tools are on.
-      ...(i === 0 ? { promptGuidelines: [`Browser tools: ${SHARED} Side effects are never retried automatically; the person's tabs are read only as they grant.`] } : {}),
+      ...(i === 0 ? { promptGuidelines: [`Browser tools: ${SHARED} An action that reaches another page, browser_navigate and browser_tab_open answer with its state. Side effects are never retried automatically; the person's tabs are read only as they grant.`] } : {}),
       parameters: schemaOf(t) as never,
       async execute(_id: string, params: Record<string, unknown>, signal: AbortSignal | undefined, _onUpdate: unknown, ctx: { sessionManager: { getSessionId(): string } }) {
         const args = { ...params };

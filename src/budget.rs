@@ -266,6 +266,12 @@ pub const SESSION_ID_CHARS: usize = 64;
 /// Read keys whose page state the worker holds for a repeat read (AX and snapshot reads):
 /// twice the revisions the core keeps.
 pub const READ_KEYS_KEPT: usize = 2 * REVISIONS_TOTAL;
+/// Agent sessions whose way of reading a page is remembered (`session/follow`: the oldest is
+/// forgotten first).
+pub const SESSIONS_KEPT: usize = 64;
+/// The read of the page an action reached (`session/follow`) waits at most this; past it the
+/// action's result goes without it (the action's outcome is known: it is never withheld).
+pub const FOLLOW_READ_MAX_MS: usize = 5_000;
 /// Documents whose frame once failed to answer the change tracker (not asked again).
 pub const SILENT_FRAMES_KEPT: usize = 256;
 /// Tracked reads under way at once in the read plan (the oldest, its call abandoned without
@@ -334,7 +340,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 79] = [
+pub const SOURCE_LIMITS: [(&str, usize); 80] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -381,6 +387,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 79] = [
     ("timeoutDefaultMs", TIMEOUT_DEFAULT_MS),
     ("groupTitleChars", GROUP_TITLE_CHARS),
     ("sessionIdChars", SESSION_ID_CHARS),
+    ("followReadMaxMs", FOLLOW_READ_MAX_MS),
     ("readKeysKept", READ_KEYS_KEPT),
     ("openedTabsKept", OPENED_TABS_KEPT),
     ("secretsRemembered", SECRETS_REMEMBERED),

@@ -138,6 +138,7 @@ export interface AccessibilityOptions extends SnapshotOptions { sessionId?: stri
 export interface SnapshotResult { snapshotId: string; baseSnapshotId?: string; mode: "full" | "diff" | "unchanged"; source: "chromium_ax" | "dom"; state?: string; nodeCount: number; charCount: number; truncated: boolean; refCount: number; totalNodes: number; omittedNodes?: number; fullReason?: string; }
 export interface ReadRequest { tabId: number; tool: "snapshot" | "ax"; source?: string; selector?: string; ref?: string; snapshotId?: string; sessionId?: string; maxChars?: number; maxNodes?: number; page?: number; disableDiffing?: boolean; baseSnapshotId?: string; wholeAx?: boolean; }
 export interface ReadTab { url: string; tabFence: string; pending?: boolean; }
+export interface FollowRead { tabId: number; tool: "snapshot" | "ax"; sessionId?: string; source?: string; maxChars?: number; maxNodes?: number; }
 export interface ReadFrame { frameId: number; documentId: string; }
 /** A read's next step (session/read_plan.rs Step); `state`: the page state it formed. */
 export type ReadStep = { read: number; state?: string } & ({ step: "walkOnePort"; documentId: string; answer: string; sameAs?: string } | { step: "walkOneInjected"; answer?: string; sameAs?: string; listFirst: boolean } | { step: "askPorts"; documents: { frameId: number; documentId: string; answer?: string }[]; list: boolean } | { step: "askAll"; list: boolean; inject: boolean } | { step: "makeResident"; frames: number[] } | { step: "askEach"; frames: ReadFrame[] } | { step: "patch"; since: string } | { step: "walkFrames"; frames: ReadFrame[]; sameAs?: string } | { step: "render" } | { step: "capture" } | { step: "answer"; result: any; handle: TabHandle; reused: boolean });
@@ -326,6 +327,18 @@ impl WasmCollector {
         let opts = options::read(options, "screenshot options").map_err(err)?;
         let obs = observation_text(observation)?;
         self.core.screenshot_plan(obs, &opts).map_err(err).and_then(|r| to_js(&r))
+    }
+
+    /// The read that follows `method`'s result `result` for agent session `session`
+    /// (`session/follow`): `{tabId, tool, sessionId?, source?, maxChars?, maxNodes?}`, or
+    /// undefined when the result needs none.
+    #[wasm_bindgen(js_name = followRead, unchecked_return_type = "FollowRead | undefined")]
+    pub fn follow_read(&self, method: &str, result: JsValue, session: &str) -> Result<JsValue, JsValue> {
+        let result: serde_json::Value = from_js(result, "result")?;
+        match self.core.follow_read(method, &result, session) {
+            Some(f) => to_js(&f),
+            None => Ok(JsValue::UNDEFINED),
+        }
     }
 
     #[wasm_bindgen(js_name = disposeSession)]

@@ -475,3 +475,22 @@ fn malformed_facts_are_refused_by_their_shape() {
     assert!(serde_json::from_value::<Fact>(json!({"fact": "teleport"})).is_err());
     assert!(serde_json::from_value::<Fact>(json!({"answers": []})).is_err());
 }
+
+/// How an agent session last read a whole page is what follows its next navigating action
+/// (`session/follow`): a scoped or paged read does not change it; each session has its own.
+#[test]
+fn the_last_whole_page_read_of_a_session_is_remembered() {
+    let mut plans = Plans::default();
+    let tool = |p: &Plans, s: &str| p.last_read(s).map(|l| (l.tool.clone(), l.max_chars));
+    assert_eq!(tool(&plans, "s"), None);
+    plans.begin(Request { session_id: Some("s".into()), max_chars: Some(4000), ..ax(1) }, None);
+    assert_eq!(tool(&plans, "s"), Some(("ax".into(), Some(4000))));
+    plans.begin(Request { session_id: Some("s".into()), selector: Some("main".into()), ..snap(1) }, None);
+    plans.begin(Request { session_id: Some("s".into()), page: Some(2), ..snap(1) }, None);
+    assert_eq!(tool(&plans, "s"), Some(("ax".into(), Some(4000))), "scoped and paged reads are not how it reads a page");
+    plans.begin(Request { session_id: Some("t".into()), ..snap(2) }, None);
+    assert_eq!(tool(&plans, "s"), Some(("ax".into(), Some(4000))));
+    assert_eq!(tool(&plans, "t"), Some(("snapshot".into(), None)));
+    plans.dispose_session("s");
+    assert_eq!(tool(&plans, "s"), None);
+}

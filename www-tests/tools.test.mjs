@@ -399,5 +399,33 @@ test('an action that starts a navigation answers with the page it reached: a for
   assert.ok(!slow.error, JSON.stringify(slow.error));
   assert.equal(slow.navigating, true, JSON.stringify(slow));
   assert.match(slow.tab.url, /slow-form\.html$/, 'the page it left, said to be still navigating');
+  assert.equal(slow.snapshot, undefined, 'a page not reached yet is not read');
+  await page.close();
+});
+
+test('an action that reached another page answers with its state, read as the session last read a page (AX here): its refs act, and the next read is unchanged against it', async () => {
+  const { page, tabId } = await open('slow-form.html');
+  const first = await b.call('browser_accessibility_snapshot', { tabId });
+  const ref = first.state.split('\n').find((l) => /button "Log in"/.test(l)).match(/ref=(a\d+)/)[1];
+  const r = await b.call('browser_click', { tabId, ref, snapshotId: first.snapshotId });
+  assert.equal(r.navigated, true, JSON.stringify(r));
+  assert.match(r.snapshot?.snapshotId ?? '', /^ax-/, JSON.stringify(r));
+  assert.match(r.snapshot.state, /heading "How tides work"/, 'the page reached, not the form');
+  assert.doesNotMatch(r.snapshot.state, /Log in/);
+  const again = await b.call('browser_accessibility_snapshot', { tabId });
+  assert.equal(again.mode, 'unchanged', 'the state in the result is the base of the next read');
+  const news = r.snapshot.state.split('\n').find((l) => /link "News"/.test(l)).match(/ref=(a\d+)/)[1];
+  const clicked = await b.call('browser_click', { tabId, ref: news, snapshotId: r.snapshot.snapshotId });
+  assert.ok(!clicked.error, JSON.stringify(clicked.error));
+  assert.equal(clicked.navigated, true);
+  // A page read with browser_snapshot last: the page reached by browser_navigate comes the same way.
+  await b.call('browser_snapshot', { tabId });
+  const back = await b.call('browser_navigate', { tabId, url: server.url('article.html') });
+  assert.match(back.snapshot?.snapshotId ?? '', /^snapshot-/, JSON.stringify(back).slice(0, 300));
+  assert.match(back.snapshot.state, /heading "How tides work"/);
+  // An action that stayed on its page answers without a state.
+  const h = back.snapshot.state.split('\n').find((l) => /link "Home"/.test(l)).match(/ref=(e\d+)/)[1];
+  const hovered = await b.call('browser_hover', { tabId, ref: h, snapshotId: back.snapshot.snapshotId });
+  assert.ok(!hovered.error && hovered.snapshot === undefined, JSON.stringify(hovered));
   await page.close();
 });

@@ -19,7 +19,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServiceExt};
 use serde_json::Value;
 use std::sync::Arc;
 
-const INSTRUCTIONS: &str = "Browser tools of pi-control-chrome. Read a page with browser_snapshot (or browser_accessibility_snapshot for diffs), then act with the refs it shows plus its snapshotId. Open your own tabs with browser_tab_open; the person's tabs are read only as they grant, and acted on after browser_claim_tab. A call with side effects is never retried automatically.";
+const INSTRUCTIONS: &str = "Browser tools of pi-control-chrome. Read a page with browser_snapshot (or browser_accessibility_snapshot for diffs), then act with the refs it shows plus its snapshotId. An action that reaches another page, browser_navigate and browser_tab_open answer with that page's state (read as you last read one). Open your own tabs with browser_tab_open; the person's tabs are read only as they grant, and acted on after browser_claim_tab. A call with side effects is never retried automatically.";
 
 #[derive(Clone)]
 struct Browser {

@@ -14,7 +14,9 @@
 //! - drops a tab title that only repeats its URL, and `active` outside tab lists;
 //! - on a page read, drops counts the model can see for itself (`nodeCount`, `charCount`,
 //!   `refCount`, `totalNodes`), flags that are `false`, the default source, and lifts the
-//!   `snapshot` object of `browser_snapshot` to the top (whose `mode` is always `full`).
+//!   `snapshot` object of `browser_snapshot` to the top (whose `mode` is always `full`);
+//! - on the state of the page an action reached (`session/follow`), drops how it was read
+//!   (`mode` full, `fullReason`, `source`): a new document is always read whole.
 //!
 //! Owns: which fields of a result reach model text. Must never: drop an id or handle a
 //! model must echo (`snapshotId`, `tab.id`, `tabFence`, `incarnation`), `truncated: true`,
@@ -24,6 +26,8 @@ use serde_json::{Map, Value};
 
 /// Tools that act on an element or key and report on the same tab.
 const ACTIONS: [&str; 8] = ["browser_click", "browser_fill", "browser_type", "browser_press", "browser_hover", "browser_select_option", "browser_evaluate", "browser_scroll"];
+/// Tools whose result is a page reached (and may carry its state).
+const REACHING: [&str; 2] = ["browser_navigate", "browser_tab_open"];
 /// Added by the Bridge to every result; a model never needs them.
 const CONNECTION: [&str; 3] = ["browserId", "connectionId", "connectionGeneration"];
 /// What a side effect on a claimed tab checks (`ownership.js`, `browserAction`).
@@ -65,6 +69,13 @@ pub fn view(method: &str, result: &Value) -> Value {
     }
     if method == "browser_snapshot" && out.get("mode").and_then(Value::as_str) == Some("full") {
         out.remove("mode"); // it has no other
+    }
+    // The page an action reached (`session/follow`) is read whole, of a new document: how it
+    // was read (full, why, from which source) says nothing its refs do not.
+    if (ACTIONS.contains(&method) || REACHING.contains(&method)) && out.get("mode").and_then(Value::as_str) == Some("full") {
+        for k in ["mode", "fullReason", "source"] {
+            out.remove(k);
+        }
     }
     // A diff or `unchanged` is of the base's document (same fence, incarnation and URL: the
     // revision key), so its tab is what the model was shown with the base.
@@ -163,6 +174,16 @@ mod tests {
             json!({"ok": true, "action": "click", "ref": "e3", "navigated": true, "tab": {"id": 5, "title": "New", "url": "u2", "handle": handle()}}),
             json!({"ok": true, "navigated": true, "tab": {"id": 5, "title": "New", "url": "u2", "handle": {"tabFence": "tab:5:r.1", "incarnation": "L1"}}}),
         );
+    }
+
+    #[test]
+    fn the_page_an_action_reached_is_its_state_without_how_it_was_read() {
+        let reached = |snapshot: Value| json!({"ok": true, "navigated": true, "settledMs": 90, "tab": {"id": 5, "title": "Done", "url": "u2", "handle": handle()}, "snapshot": snapshot});
+        let shown = |snapshot_id: &str, state: &str| json!({"ok": true, "navigated": true, "settledMs": 90, "tab": {"id": 5, "title": "Done", "url": "u2", "handle": {"tabFence": "tab:5:r.1", "incarnation": "L1"}}, "snapshotId": snapshot_id, "state": state});
+        check("browser_click", reached(json!({"snapshotId": "ax-3", "mode": "full", "fullReason": "navigation", "source": "chromium_ax", "state": "- link \"A\" [ref=a1]", "nodeCount": 3})), shown("ax-3", "- link \"A\" [ref=a1]"));
+        check("browser_press", reached(json!({"snapshotId": "s-4", "mode": "full", "source": "dom", "state": "- link \"A\" [ref=e1]"})), shown("s-4", "- link \"A\" [ref=e1]"));
+        let opened = json!({"ok": true, "tab": {"id": 5, "url": "http://a/", "handle": handle()}, "snapshot": {"snapshotId": "s-1", "mode": "full", "source": "dom", "state": "- heading \"A\""}});
+        check("browser_tab_open", opened, json!({"ok": true, "tab": {"id": 5, "url": "http://a/", "handle": {"tabFence": "tab:5:r.1", "incarnation": "L1"}}, "snapshotId": "s-1", "state": "- heading \"A\""}));
     }
 
     #[test]

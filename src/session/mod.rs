@@ -6,6 +6,7 @@
 //! never: read a page or render a state (it compares what `view` produced).
 
 pub mod diff;
+pub mod follow;
 pub mod identity;
 pub mod mode;
 pub mod policy;

@@ -19,7 +19,8 @@
 //! a clock, answer a held result without a proof that the page is the same (every frame
 //! answered, the same documents), or hold anything for a read that failed.
 
-use crate::budget::{READS_UNDER_WAY, READ_KEYS_KEPT, SILENT_FRAMES_KEPT};
+use crate::budget::{READS_UNDER_WAY, READ_KEYS_KEPT, SESSIONS_KEPT, SILENT_FRAMES_KEPT};
+use crate::session::follow::LastRead;
 use crate::session::refs::TabKey;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -314,6 +315,10 @@ pub struct Plans {
     silent: Vec<(i64, i64, String)>,
     /// Documents that are Chrome's error page.
     error_pages: Vec<(i64, i64, String)>,
+    /// Each agent session's last whole-page read (how an action that reached a page shows it:
+    /// `follow`), newest last.
+    #[serde(default)]
+    last_reads: Vec<LastRead>,
     #[serde(skip)]
     reads: Vec<(u64, Read)>,
     #[serde(skip)]
@@ -332,6 +337,7 @@ impl Plans {
         let id = self.next;
         let key = request.key();
         let pending = tab.as_ref().is_some_and(|t| t.pending);
+        self.note_read(&request);
         let mut read = Read { request, key, phase: Phase::Capture, state: None, frames: Vec::new(), reached: false, listed: None, tab: tab.unwrap_or_default() };
         let step = if pending && read.request.tracked() { self.page_state(&mut read) } else { self.first(&mut read) };
         self.reads.push((id, read));
@@ -339,6 +345,28 @@ impl Plans {
             self.reads.remove(0);
         }
         Next { read: id, step, state: None }
+    }
+
+    /// How `session` last read a whole page (`None`: it has not).
+    pub fn last_read(&self, session: &str) -> Option<&LastRead> {
+        self.last_reads.iter().find(|l| l.session_id == session)
+    }
+
+    /// An agent session is gone: how it read is forgotten.
+    pub fn dispose_session(&mut self, session: &str) {
+        self.last_reads.retain(|l| l.session_id != session);
+    }
+
+    fn note_read(&mut self, request: &Request) {
+        if !request.whole_page() || request.page.is_some() {
+            return;
+        }
+        let session_id = request.session_id.clone().unwrap_or_default();
+        self.last_reads.retain(|l| l.session_id != session_id);
+        self.last_reads.push(LastRead { session_id, tool: request.tool.clone(), source: request.source.clone(), max_chars: request.max_chars, max_nodes: request.max_nodes });
+        if self.last_reads.len() > SESSIONS_KEPT {
+            self.last_reads.remove(0);
+        }
     }
 
     /// The read is over (answered, failed or abandoned): forget it.

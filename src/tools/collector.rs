@@ -16,6 +16,7 @@ use crate::error::{Code, Error, Result};
 use crate::tree::ax_patch::{self, Held};
 use crate::tree::layout;
 use crate::session::identity;
+use crate::session::follow::{self, FollowRead};
 use crate::session::read_plan::{self, Fact, Kept, Next, Plans, Request, TabFacts};
 use crate::tools::journal::Journal;
 use crate::input::{Observation, ObservationText};
@@ -169,6 +170,13 @@ impl Collector {
     pub fn dispose_session(&mut self, session_id: &str) {
         self.revisions.dispose_session(session_id);
         self.held.retain(|(k, _)| k.session_id != session_id);
+        self.plans.dispose_session(session_id);
+    }
+
+    /// The read that follows `method`'s `result` for agent session `session` (`session/follow`):
+    /// the page an action reached, read the way the session last read one.
+    pub fn follow_read(&self, method: &str, result: &serde_json::Value, session: &str) -> Option<FollowRead> {
+        follow::follow(method, result, session, self.plans.last_read(session))
     }
 
     /// `browser_accessibility_snapshot`: `full`, `diff` against the latest revision of the
