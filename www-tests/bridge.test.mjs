@@ -380,7 +380,8 @@ test('a worker too busy to answer by the deadline: the Bridge answers for it (a 
   });
   try {
     for (const [method, params, code] of [
-      ['browser_snapshot', { tabId }, 'BROWSER_PAGE_UNAVAILABLE'],
+      // (AX: a read the tab's held state cannot answer — browser_tab_open's result read the walk.)
+      ['browser_snapshot', { tabId, source: 'chromium_ax' }, 'BROWSER_PAGE_UNAVAILABLE'],
       ['browser_press', { tabId, key: 'Tab' }, 'BROWSER_OPERATION_UNCERTAIN'],
     ]) {
       const t0 = Date.now();
