@@ -1460,3 +1460,20 @@ fn a_text_only_combobox_inside_a_label_gives_its_text() {
         - checkbox "Flash the screen 3 times" [ref=e1]
         - combobox "number of times" value="3" [ref=e2]"#]]);
 }
+
+#[test]
+fn a_cell_that_labels_the_password_field_beside_it_is_said_once() {
+    // A layout table of label cells and field cells (Fossil's login and password forms): the
+    // label cell's text is the field's name, said once, on the field — a password field's too.
+    rule("label_cell_password", r#"<form><table>
+<tr><td id="ul">User ID:</td><td><input type="text" aria-labelledby="ul" name="u"></td></tr>
+<tr><td id="pl">Password:</td><td><input aria-labelledby="pl" type="password" name="p"><input type="button" aria-label="Speak it" value="Speak it"></td></tr>
+<tr><td id="nl">New Password:</td><td><input aria-labelledby="nl" type="password" name="n1"> Suggestion: Vgju</td></tr>
+</table></form>"#, expect![[r#"
+    - form
+      - textbox "User ID:" [ref=e1]
+      - textbox "Password:" [type=password] [ref=e2]
+      - button "Speak it" [ref=e3]
+      - textbox "New Password:" [type=password] [ref=e4]
+      - text: Suggestion: Vgju"#]]);
+}
