@@ -215,7 +215,7 @@ async function call(method, params = {}, session = undefined) {
     const start = () => whileRunning(TOOLS[method](params, limit.signal));
     out = await (DIALOG_FREE.has(method) ? Promise.race([start(), limit.promise]) : guardDialog(method, params, start, limit, sideEffects));
     // An action that reached another page answers with it (tools/follow.js), within the call's time.
-    out = await withReachedState(method, out, typeof params.sessionId === 'string' ? params.sessionId : agent, (id) => Boolean(openDialog(id)), limit.left());
+    out = await withReachedState(method, out, typeof params.sessionId === 'string' ? params.sessionId : agent, { openDialog, dialogOpens }, limit.left());
   } catch (e) {
     out = { error: toWire(e) };
   } finally {

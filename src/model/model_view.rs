@@ -22,12 +22,11 @@
 //! model must echo (`snapshotId`, `tab.id`, `tabFence`, `incarnation`), `truncated: true`,
 //! an omitted count, an error, or change a value it keeps; `view(view(x)) == view(x)`.
 
+use crate::session::follow::REACHING;
 use serde_json::{Map, Value};
 
 /// Tools that act on an element or key and report on the same tab.
 const ACTIONS: [&str; 8] = ["browser_click", "browser_fill", "browser_type", "browser_press", "browser_hover", "browser_select_option", "browser_evaluate", "browser_scroll"];
-/// Tools whose result is a page reached (and may carry its state).
-const REACHING: [&str; 2] = ["browser_navigate", "browser_tab_open"];
 /// Added by the Bridge to every result; a model never needs them.
 const CONNECTION: [&str; 3] = ["browserId", "connectionId", "connectionGeneration"];
 /// What a side effect on a claimed tab checks (`ownership.js`, `browserAction`).

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Tools whose success always reaches a page (no `navigated` flag of their own).
-const REACHING: [&str; 2] = ["browser_navigate", "browser_tab_open"];
+pub const REACHING: [&str; 2] = ["browser_navigate", "browser_tab_open"];
 
 /// The last whole-page read of an agent session: how it reads a page.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
