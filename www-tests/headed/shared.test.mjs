@@ -53,8 +53,12 @@ async function personClicksIn() {
 const personFacts = () => b.pageFact(person.tabId, () => ({ keys: keyLog, focusLog: focusLog.join(','), hasFocus: document.hasFocus(), active: document.activeElement?.id }));
 
 async function openAgentTab(params = {}) {
+  const t0 = Date.now();
   const r = await b.call('browser_tab_open', { url: server.url('agent-work.html'), ...params });
   assert.ok(!r.error, JSON.stringify(r.error));
+  // It answers with the page it opened, in the person's window's background too.
+  assert.match(r.snapshot?.state ?? '', /\[ref=e\d+\]/, `browser_tab_open ${JSON.stringify(params)} answers with the page's state`);
+  (figures.tabOpenMs ??= []).push(Date.now() - t0);
   for (let i = 0; i < 100 && (await b.inWorker(async (id) => (await chrome.tabs.get(id)).status, r.tab.id)) !== 'complete'; i++) await sleep(50);
   const tab = await b.inWorker(async (id) => chrome.tabs.get(id), r.tab.id);
   return { tabId: r.tab.id, windowId: tab.windowId };
