@@ -551,8 +551,6 @@ fn normalize(view: &mut View, tree: &Tree) {
         let out = merge_children(view, i);
         // A text run that only repeats a neighbouring control's name is owned by the control;
         // a run of bullets and separators (`•`, `|`) says nothing on its own.
-        // (A group renders as its children: the control next to the text is its first or last.)
-        let names: Vec<[Option<String>; 2]> = out.iter().map(|&c| [edge_name(view, c, false), edge_name(view, c, true)]).collect();
         // A text that repeats its container's name (a fieldset's legend, a table's caption).
         let own_name = (view.nodes[i].kind == Kind::Element).then(|| view.nodes[i].name.clone()).filter(|n| !n.is_empty());
         // The one text of a lifted wrapper joins its parent's run (`$7<span>/</span>month`):
@@ -562,8 +560,9 @@ fn normalize(view: &mut View, tree: &Tree) {
         for (k, &c) in out.iter().enumerate() {
             if view.nodes[c].kind == Kind::Text {
                 let t = view.nodes[c].name.trim();
-                // (The last element of the child before, the first of the child after.)
-                let near = [k.checked_sub(1).and_then(|j| names.get(j)).and_then(|n| n[0].as_deref()), names.get(k + 1).and_then(|n| n[1].as_deref())];
+                // (The last element of the child before, the first of the child after: a group
+                // renders as its children.)
+                let near = [k.checked_sub(1).and_then(|j| edge_name(view, out[j], false)), out.get(k + 1).and_then(|&j| edge_name(view, j, true))];
                 if near.into_iter().flatten().any(|n| !n.is_empty() && (n == t || n.trim_end_matches(':') == t.trim_end_matches(':'))) {
                     continue;
                 }
@@ -647,12 +646,12 @@ fn normalize(view: &mut View, tree: &Tree) {
 /// line break), with none across inline elements.
 /// The name of the element a view child renders as at its `first` (else last) edge: the child
 /// itself, or through groups (which render as their children) their first or last one.
-fn edge_name(view: &View, mut c: usize, first: bool) -> Option<String> {
+fn edge_name(view: &View, mut c: usize, first: bool) -> Option<&str> {
     // (At most the view's size down: a view is a tree.)
     for _ in 0..view.nodes.len() {
         let n = &view.nodes[c];
         match n.kind {
-            Kind::Element => return Some(n.name.clone()),
+            Kind::Element => return Some(n.name.as_str()),
             Kind::Group => c = *(if first { n.children.first() } else { n.children.last() })?,
             _ => return None,
         }
