@@ -491,6 +491,9 @@ fn the_last_whole_page_read_of_a_session_is_remembered() {
     plans.begin(Request { session_id: Some("t".into()), ..snap(2) }, None);
     assert_eq!(tool(&plans, "s"), Some(("ax".into(), Some(4000))));
     assert_eq!(tool(&plans, "t"), Some(("snapshot".into(), None)));
+    // A worker restart keeps it (the saved state).
+    let back: Plans = serde_json::from_str(&serde_json::to_string(&plans).unwrap()).unwrap();
+    assert_eq!(tool(&back, "s"), Some(("ax".into(), Some(4000))));
     plans.dispose_session("s");
     assert_eq!(tool(&plans, "s"), None);
 }
