@@ -318,6 +318,11 @@ pub const ACTION_COMMIT_MAX_MS: usize = 5_000;
 /// back-to-back calls on a large state (an AX tree of ~0.5 MB takes ~5 ms to save) pay for
 /// one write per interval, and a change is kept within it.
 pub const STATE_WRITE_EVERY_MS: usize = 100;
+/// The saved state is sealed (AES-256-GCM) under a key of this many random bytes, kept in
+/// session storage only (services/core.js): the disk holds nothing readable without it.
+pub const STATE_KEY_BYTES: usize = 32;
+/// AES-GCM's nonce, fresh for every write.
+pub const STATE_IV_BYTES: usize = 12;
 /// A read waits at most this long for a pending navigation to commit.
 pub const NAVIGATION_SETTLE_MAX_MS: usize = 1_000;
 /// A navigation that never showed `loading` counts as a fast load after this long.
@@ -340,7 +345,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 80] = [
+pub const SOURCE_LIMITS: [(&str, usize); 82] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -416,6 +421,8 @@ pub const SOURCE_LIMITS: [(&str, usize); 80] = [
     ("navigationSettleMaxMs", NAVIGATION_SETTLE_MAX_MS),
     ("actionCommitMaxMs", ACTION_COMMIT_MAX_MS),
     ("stateWriteEveryMs", STATE_WRITE_EVERY_MS),
+    ("stateKeyBytes", STATE_KEY_BYTES),
+    ("stateIvBytes", STATE_IV_BYTES),
     ("fastLoadMs", FAST_LOAD_MS),
     ("pollMs", POLL_MS),
     ("coordMaxPx", COORD_MAX_PX),

@@ -1477,3 +1477,79 @@ fn a_cell_that_labels_the_password_field_beside_it_is_said_once() {
       - textbox "New Password:" [type=password] [ref=e4]
       - text: Suggestion: Vgju"#]]);
 }
+
+// ── Client-rendered widgets (issue #64) ─────────────────────────────────────────────────
+
+#[test]
+fn a_combobox_wrapper_is_shown_with_the_field_it_holds() {
+    // The ARIA 1.1 combobox (an autocomplete's wrapper carries the role, the <input> inside
+    // has the focus): one control, named, valued and focused as its field, typed into there.
+    rule2("combobox_wrapper_field", r#"<label for="payee">Payee</label>
+<div role="combobox" aria-expanded="true" aria-haspopup="listbox" aria-owns="pl"><input id="payee" type="text" aria-autocomplete="list" aria-controls="pl" value="Gro" autofocus></div>
+<ul role="listbox" id="pl"><li role="option">Groceries</li><li role="option">Grocery Outlet</li></ul>"#, expect![[r#"
+    - text: Payee
+    - combobox [expanded] [ref=e1]
+      - textbox "Payee" value="Gro" [focused] [ref=e2]
+      - listbox [ref=e3]
+        - option "Groceries" [ref=e4]
+        - option "Grocery Outlet" [ref=e5]"#]], expect![[r#"
+            - text: Payee
+            - combobox [expanded] [ref=e1]
+              - textbox "Payee" value="Gro" [focused] [ref=e2]
+            - listbox [ref=e3]
+              - option "Groceries" [ref=e4]
+              - option "Grocery Outlet" [ref=e5]"#]]);
+}
+
+#[test]
+fn rows_of_a_roving_tabindex_list_each_get_a_ref() {
+    // A file browser's rows: only the current row is in the tab order (tabindex 0), the others
+    // take the focus when chosen (tabindex -1); each row opens on a click.
+    rule("roving_rows", r#"<ul class="listing"><li tabindex="0" class="item"><span>notes.txt</span> <span>2 KB</span></li><li tabindex="-1" class="item"><span>data.csv</span> <span>5 KB</span></li><li tabindex="-1" class="item"><span>todo.md</span> <span>1 KB</span></li></ul>"#, expect![[r#"
+        - listitem "notes.txt 2 KB" [ref=e1]
+        - listitem "data.csv 5 KB" [ref=e2]
+        - listitem "todo.md 1 KB" [ref=e3]"#]]);
+}
+
+#[test]
+fn rows_like_a_focusable_row_each_get_a_ref() {
+    // Only the first row carries a tabindex (the others get it when chosen): rows of the same
+    // kind beside it are rows a person clicks too.
+    rule("roving_rows_first_only", r#"<ul class="listing"><li tabindex="0" class="item"><span>notes.txt</span> <span>2 KB</span></li><li class="item"><span>data.csv</span> <span>5 KB</span></li><li class="item"><span>todo.md</span> <span>1 KB</span></li></ul>"#, expect![[r#"
+        - listitem "notes.txt 2 KB" [ref=e1]
+        - listitem "data.csv 5 KB" [ref=e2]
+        - listitem "todo.md 1 KB" [ref=e3]"#]]);
+}
+
+#[test]
+fn cells_of_a_div_grid_with_pointer_cells_each_get_a_ref() {
+    // A transactions table made of divs whose cells become inputs when clicked.
+    rule("div_grid_cells", r#"<style>.c{display:inline-block;width:120px;cursor:pointer}.r{display:block}</style>
+<div class="t"><div class="r"><div class="c">2026-12-01</div><div class="c">Groceries</div><div class="c">185.00</div></div><div class="r"><div class="c">2026-12-02</div><div class="c">Rent</div><div class="c">185.00</div></div></div>"#, expect![[r#"
+    - clickable "2026-12-01" [ref=e1]
+    - clickable "Groceries" [ref=e2]
+    - clickable "185.00" [ref=e3]
+    - clickable "2026-12-02" [ref=e4]
+    - clickable "Rent" [ref=e5]
+    - clickable "185.00" [ref=e6]"#]]);
+}
+
+#[test]
+fn an_unnamed_field_inside_a_combobox_wrapper_is_still_the_field() {
+    // downshift's autocomplete in a grid cell: the wrapper has the role, the unlabelled input
+    // inside has the focus and what was typed.
+    rule2("combobox_wrapper_unnamed", r#"<div role="row"><div role="cell" aria-label="Payee"><div role="combobox" aria-haspopup="listbox" aria-owns="dl" aria-expanded="true"><input type="text" aria-autocomplete="list" aria-labelledby="nope" value="Gro" autofocus></div></div></div>
+<div role="listbox" id="dl"><div role="option">Groceries</div></div>"#, expect![[r#"
+    - row
+      - cell "Payee"
+        - combobox [expanded] [ref=e1]
+          - textbox value="Gro" [focused] [ref=e2]
+          - listbox [ref=e3]
+            - option "Groceries" [ref=e4]"#]], expect![[r#"
+                - row
+                  - cell "Payee"
+                    - combobox [expanded] [ref=e1]
+                      - textbox value="Gro" [focused] [ref=e2]
+                - listbox [ref=e3]
+                  - option "Groceries" [ref=e4]"#]]);
+}

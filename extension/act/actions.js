@@ -308,6 +308,46 @@ async function setFormatted(session, backendNodeId, type, text, markStarted) {
   return now.valid ? {} : { invalid: true };
 }
 
+/**
+ * The element text goes into for a target: the target when it takes text, else the one
+ * enabled, rendered field inside it (a combobox's or a spin button's wrapper holding its
+ * <input>, a rich editor's frame around its contenteditable; shadow roots included), the
+ * focused one first. Null when it takes none.
+ */
+const EDITABLE_OF = `function () {
+  const takes = (e) => e.isContentEditable || e.localName === 'textarea'
+    || (e.localName === 'input' && !/^(button|submit|reset|checkbox|radio|file|image|hidden)$/.test(e.type));
+  if (takes(this)) return this;
+  const found = [];
+  const visit = (root) => {
+    for (const e of root.querySelectorAll('*')) {
+      if (takes(e) && !e.disabled && e.getClientRects().length && !(e.parentElement && e.parentElement.isContentEditable)) found.push(e);
+      if (e.shadowRoot) visit(e.shadowRoot);
+      if (found.length > 8) return;
+    }
+  };
+  visit(this.shadowRoot || this);
+  if (this.shadowRoot) visit(this);
+  let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return found.find((e) => e === a) || found[0] || null;
+}`;
+
+/** `EDITABLE_OF` for node `backendNodeId`: the backend node id text goes into, or null. */
+async function editableOf(session, backendNodeId) {
+  const { object } = await session.send('DOM.resolveNode', { backendNodeId });
+  try {
+    const { result, exceptionDetails } = await session.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: EDITABLE_OF, returnByValue: false });
+    if (exceptionDetails) fail('BROWSER_SCRIPT_FAILED', 'the page threw while the field was looked up');
+    if (!result?.objectId) return null;
+    const { node } = await session.send('DOM.describeNode', { objectId: result.objectId });
+    session.send('Runtime.releaseObject', { objectId: result.objectId }).catch(() => {});
+    return node?.backendNodeId ?? null;
+  } finally {
+    session.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+  }
+}
+
 /** Runs one action on a resolved node. `all` are the tab's sessions, `session` the node's. */
 export async function act(all, session, backendNodeId, action, params) {
   const top = all[0];
@@ -343,6 +383,10 @@ export async function act(all, session, backendNodeId, action, params) {
       }
       case 'fill':
       case 'type': {
+        // A widget's ref (a combobox wrapper) types into the field it holds.
+        const target = await editableOf(session, backendNodeId);
+        if (!target) fail('INVALID_REQUEST', `${action} needs a field: that element takes no text and holds no field`, 'click it to open what it offers, or use the ref of a textbox, combobox or editor');
+        backendNodeId = target;
         await session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {});
         const formatted = await formattedType(session, backendNodeId);
         if (formatted) {

@@ -9,6 +9,8 @@ import { runtimeId, runtimeLoaded } from './handles.js';
 import { hintsLoaded } from './errors.js';
 import { setLimits } from './limits.js';
 
+const encoder = new TextEncoder();
+
 /** The loaded core. `collector` and `schemas` (every tool's parameter schemas, from
  * catalogue.json: src/tools/params.rs) live in the instance and are replaced when it is
  * renewed: never keep them beyond one call. */
@@ -31,10 +33,12 @@ export const ready = (async () => {
   startup.instantiateMs = performance.now() - t0;
   const l = limits();
   setLimits(l);
+  core.limits = l;
+  const opened = saved && await unsealSaved(saved);
   let collector = null;
-  if (saved) {
+  if (opened) {
     try {
-      collector = Collector.restore(saved);
+      collector = Collector.restore(opened);
       startup.restored = true;
     } catch (e) {
       console.error('pcc: the saved collector state could not be restored; refs of the last worker fail closed', e);
@@ -51,8 +55,42 @@ export const ready = (async () => {
 // chrome.storage: a write there hands the whole text to every storage listener. Keyed by the
 // runtime (handles.js), which chrome.storage.session keeps for the browser session only: a
 // state of an earlier session is never read, and is deleted.
+// The state holds page text (held results, names, values), and Cache Storage is the profile's
+// disk: it is written sealed with AES-GCM under a key kept only in chrome.storage.session
+// (memory; gone with the browser), so what reaches the disk reads as noise without it.
 const STATE_CACHE = 'pcc-core-state';
 const stateUrl = () => `https://pcc.invalid/state/${runtimeId}`;
+const KEY_ITEM = 'pcc.stateKey';
+let stateKey = null; // Promise<CryptoKey>
+
+/** The browser session's state key: the one kept in session storage, else a new one. */
+function keyOfSession() {
+  stateKey ??= (async () => {
+    const { [KEY_ITEM]: kept } = await chrome.storage.session.get(KEY_ITEM);
+    if (Array.isArray(kept) && kept.length === core.limits.stateKeyBytes) return crypto.subtle.importKey('raw', new Uint8Array(kept), 'AES-GCM', false, ['encrypt', 'decrypt']);
+    const raw = crypto.getRandomValues(new Uint8Array(core.limits.stateKeyBytes));
+    await chrome.storage.session.set({ [KEY_ITEM]: [...raw] });
+    return crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
+  })();
+  stateKey.catch(() => { stateKey = null; });
+  return stateKey;
+}
+
+/** `bytes` sealed: a fresh IV, then the ciphertext with its tag. */
+async function seal(bytes) {
+  const iv = crypto.getRandomValues(new Uint8Array(core.limits.stateIvBytes));
+  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await keyOfSession(), bytes));
+  const out = new Uint8Array(core.limits.stateIvBytes + sealed.length);
+  out.set(iv);
+  out.set(sealed, core.limits.stateIvBytes);
+  return out;
+}
+
+/** What `seal` sealed, or a throw (another key, a torn or altered write). */
+async function unseal(bytes) {
+  const iv = bytes.subarray(0, core.limits.stateIvBytes);
+  return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, await keyOfSession(), bytes.subarray(core.limits.stateIvBytes)));
+}
 
 async function savedState() {
   try {
@@ -66,9 +104,20 @@ async function savedState() {
   }
 }
 
+/** The saved state's text, opened; null (and the entry gone) when it cannot be: a state
+ * written before states were sealed, a torn write, another session's key. */
+async function unsealSaved(sealed) {
+  try {
+    return await unseal(sealed);
+  } catch {
+    await caches.open(STATE_CACHE).then((c) => c.delete(stateUrl())).catch(() => {});
+    return null;
+  }
+}
+
 let saving = null;
 let lastWrite = -Infinity;
-/** The last write's cost: `{ms}` to save the state as text, its `chars` (the bench reads it). */
+/** The last write's cost: `{ms}` to save the state as text and seal it, its `chars` (the bench reads it). */
 export const stateWrites = { count: 0, ms: 0, chars: 0 };
 /** Writes the core's state once the calls running now have answered, at most once every
  * `stateWriteEveryMs` (a write asked meanwhile is made at the end of the interval). */
@@ -81,8 +130,9 @@ export function keepState() {
     try {
       const t0 = performance.now();
       const text = core.collector.saveState();
+      const sealed = await seal(encoder.encode(text));
       Object.assign(stateWrites, { count: stateWrites.count + 1, ms: performance.now() - t0, chars: text.length });
-      await (await caches.open(STATE_CACHE)).put(stateUrl(), new Response(text));
+      await (await caches.open(STATE_CACHE)).put(stateUrl(), new Response(sealed));
     } catch (e) {
       console.error('pcc: the collector state could not be kept for the next worker', e);
     }
@@ -91,7 +141,6 @@ export function keepState() {
 
 let running = 0;
 let idle = null;
-const encoder = new TextEncoder();
 
 /**
  * A tool call's `result` (a promise, or a value) counted as running until it settles: the

@@ -22,5 +22,11 @@ export function toWire(e) {
   if (e && typeof e === 'object' && typeof e.code === 'string' && e.code.match(/^[A-Z_]+$/)) {
     return { code: e.code, message: String(e.message || e.code), hint: e.hint || HINTS[e.code] || '' };
   }
-  return { code: 'BROWSER_SCRIPT_FAILED', message: String(e && e.message || e), hint: HINTS.BROWSER_SCRIPT_FAILED };
+  const message = String(e && e.message || e);
+  // A DevTools command the browser refused ({"code":-32000,"message":"Element is not
+  // focusable"}): what it said, and a hint that fits it (the default one is about pages that
+  // refuse script, which a retry after loading does not fix here).
+  const refused = message.match(/^\{"code":-?\d+,"message":"((?:[^"\\]|\\.)*)"/);
+  if (refused) return { code: 'BROWSER_SCRIPT_FAILED', message: `the browser refused the command: ${refused[1]}`, hint: 'take a new snapshot and act on what it shows; this element may not take that action' };
+  return { code: 'BROWSER_SCRIPT_FAILED', message, hint: HINTS.BROWSER_SCRIPT_FAILED };
 }

@@ -9,9 +9,13 @@ use crate::tree::Node;
 /// Words that mark a field as holding a secret, matched on word-ish boundaries in the
 /// field's name, id, autocomplete, aria-label, placeholder and accessible name.
 /// Written with `-` between parts (`api_key` and `apiKey` normalize to `api-key`).
-const SECRET_WORDS: [&str; 43] = [
+/// A payment card is named by what of it is secret (`card number`, `security code`): "card"
+/// alone names a kanban card, a gift card's message or a card holder's name as often.
+const SECRET_WORDS: [&str; 52] = [
     "password", "passwd", "passcode", "pwd", "token", "secret", "credential", "otp", "totp",
-    "one-time", "onetime", "2fa", "mfa", "pin", "cvc", "cvv", "csc", "card", "ccnum",
+    "one-time", "onetime", "2fa", "mfa", "pin", "cvc", "cvv", "csc", "ccnum",
+    "card-number", "cardnumber", "card-no", "card-num", "credit-card", "debit-card", "card-security",
+    "card-code", "card-verification", "security-code",
     "apikey", "api-key", "key",
     // Wallets, recovery and identity numbers.
     "passphrase", "mnemonic", "seed-phrase", "recovery-phrase", "recovery-code", "recovery-key",
@@ -47,8 +51,27 @@ pub fn is_sensitive_by<'a>(attr: &dyn Fn(&str) -> Option<&'a str>, name: &str) -
             return true;
         }
     }
-    let fields = [attr("name"), attr("id"), attr("autocomplete"), attr("aria-label"), attr("placeholder"), attr("title"), Some(name)];
+    // A placeholder that gives examples ("e.g. Bank, Savings, Credit Card, Cash") says what
+    // the field is not limited to, not what it is: it does not name the field (nor does an
+    // accessible name taken from it). A bare list of examples still names a field that has
+    // no other name.
+    let placeholder = attr("placeholder").filter(|p| !reads_as_examples(p, name));
+    let name = Some(name).filter(|n| attr("placeholder").is_none_or(|p| p.trim() != n.trim() || placeholder.is_some()));
+    let fields = [attr("name"), attr("id"), attr("autocomplete"), attr("aria-label"), placeholder, attr("title"), name];
     fields.into_iter().flatten().any(has_secret_word)
+}
+
+/// Whether a placeholder gives examples rather than naming its field: it opens as examples do
+/// ("e.g.", "for example", "such as", "like"), or it is a list (two or more commas) beside an
+/// accessible name of the field's own (`name`, when that is not the placeholder itself).
+fn reads_as_examples(placeholder: &str, name: &str) -> bool {
+    let p = placeholder.trim_start().to_ascii_lowercase();
+    const OPENINGS: [&str; 9] = ["e.g.", "e.g ", "eg.", "eg ", "ex.", "ex:", "for example", "such as", "like "];
+    if OPENINGS.iter().any(|o| p.starts_with(o)) {
+        return true;
+    }
+    let own_name = !name.trim().is_empty() && name.trim() != placeholder.trim();
+    own_name && p.matches(',').count() >= 2
 }
 
 /// Word match on normalized text: `api_token`, `apiToken`, `API token`, `x-api-key` all match.
@@ -63,7 +86,8 @@ pub fn has_secret_word(s: &str) -> bool {
     SECRET_WORDS.iter().any(|w| {
         // A whole word, a word's start (5+ letters), or anywhere (6+): all need `compact` to hold it.
         if w.contains('-') {
-            joined.contains(w)
+            // Parts whole at the end (`card-no` is not `card-notes`; a plural `keys` still is).
+            joined.match_indices(w).any(|(at, _)| matches!(joined[at + w.len()..].chars().next(), None | Some('-' | 's')))
         } else {
             compact.contains(w) && (w.len() >= 6 || words.iter().any(|x| x == w || (w.len() >= 5 && x.starts_with(w))))
         }
@@ -201,5 +225,32 @@ mod tests {
         assert!(!is_sensitive(&field(&[], "Spinning wheel")));
         assert!(!is_sensitive(&field(&[], "Discard changes")));
         assert!(!is_sensitive(&field(&[("name", "keyword")], "Keywords")));
+    }
+
+    #[test]
+    fn a_placeholder_of_examples_does_not_name_the_field() {
+        // A budget app's account form: "Name" with examples that mention a card.
+        let ex = "e.g. Bank, Savings, Credit Card, Cash";
+        assert!(!is_sensitive(&field(&[("placeholder", ex)], "Name")));
+        assert!(!is_sensitive(&field(&[("placeholder", ex)], ex)), "a name taken from the placeholder");
+        assert!(!is_sensitive(&field(&[("placeholder", "Bank, Savings, Credit Card, Cash")], "Account name")));
+        assert!(!is_sensitive(&field(&[("placeholder", "such as your PIN hint")], "Hint")));
+        // A placeholder that names the field still does; so does a list that is all it has.
+        assert!(is_sensitive(&field(&[("placeholder", "Password")], "Password")));
+        assert!(is_sensitive(&field(&[("placeholder", "Enter your API token")], "")));
+        assert!(is_sensitive(&field(&[("placeholder", "Password, PIN, or passcode")], "Password, PIN, or passcode")));
+    }
+
+    #[test]
+    fn card_alone_is_not_a_secret_but_what_of_a_card_is_secret_is() {
+        for label in ["Card title", "Add a card", "Gift card message", "Name on card", "Cards"] {
+            assert!(!is_sensitive(&field(&[], label)), "{label}");
+        }
+        for label in ["Card number", "Credit card", "Debit card number", "Card security code", "Security code", "CardNumber"] {
+            assert!(is_sensitive(&field(&[], label)), "{label}");
+        }
+        assert!(is_sensitive(&field(&[("name", "card_no")], "")));
+        assert!(!is_sensitive(&field(&[("name", "card_notes")], "")));
+        assert!(is_sensitive(&field(&[("name", "x-api-keys")], "")));
     }
 }

@@ -178,6 +178,32 @@ fn is_actionable(tree: &Tree, ti: usize) -> bool {
         || is_click_target(tree, ti)
 }
 
+/// Rows of a roving tabindex: where one child of a container takes the focus by its
+/// `tabindex` (a file list's current row, a grid's current cell) and so is acted on, its
+/// siblings of the same tag and role are rows of the same kind, which take the focus (and the
+/// click) when chosen: each is acted on too, the first row or not. Only widgets without a
+/// native role of their own (`li`, `div`, `tr`, `td`), and only in a container of at least two.
+fn roving_rows(tree: &Tree) -> Vec<bool> {
+    let mut out = vec![false; tree.nodes.len()];
+    for parent in &tree.nodes {
+        if parent.children.len() < 2 {
+            continue;
+        }
+        for &c in &parent.children {
+            let n = &tree.nodes[c];
+            let current = n.states.focusable && !n.role.is_actionable() && !n.hidden && is_actionable(tree, c);
+            if !current || out[c] {
+                continue;
+            }
+            let like: Vec<usize> = parent.children.iter().copied().filter(|&o| o != c && tree.nodes[o].tag == n.tag && tree.nodes[o].role == n.role).collect();
+            for o in like {
+                out[o] = true;
+            }
+        }
+    }
+    out
+}
+
 /// An element the page handles clicks on (listeners, or a pointer cursor starting there)
 /// that is not a control already and holds a small subtree without one: a `<li onclick>`,
 /// an autocomplete suggestion, a clickable card title. Whatever its role, it gets a ref.
@@ -223,6 +249,7 @@ pub fn filter(tree: &Tree) -> View {
         .filter_map(|(i, n)| n.value.as_deref().map(str::trim).filter(|v| v.chars().count() >= crate::budget::EVAL_SECRET_MIN_CHARS && (sensitive(n) || labelled[i])).map(|v| (v, i)))
         .collect();
     let secrets = Secrets::new(tree, values);
+    let roving = roving_rows(tree);
     view.nodes.push(group_node(0));
     let start_children: Vec<usize> = match &tree.scope {
         Some(scope) => scope.clone(),
@@ -243,7 +270,7 @@ pub fn filter(tree: &Tree) -> View {
         let mut child_ctx = ctx.clone();
         let mut v = match decision {
             Decision::Lift => VNode { space_before: n.space_before || n.block, space_after: n.space_after || n.block, ..group_node(n.frame) },
-            _ => element_node(tree, ti, &secrets, labelled[ti]),
+            _ => element_node(tree, ti, &secrets, labelled[ti], roving[ti]),
         };
         if decision == Decision::Include && (n.role.owns_descendant_text() || v.actionable) && !n.name.trim().is_empty() {
             child_ctx.owner_name = Some(fold_whitespace(&n.name));
@@ -470,7 +497,7 @@ impl<'a> Secrets<'a> {
     }
 }
 
-fn element_node(tree: &Tree, ti: usize, secrets: &Secrets, labelled: bool) -> VNode {
+fn element_node(tree: &Tree, ti: usize, secrets: &Secrets, labelled: bool, roving: bool) -> VNode {
     let n = &tree.nodes[ti];
     let separator = n.role == Role::LineBreak;
     let kind = if n.role.is_text() || separator { Kind::Text } else { Kind::Element };
@@ -494,7 +521,7 @@ fn element_node(tree: &Tree, ti: usize, secrets: &Secrets, labelled: bool) -> VN
         inline_text: None,
         value,
         sensitive,
-        actionable: kind == Kind::Element && is_actionable(tree, ti),
+        actionable: kind == Kind::Element && (is_actionable(tree, ti) || (roving && !n.covered && !n.hidden)),
         src: Some(ti),
         frame: n.frame,
         in_viewport: n.in_viewport,

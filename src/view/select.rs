@@ -316,6 +316,9 @@ fn distance(view: &View, tree: &Tree, i: usize) -> u64 {
     }
 }
 
+/// The state of a page that shows nothing yet.
+pub const EMPTY_PAGE_NOTE: &str = "- note: the page shows nothing yet (still loading or rendering?); browser_wait_for text, then read again";
+
 /// The closing `- note: truncated …` line, and the counts behind it.
 fn closing_line(view: &View, selected: &[bool], folded: &[bool], main_frame: usize, behind_modal: usize) -> (Option<String>, Selection) {
     let mut s = Selection {
@@ -357,6 +360,11 @@ fn closing_line(view: &View, selected: &[bool], folded: &[bool], main_frame: usi
     let omitted = s.omitted_elements + s.omitted_text;
     // An open modal dialog hides the page from the tree: never silently.
     let modal = (behind_modal > 0).then(|| format!("- note: a modal dialog is open; {behind_modal} elements behind it are not shown"));
+    if s.total == 0 && modal.is_none() {
+        // Nothing visible at all: a client-rendered app still booting reads so, and so does a
+        // blank page. Never an empty answer a model takes for the page's content.
+        return (Some(EMPTY_PAGE_NOTE.to_string()), s);
+    }
     if omitted == 0 {
         return (modal, s);
     }

@@ -1,0 +1,73 @@
+// Client-rendered applications (issue #64), on a page that does what they do
+// (pages/spa-widgets.html): a composite widget's ref types into the field it holds, and an
+// element that takes no text says so (not "the page refused script"); a name typed into a
+// field whose placeholder lists examples mentioning a card is not a secret; an app that has
+// not rendered yet reads as such, never as an empty page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openTab } from './harness.mjs';
+import { startServer } from './server.mjs';
+
+let b, server;
+before(async () => { server = await startServer(); b = await launch(); });
+after(async () => { await b?.close(); await server?.close(); });
+
+const refOf = (state, re) => state.split('\n').find((l) => re.test(l))?.match(/\[ref=(\w+)\]/)?.[1];
+
+test('a combobox wrapper and an editor frame take text into the field they hold; a button takes none', async () => {
+  const { page, tabId } = await openTab(b, server, 'spa-widgets.html');
+  await page.waitForSelector('#cb');
+  for (const source of ['dom', 'chromium_ax']) {
+    await page.evaluate(() => { payee.value = ''; ce.innerHTML = '<p></p>'; });
+    const s = (await b.call('browser_snapshot', { tabId, source })).snapshot;
+    const combo = refOf(s.state, /^\s*- combobox/);
+    assert.ok(combo, s.state);
+    const typed = await b.call('browser_type', { tabId, ref: combo, snapshotId: s.snapshotId, text: 'Gro' });
+    assert.ok(!typed.error, `${source}: ${JSON.stringify(typed)}`);
+    assert.equal(await page.evaluate(() => payee.value), 'Gro');
+    assert.equal(await page.evaluate(() => cb.getAttribute('aria-expanded')), 'true', 'the page saw the keys');
+    const s2 = (await b.call('browser_snapshot', { tabId, source })).snapshot;
+    const frame = refOf(s2.state, /group "Notes"/) ?? refOf(s2.state, /textbox/);
+    const editor = refOf(s2.state, /group "Notes"/);
+    if (editor) {
+      const filled = await b.call('browser_fill', { tabId, ref: editor, snapshotId: s2.snapshotId, text: 'Split with Sam' });
+      assert.ok(!filled.error, JSON.stringify(filled));
+      assert.equal(await page.evaluate(() => ce.textContent), 'Split with Sam');
+    } else assert.ok(frame, s2.state);
+    const button = refOf(s2.state, /button "Reconcile"/);
+    const refused = await b.call('browser_type', { tabId, ref: button, snapshotId: s2.snapshotId, text: 'x' });
+    assert.equal(refused.error?.code, 'INVALID_REQUEST', JSON.stringify(refused));
+    assert.match(refused.error.message, /takes no text/);
+    assert.doesNotMatch(refused.error.hint, /injection|finishes loading/);
+  }
+  await page.close();
+});
+
+test('a name typed into a field whose placeholder lists examples is shown everywhere after', async () => {
+  const { page, tabId } = await openTab(b, server, 'spa-widgets.html');
+  await page.waitForSelector('#aname');
+  const s = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const name = refOf(s.state, /textbox "Name"/);
+  assert.ok(name, s.state);
+  assert.ok(!(await b.call('browser_type', { tabId, ref: name, snapshotId: s.snapshotId, text: 'Travel Fund' })).error);
+  const create = refOf(s.state, /button "Create account"/);
+  assert.ok(!(await b.call('browser_click', { tabId, ref: create, snapshotId: s.snapshotId })).error);
+  for (const source of ['dom', 'chromium_ax']) {
+    const after = await b.call('browser_snapshot', { tabId, source });
+    const wire = JSON.stringify(after);
+    assert.ok(!wire.includes('[redacted]'), `${source}: ${after.snapshot?.state}`);
+    assert.match(after.snapshot.state, /link "Travel Fund"/);
+    assert.match(after.snapshot.state, /heading "Travel Fund"/);
+  }
+  const text = await b.call('browser_extract', { tabId, format: 'text' });
+  assert.ok(!JSON.stringify(text).includes('[redacted]'), JSON.stringify(text).slice(0, 400));
+  await page.close();
+});
+
+test('an app that has not rendered yet reads as not rendered, never as an empty page', async () => {
+  const { page, tabId } = await openTab(b, server, 'spa-widgets.html?boot=4000');
+  const s = await b.call('browser_snapshot', { tabId });
+  assert.ok(!s.error, JSON.stringify(s));
+  assert.match(s.snapshot.state, /note: the page shows nothing yet/, s.snapshot.state);
+  await page.close();
+});
