@@ -203,9 +203,13 @@ test('a session opens three tabs, marks one deliverable, and cleanup closes the 
   assert.deepEqual(done.closed.sort(), opened.slice(0, 2).sort());
   const ids = (await b.call('browser_tabs')).tabs.map((t) => t.id);
   assert.ok(!ids.includes(opened[0]) && !ids.includes(opened[1]) && ids.includes(opened[2]) && ids.includes(other) && ids.includes(user.tabId));
-  // Without a session: every unmarked agent tab closes and the claim is given back.
+  // Without a session: every unmarked agent tab opened without one closes and the claim is
+  // given back; another session's tab is reached only by its name (issue #65).
+  const mine = (await b.call('browser_tab_open', { url: server.url('basic.html') })).tab.id;
   const all = await b.call('browser_cleanup', {});
-  assert.ok(all.closed.includes(other) && !all.closed.includes(opened[2]) && all.released.includes(user.tabId), JSON.stringify(all));
+  assert.ok(all.closed.includes(mine) && !all.closed.includes(opened[2]) && all.released.includes(user.tabId), JSON.stringify(all));
+  assert.ok(!all.closed.includes(other) && (await b.call('browser_tabs')).tabs.some((t) => t.id === other), "another session's tab stays");
+  assert.deepEqual((await b.call('browser_cleanup', { sessionId: 'task-8' })).closed, [other]);
   assert.ok((await b.call('browser_tabs')).tabs.some((t) => t.id === user.tabId), 'the user tab stays open');
   const click = await b.call('browser_press', { tabId: user.tabId, key: 'Tab', handle: claim.tab.handle });
   assert.equal(click.error?.code, 'BROWSER_TAB_NOT_OWNED', 'the claim was given back');

@@ -128,12 +128,14 @@ async function browserMarkTab(params) {
 }
 
 /**
- * `browser_cleanup`: closes the agent's own tabs that are not marked (only those opened with
- * `sessionId`, when given) and gives claimed tabs back; user, handoff and deliverable tabs
- * stay. `preview: true` only says what it would do.
+ * `browser_cleanup`: closes the agent's own tabs that are not marked, of the session `sessionId`
+ * (the caller's own by default: a caller without a session — the CLI without PCC_SESSION —
+ * reaches only the tabs opened without one, never another session's unless it names it) and
+ * gives claimed tabs back; user, handoff and deliverable tabs stay. `preview: true` only says
+ * what it would do.
  */
 async function browserCleanup(params) {
-  const mine = (await ownedTabs()).filter((t) => params.sessionId === undefined || t.session === params.sessionId);
+  const mine = (await ownedTabs()).filter((t) => (t.session || '') === (params.sessionId || ''));
   const close = mine.filter((t) => t.owner === 'agent' && !t.as).map((t) => t.tabId);
   const giveBack = mine.filter((t) => t.owner === 'claimed' && !t.as).map((t) => t.tabId);
   const kept = mine.filter((t) => t.as).map((t) => ({ id: t.tabId, as: t.as }));
