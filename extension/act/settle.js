@@ -1,6 +1,6 @@
 // Settling after a side effect: an action reports once the page is quiet, so that the next
 // read sees the menu that opened, not its animation half-way. Quiet means: a navigation the
-// action started has loaded, no DOM mutation and no finite animation or transition running
+// action started has committed and its document is parsed, no DOM mutation and no finite animation or transition running
 // for `settleQuietMs`, and no fetch/XHR the page started since the action still in flight
 // (journaled tabs). Never longer than `settleMaxMs` from the action, or from the commit of a
 // navigation the action started (waited for at most `actionCommitMaxMs`).
@@ -42,10 +42,10 @@ export async function settle(tabId, since = Date.now()) {
 async function quietAfter(tabId, since, from) {
   const left = () => Math.max(0, limits.settleMaxMs - (Date.now() - from));
   try {
-    // A navigation the action started loads first.
-    while (left() > 0 && (await chrome.tabs.get(tabId)).status === 'loading') await sleep(50);
+    // A navigation the action started: its document is parsed and quiet (checks.js `quiet`),
+    // not loaded — the tab's `load` waits on every image and ad, which no read needs.
     while (left() > 0) {
-      const injected = chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: quiet, args: [limits.settleQuietMs, left()] });
+      const injected = chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: quiet, args: [limits.settleQuietMs, left()], injectImmediately: true });
       await Promise.race([injected.catch(() => sleep(50)), sleep(left() + 50)]);
       if (requestsSince(tabId, since) === 0) break;
       while (left() > 0 && requestsSince(tabId, since) > 0) await sleep(25);

@@ -18,8 +18,11 @@ export function pageCheck(text, selector, textGone) {
   };
 }
 
-/** Injected: resolves with the ms waited once the document has been quiet for `quietMs`,
- * or at `maxMs`. Infinite animations (spinners) do not count as movement. */
+/** Injected: resolves with the ms waited once the document has been parsed (a document just
+ * reached may still be loading: the parser's insertions are mutations too) and quiet for
+ * `quietMs`, or at `maxMs`. Infinite animations (spinners) do not count as movement, nor do
+ * subresources still loading (an image that never arrives keeps `load` from firing, never the
+ * page from being read). */
 export function quiet(quietMs, maxMs) {
   return new Promise((resolve) => {
     const t0 = performance.now();
@@ -29,7 +32,7 @@ export function quiet(quietMs, maxMs) {
     const moving = () => document.getAnimations().some((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime));
     const tick = () => {
       const now = performance.now();
-      if ((now - last >= quietMs && !moving()) || now - t0 >= maxMs) {
+      if ((document.readyState !== 'loading' && now - last >= quietMs && !moving()) || now - t0 >= maxMs) {
         mo.disconnect();
         resolve(Math.round(now - t0));
       } else {

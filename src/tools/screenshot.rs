@@ -9,7 +9,8 @@
 //! Owns: those boxes (CSS pixels of the captured region) and the token estimate. Must never:
 //! miss a box the text state's redaction implies, or mark an element the state has no ref for.
 
-use crate::budget::{MARK_FONT_PX, SCRUB_TOKEN_MIN_CHARS};
+use crate::budget::MARK_FONT_PX;
+use crate::tools::scrub::Matcher;
 use crate::tree::layout::Rect;
 use crate::tree::redact::is_sensitive;
 use crate::tree::Tree;
@@ -70,11 +71,6 @@ impl Capture {
     }
 }
 
-/// Whether `text` shows one of `secrets` (those long enough to tell apart from ordinary text).
-fn shows_secret(text: &str, secrets: &[String]) -> bool {
-    secrets.iter().filter(|s| s.chars().count() >= SCRUB_TOKEN_MIN_CHARS).any(|s| text.contains(s.as_str()))
-}
-
 /// The boxes to cover: each sensitive field (the view's, and any the redaction rule names by
 /// itself: a password field shows dots until "show password" makes it text), and the nearest
 /// element with a box around any text of the page (as the page has it, before the view's own
@@ -99,11 +95,13 @@ pub fn masks(tree: &Tree, view: &View, secrets: &[String], capture: Capture) -> 
     // The values of the sensitive fields now are secrets too, wherever the page copies them.
     let mut secrets = secrets.to_vec();
     secrets.extend(tree.nodes.iter().enumerate().filter(|(i, _)| flagged[*i]).filter_map(|(_, n)| n.value.clone()).filter(|v| !v.trim().is_empty()));
+    // (The last scrub's own matcher: what a result would redact, an image covers.)
+    let matcher = Matcher::of_values(&secrets);
     let mut out = Vec::new();
     for (i, n) in tree.nodes.iter().enumerate() {
         let texts = [Some(n.name.as_str()), n.value.as_deref()];
         let field = matches!(n.tag.as_str(), "input" | "textarea" | "select");
-        let secret = flagged[i] || (field && is_sensitive(n)) || texts.into_iter().flatten().any(|t| shows_secret(t, &secrets));
+        let secret = flagged[i] || (field && is_sensitive(n)) || texts.into_iter().flatten().any(|t| !t.is_empty() && matcher.shows_secret(t));
         if !secret || n.hidden {
             continue;
         }
@@ -190,10 +188,46 @@ mod tests {
         assert!(top.y >= 0.0 && top.x + top.width <= 800.0 && top.height == font * 1.25, "{top:?}");
     }
 
+    /// Whether the masks' matcher finds a secret of `secrets` in `text`.
+    fn shows(text: &str, secrets: &[&str]) -> bool {
+        Matcher::of_values(&secrets.iter().map(|s| s.to_string()).collect::<Vec<_>>()).shows_secret(text)
+    }
+
     #[test]
-    fn only_secrets_long_enough_to_tell_apart_count() {
-        assert!(shows_secret("you typed 482913 here", &["482913".into()]));
-        assert!(!shows_secret("page 12 of 40", &["12".into()]));
+    fn a_one_time_code_shows_where_it_stands_whole_and_nowhere_else() {
+        assert!(shows("you typed 482913 here", &["482913"]));
+        assert!(!shows("order 1482913", &["482913"]));
+        assert!(!shows("page 12 of 40", &["12"]));
+    }
+
+    #[test]
+    fn a_copy_in_another_case_shows_the_secret() {
+        assert!(shows("PW-QUOKKA-7731-ZEBRA", &["pw-Quokka-7731-zebra"]));
+    }
+
+    #[test]
+    fn a_card_number_in_groups_shows_the_typed_one() {
+        assert!(shows("Card: 4539 1488 0343 6467", &["4539148803436467"]));
+    }
+
+    #[test]
+    fn a_piece_of_a_long_key_shows_it() {
+        let key = "sk_live_9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c";
+        assert!(shows(&format!("prefix {}…", &key[..20]), &[key]));
+    }
+
+    #[test]
+    fn a_pem_body_and_a_secret_named_parameter_show_without_any_field() {
+        assert!(shows("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----", &[]));
+        assert!(shows("https://x.test/reset?token=Zm9vYmFyYmF6cXV4", &[]));
+        assert!(!shows("https://x.test/search?q=cats&page=2", &[]));
+    }
+
+    #[test]
+    fn ordinary_numbers_show_no_secret() {
+        for text in ["order 1482913", "$185.00", "2026", "Total: 1,482.91"] {
+            assert!(!shows(text, &["482913", "7731"]), "{text}");
+        }
     }
 
     #[test]

@@ -78,6 +78,29 @@ fn secret(f: &Value) -> Option<&str> {
 
 fn found(fields_json: &str) -> Result<Found> {
     let fields: Value = if fields_json.trim().is_empty() { Value::Null } else { crate::input::wire::decode(fields_json, "form fields")? };
+    Ok(found_in(&fields))
+}
+
+/// The last scrub's matcher, for what is not text: the screenshot's masks ask it of every text
+/// the page paints (`tools/screenshot.rs`), so an image hides what a result would redact —
+/// case and separators folded, pieces of long secrets, Base64, short ones where they stand
+/// whole, secret-named parameters and PEM bodies — by the same code, not a copy.
+pub struct Matcher(Found);
+
+impl Matcher {
+    /// Over sensitive values as remembered (no field attributes: each is a secret).
+    pub fn of_values(values: &[String]) -> Matcher {
+        let facts = Value::Array(values.iter().map(|v| serde_json::json!({ "value": v })).collect());
+        Matcher(found_in(&facts))
+    }
+
+    /// Whether `text` shows a secret: the last scrub would change it.
+    pub fn shows_secret(&self, text: &str) -> bool {
+        clean(text, &self.0).is_some()
+    }
+}
+
+fn found_in(fields: &Value) -> Found {
     let mut long: Vec<Vec<char>> = Vec::new();
     let mut short: Vec<String> = Vec::new();
     let mut tokens: Vec<String> = Vec::new();
@@ -106,7 +129,7 @@ fn found(fields_json: &str) -> Result<Found> {
             }
         }
     }
-    Ok(Found { long: (!long.is_empty()).then(|| Secrets::new(long)), short, tokens })
+    Found { long: (!long.is_empty()).then(|| Secrets::new(long)), short, tokens }
 }
 
 /// Whether a fact is of a hidden input.
