@@ -136,6 +136,12 @@ pub const CLIPBOARD_CHARS: usize = 20_000;
 /// A full-page screenshot's height in CSS pixels (Chromium's largest capture); a taller
 /// page is captured from its top and the result says `truncated`.
 pub const SCREENSHOT_MAX_PX: usize = 16_384;
+/// A screenshot's mask plan reads every text the top frame paints over the captured region
+/// (page/checks.js `paintedTexts`), each at most `PAINTED_TEXT_CHARS` (a secret past them in
+/// one text node is still in its first characters' run: the box is the node's); past
+/// `PAINTED_TEXTS_MAX` texts the capture is refused (what could not be checked is not shown).
+pub const PAINTED_TEXTS_MAX: usize = 50_000;
+pub const PAINTED_TEXT_CHARS: usize = 20_000;
 
 // ── Caps inside the core (not tunable per call; here so that no module hides a limit) ──
 
@@ -345,7 +351,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 82] = [
+pub const SOURCE_LIMITS: [(&str, usize); 84] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -366,6 +372,8 @@ pub const SOURCE_LIMITS: [(&str, usize); 82] = [
     ("settleMaxMs", SETTLE_MAX_MS),
     ("frameAnswerMs", FRAME_ANSWER_MS),
     ("screenshotMaxPx", SCREENSHOT_MAX_PX),
+    ("paintedTextsMax", PAINTED_TEXTS_MAX),
+    ("paintedTextChars", PAINTED_TEXT_CHARS),
     ("callDeadlineMs", CALL_DEADLINE_MS),
     ("timeoutMaxMs", TIMEOUT_MAX_MS),
     ("clipboardChars", CLIPBOARD_CHARS),

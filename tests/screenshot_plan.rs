@@ -102,3 +102,43 @@ fn a_state_the_tab_does_not_hold_is_never_marked() {
     let mut c = Collector::new("t");
     assert_eq!(held_plan(&mut c, "snapshot-t-9", &[]), Err("BROWSER_STALE_REF".to_string()));
 }
+
+/// The plan with painted fields (the page's report of its top frame's filled fields).
+fn plan_with_fields(html: String, fields: Vec<pcc::tools::screenshot::PaintedField>) -> String {
+    let opts = ScreenshotOptions { width: VIEWPORT.0, height: VIEWPORT.1, fields, ..Default::default() };
+    let p = Collector::new("t").screenshot_plan(html.as_str(), &opts).expect("a plan");
+    p.masks.iter().map(|m| format!("mask {} {} {} {}", m.x, m.y, m.width, m.height)).collect::<Vec<_>>().join("\n")
+}
+
+fn painted(attrs: &[(&str, &str)], label: &str, value: &str, at: (f64, f64, f64, f64)) -> pcc::tools::screenshot::PaintedField {
+    pcc::tools::screenshot::PaintedField {
+        tag: "input".into(),
+        attrs: attrs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        label: label.into(),
+        value: value.into(),
+        x: at.0,
+        y: at.1,
+        width: at.2,
+        height: at.3,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_sensitive_field_the_tree_leaves_out_is_covered_where_the_page_paints_it() {
+    // Behind a modal dialog (inert, not walked), under aria-hidden, in a closed shadow root:
+    // the tree holds only the dialog; the page reports the fields it paints.
+    let p = page([el("d", "dialog").attr("open", "").at(300.0, 200.0, 200.0, 100.0).kids([text("Confirm")])]);
+    let fields = vec![
+        painted(&[("type", "password")], "Password", "hunter2-Quokka", (10.0, 20.0, 200.0, 30.0)),
+        painted(&[("name", "api_key")], "", "sk-live-AB12CD34", (10.0, 60.0, 200.0, 30.0)),
+        painted(&[("name", "nickname")], "Nickname", "grace", (10.0, 100.0, 200.0, 30.0)),
+    ];
+    assert_eq!(plan_with_fields(p, fields), "mask 10 20 200 30\nmask 10 60 200 30");
+}
+
+#[test]
+fn a_painted_field_holding_a_card_number_is_covered_whatever_its_label() {
+    let fields = vec![painted(&[], "Notes", "4539 1488 0343 6467", (0.0, 0.0, 300.0, 20.0))];
+    assert_eq!(plan_with_fields(page([]), fields), "mask 0 0 300 20");
+}

@@ -80,3 +80,60 @@ export async function postThenWalk(round, walkArgs, heldWalk, factArgs) {
   const facts = walker.fieldFacts?.(...factArgs);
   return { read, facts, ...(walker.sameWalk?.(read, heldWalk, true) ? { same: true } : {}) };
 }
+
+/**
+ * Injected into the top frame for a screenshot's mask plan: every text the page paints over
+ * `region` (viewport CSS px) — text nodes of the document, of open and closed shadow roots,
+ * behind a modal dialog and under `aria-hidden` alike (what the state leaves out is painted
+ * all the same), and the CSS-generated text of `::before` / `::after` — each with the box of
+ * its glyphs (a range's, not its element's: text overflowing a narrow box is covered where it
+ * shows). `[[text, x, y, width, height], …]`, each text at most `maxChars`; `{overflow: true}`
+ * past `maxTexts` (the caller fails closed: what it could not check is not captured).
+ */
+export function paintedTexts(region, maxTexts, maxChars) {
+  const out = [];
+  const x1 = region.x + region.width, y1 = region.y + region.height;
+  const over = (r) => r.width > 0 && r.height > 0 && r.x < x1 && r.x + r.width > region.x && r.y < y1 && r.y + r.height > region.y;
+  const range = document.createRange();
+  const roots = [document];
+  // (Closed roots through the extension API, asked only of elements that can host one: it
+  // throws on any other.)
+  const HOSTS = /-|^(article|aside|blockquote|body|div|footer|h[1-6]|header|main|nav|p|section|span)$/;
+  const shadowOf = (el) => el.shadowRoot ?? (HOSTS.test(el.localName) ? chrome.dom?.openOrClosedShadowRoot?.(el) : null) ?? null;
+  // `content`'s text: its strings and `attr()`s (Chromium may give either resolved or not).
+  const PART = /"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g;
+  const generated = (el, content) => {
+    if (!content || content === 'none' || content === 'normal') return '';
+    let t = '';
+    for (const m of content.matchAll(PART)) t += m[1] !== undefined ? m[1] : (el.getAttribute(m[2]) ?? '');
+    return t;
+  };
+  while (roots.length) {
+    const root = roots.pop();
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.nodeType === 1) {
+        if (/^(script|style|template|noscript|head)$/.test(n.localName)) continue;
+        const shadow = shadowOf(n);
+        if (shadow) roots.push(shadow);
+        const r = n.getBoundingClientRect();
+        if (!over(r)) continue;
+        for (const pseudo of ['::before', '::after']) {
+          const t = generated(n, getComputedStyle(n, pseudo).content);
+          if (!t.trim()) continue;
+          if (out.length >= maxTexts) return { overflow: true };
+          out.push([t.slice(0, maxChars), r.x, r.y, r.width, r.height]);
+        }
+        continue;
+      }
+      const text = n.data;
+      if (!text.trim()) continue;
+      range.selectNodeContents(n);
+      const r = range.getBoundingClientRect();
+      if (!over(r)) continue;
+      if (out.length >= maxTexts) return { overflow: true };
+      out.push([text.length > maxChars ? text.slice(0, maxChars) : text, r.x, r.y, r.width, r.height]);
+    }
+  }
+  return { texts: out };
+}

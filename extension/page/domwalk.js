@@ -673,9 +673,11 @@ function domAct(walkId, index, action, value) {
  * values go to wasm only, which scrubs them from the evaluate result. At most `maxFields`
  * facts an answer, after the first `skip` ones: `{fields, overflow: true, next}` says the
  * caller asks again from `next` (a page of thousands of filled fields — a spreadsheet, a bulk
- * editor — is checked whole, in several answers).
+ * editor — is checked whole, in several answers). `boxes` (a screenshot's mask plan): in the
+ * top frame, each rendered field's border box too (`box: [x, y, width, height]`, viewport CSS
+ * px), wherever it sits — behind a modal, under `aria-hidden`, in a closed shadow root.
  */
-function fieldFacts(maxFields, maxChars, labelChars, skip = 0) {
+function fieldFacts(maxFields, maxChars, labelChars, skip = 0, boxes = false) {
   /** The text just before `el` that no other control claims (a text run or an inline element
    * before it, else before its parent; never a `<label>` or anything holding a control), at
    * most `n` characters: "PIN:", "Card number". */
@@ -729,7 +731,12 @@ function fieldFacts(maxFields, maxChars, labelChars, skip = 0) {
         // More than one answer holds: the caller asks for the rest.
         if (out.length >= maxFields) return { fields: out, overflow: true, next: seen - 1 };
         const value = String(v);
-        out.push({ tag, attrs, label, ...(near ? { near } : {}), value: value.slice(0, maxChars), cut: value.length > maxChars });
+        const fact = { tag, attrs, label, ...(near ? { near } : {}), value: value.slice(0, maxChars), cut: value.length > maxChars };
+        if (boxes && window === window.top) {
+          const r = el.getBoundingClientRect();
+          if (r.width > 0 && r.height > 0) fact.box = [r.x, r.y, r.width, r.height];
+        }
+        out.push(fact);
       }
     }
   }

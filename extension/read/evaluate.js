@@ -14,11 +14,12 @@ import { limits } from '../services/limits.js';
 /** fieldFacts' arguments (the core's caps). */
 export const factArgs = () => [limits.evalFormFields, limits.evalSecretChars, limits.evalLabelChars];
 
-/** The form fields of every frame of the tab, or `null` when no frame could be read. */
-export async function formFields(tabId, limits) {
+/** The form fields of every frame of the tab, or `null` when no frame could be read
+ * (`boxes`: the top frame's with their boxes, fieldFacts). */
+export async function formFields(tabId, limits, boxes = false) {
   let results;
   try {
-    results = await inject(tabId, 'all', fieldFacts, factArgs());
+    results = await inject(tabId, 'all', fieldFacts, [...factArgs(), 0, boxes]);
   } catch {
     return null;
   }
@@ -28,7 +29,7 @@ export async function formFields(tabId, limits) {
   for (const r of results) {
     let more = r.result;
     while (more?.overflow && Number.isInteger(more.next)) {
-      const [again] = await inject(tabId, [r.frameId], fieldFacts, [...factArgs(), more.next]).catch(() => [null]);
+      const [again] = await inject(tabId, [r.frameId], fieldFacts, [...factArgs(), more.next, boxes]).catch(() => [null]);
       // A frame that went away meanwhile has nothing left to show; one that cannot answer
       // fails the check closed (the caller answers with an error, never an unchecked result).
       if (!again) fail('BROWSER_SCRIPT_FAILED', 'a frame stopped answering while its form fields were read', 'try again');

@@ -11,6 +11,7 @@ import { assertOrigin } from '../services/consent.js';
 import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
 import { imageTokens, projectTab, screenshotText, secretValues } from '../wasm/pcc.js';
 import { answerOf, inject } from '../read/inject.js';
+import { paintedTexts } from '../page/checks.js';
 import { walkBoxes } from '../read/walker.js';
 import { tabInfo, timeoutOf } from './common.js';
 import { limits } from '../services/limits.js';
@@ -28,12 +29,19 @@ async function maskPlan(tab, region, marks, handle, held, main) {
     fail('BROWSER_SCRIPT_FAILED', 'the screenshot could not be checked for secrets (the page could not be read)', 'read the page with browser_snapshot instead');
   }
   // The values of the sensitive fields now (the walk reads none of a password's), for the
-  // copies the page shows of them, beside those this session saw before.
-  const fields = await answerOf(formFields(tab.id, limits));
+  // copies the page shows of them, beside those this session saw before; and where the top
+  // frame paints each field, for the core to cover the sensitive ones the tree leaves out.
+  const fields = await answerOf(formFields(tab.id, limits, true));
   const now = Array.isArray(fields) ? secretValues(JSON.stringify(fields)) : [];
+  const painted = Array.isArray(fields) ? fields.filter((f) => f.box).map(({ box: [x, y, width, height], cut, ...f }) => ({ ...f, x, y, width, height })) : [];
+  // Every text the top frame paints over the region, with its glyphs' box: the state leaves
+  // some out (behind a modal, aria-hidden, a closed shadow root, CSS-generated), the screen
+  // does not. Past the limit, or unreadable, the capture is refused.
+  const [shown] = await inject(tab.id, [0], paintedTexts, [region, limits.paintedTextsMax, limits.paintedTextChars]).catch(() => []);
+  if (!Array.isArray(shown?.result?.texts)) fail('BROWSER_SCRIPT_FAILED', shown?.result?.overflow ? 'the page paints more text than a screenshot can check for secrets' : 'the screenshot could not be checked for secrets (the page\'s text could not be read)', shown?.result?.overflow ? 'capture a smaller region (an element by ref), or read the page with browser_snapshot' : 'read the page with browser_snapshot instead');
   const { collector } = await ready;
   const boxes = marks && held ? await heldBoxes(tab, main, collector.refsOf(held, handle)) : [];
-  return collector.screenshotPlan(jsonText(obs), { ...region, marks, tab: handle, secrets: [...(await rememberedSecrets()), ...now], ...(held ? { snapshotId: held, boxes } : {}) });
+  return collector.screenshotPlan(jsonText(obs), { ...region, marks, tab: handle, secrets: [...(await rememberedSecrets()), ...now], fields: painted, texts: shown.result.texts, ...(held ? { snapshotId: held, boxes } : {}) });
 }
 
 /**

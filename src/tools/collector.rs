@@ -402,6 +402,10 @@ pub struct ScreenshotOptions {
     pub width: f64,
     pub height: f64,
     pub secrets: Vec<String>,
+    /// The top frame's filled fields where the page paints them, tree or not.
+    pub fields: Vec<crate::tools::screenshot::PaintedField>,
+    /// The texts the top frame paints over the region, with their glyphs' boxes.
+    pub texts: Vec<crate::tools::screenshot::PaintedText>,
     /// With `marks`: the state whose refs to mark (one the model holds) instead of a fresh one,
     /// and where the extension found each ref's element now (viewport coordinates; a ref
     /// without a box was not found in the top frame — gone, or in a frame).
@@ -445,7 +449,7 @@ impl Collector {
         let (tree, _, walk_id) = read_tree(observation_json)?;
         let capture = Capture { x: opts.x, y: opts.y, width: opts.width, height: opts.height };
         let view = crate::view::filter::filter(&tree);
-        let masks = masks(&tree, &view, &opts.secrets, capture);
+        let masks = masks(&tree, &view, &opts.secrets, &opts.fields, &opts.texts, capture);
         if !opts.marks {
             return Ok(ScreenshotPlan { masks, marks: Vec::new(), snapshot_id: None, unmarked: 0 });
         }

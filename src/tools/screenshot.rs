@@ -15,7 +15,38 @@ use crate::tree::layout::Rect;
 use crate::tree::redact::is_sensitive;
 use crate::tree::Tree;
 use crate::view::filter::View;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+/// A filled form field of the top frame where the page paints it (its border box, viewport
+/// CSS px), as the page reported it whether or not the tree holds it: behind a modal dialog
+/// (inert), under `aria-hidden`, in a closed shadow root. Covered when the last scrub would
+/// call its value a secret (`evaluate::secret_of`: its type, words, label, or a card number).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PaintedField {
+    pub tag: String,
+    pub attrs: std::collections::BTreeMap<String, String>,
+    pub label: String,
+    pub near: Option<String>,
+    pub value: String,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl PaintedField {
+    fn is_secret(&self) -> bool {
+        let fact = serde_json::json!({ "tag": self.tag, "attrs": self.attrs, "label": self.label, "near": self.near, "value": self.value });
+        crate::tools::evaluate::secret_of(&fact).is_some()
+    }
+}
+
+/// A text the top frame paints, with its glyphs' box (viewport CSS px): `[text, x, y, width,
+/// height]` as page/checks.js `paintedTexts` reports it — in the tree or not (behind a modal,
+/// under `aria-hidden`, in a closed shadow root, CSS-generated).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct PaintedText(pub String, pub f64, pub f64, pub f64, pub f64);
 
 /// A box on the captured image, in CSS pixels from its top-left corner.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -71,11 +102,13 @@ impl Capture {
     }
 }
 
-/// The boxes to cover: each sensitive field (the view's, and any the redaction rule names by
-/// itself: a password field shows dots until "show password" makes it text), and the nearest
+/// The boxes to cover: each sensitive field (the view's, any the redaction rule names by
+/// itself: a password field shows dots until "show password" makes it text, and each painted
+/// field the page reported that the last scrub calls secret, in the tree or not), each painted
+/// text that shows a secret (its glyphs' box), and the nearest
 /// element with a box around any text of the page (as the page has it, before the view's own
 /// redaction) that shows a secret.
-pub fn masks(tree: &Tree, view: &View, secrets: &[String], capture: Capture) -> Vec<Region> {
+pub fn masks(tree: &Tree, view: &View, secrets: &[String], fields: &[PaintedField], texts: &[PaintedText], capture: Capture) -> Vec<Region> {
     let mut parent = vec![usize::MAX; tree.nodes.len()];
     for (i, n) in tree.nodes.iter().enumerate() {
         for &c in &n.children {
@@ -98,6 +131,15 @@ pub fn masks(tree: &Tree, view: &View, secrets: &[String], capture: Capture) -> 
     // (The last scrub's own matcher: what a result would redact, an image covers.)
     let matcher = Matcher::of_values(&secrets);
     let mut out = Vec::new();
+    let painted = fields.iter().filter(|f| f.is_secret()).map(|f| Rect { x: f.x, y: f.y, w: f.width, h: f.height });
+    let painted_texts = texts.iter().filter(|t| matcher.shows_secret(&t.0)).map(|t| Rect { x: t.1, y: t.2, w: t.3, h: t.4 });
+    for r in painted.chain(painted_texts) {
+        if let Some(region) = capture.place(&r) {
+            if !out.contains(&region) {
+                out.push(region);
+            }
+        }
+    }
     for (i, n) in tree.nodes.iter().enumerate() {
         let texts = [Some(n.name.as_str()), n.value.as_deref()];
         let field = matches!(n.tag.as_str(), "input" | "textarea" | "select");
