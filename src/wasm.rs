@@ -175,6 +175,23 @@ pub fn image_tokens(width: u32, height: u32) -> Result<JsValue, JsValue> {
     to_js(&crate::tools::screenshot::tokens(width, height))
 }
 
+/// The masks of what moved between a screenshot's plan and its pixels
+/// (`tools::screenshot::moved_masks`): `region` is the captured region (viewport CSS px).
+#[wasm_bindgen(js_name = movedMasks, unchecked_return_type = "{ x: number; y: number; width: number; height: number }[]")]
+pub fn moved_masks(
+    #[wasm_bindgen(unchecked_param_type = "[string, number, number, number, number][]")] before: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "[string, number, number, number, number][]")] after: JsValue,
+    secrets: Vec<String>,
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+) -> Result<JsValue, JsValue> {
+    let before: Vec<crate::tools::screenshot::PaintedText> = from_js(before, "texts before")?;
+    let after: Vec<crate::tools::screenshot::PaintedText> = from_js(after, "texts after")?;
+    to_js(&crate::tools::screenshot::moved_masks(&before, &after, &secrets, crate::tools::screenshot::Capture { x, y, width, height }))
+}
+
 /// The JS class `ToolSchemas`: every tool's parameter schemas from catalogue.json
 /// (`tools::params`), checked once per call in the router.
 #[wasm_bindgen(js_name = ToolSchemas)]

@@ -75,3 +75,20 @@ test('fields behind a modal, under aria-hidden and in a closed shadow root, and 
   }
   await page.close();
 });
+
+test('a copy that moves fast between the plan and the pixels is never shown', async () => {
+  const { page, tabId } = await openTab(b, server, 'masks-moving.html');
+  await page.fill('#pw', PASSWORD);
+  let readable = 0;
+  for (let i = 0; i < 6; i++) {
+    const shot = await b.call('browser_screenshot', { tabId });
+    assert.ok(!shot.error, JSON.stringify(shot.error));
+    const png = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pcc-ocr-')), 'shot.png');
+    fs.writeFileSync(png, Buffer.from(shot.attachment.data, 'base64'));
+    const read = execFileSync('tesseract', [png, 'stdout', '--psm', '11'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    assert.match(read, /Moving/, `OCR reads the page: ${read}`);
+    if (/QUOKKA|551177/i.test(read)) readable++;
+  }
+  assert.equal(readable, 0, `the moving password was read in ${readable} of 6 shots`);
+  await page.close();
+});

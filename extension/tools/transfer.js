@@ -9,7 +9,7 @@ import { HINTS, fail } from '../services/errors.js';
 import { formFields, scrubText } from '../read/evaluate.js';
 import { assertOrigin } from '../services/consent.js';
 import { assertReadable, handleOf, resolveTab } from '../services/handles.js';
-import { imageTokens, projectTab, screenshotText, secretValues } from '../wasm/pcc.js';
+import { imageTokens, movedMasks, projectTab, screenshotText, secretValues } from '../wasm/pcc.js';
 import { answerOf, inject } from '../read/inject.js';
 import { paintedTexts } from '../page/checks.js';
 import { walkBoxes } from '../read/walker.js';
@@ -41,7 +41,18 @@ async function maskPlan(tab, region, marks, handle, held, main) {
   if (!Array.isArray(shown?.result?.texts)) fail('BROWSER_SCRIPT_FAILED', shown?.result?.overflow ? 'the page paints more text than a screenshot can check for secrets' : 'the screenshot could not be checked for secrets (the page\'s text could not be read)', shown?.result?.overflow ? 'capture a smaller region (an element by ref), or read the page with browser_snapshot' : 'read the page with browser_snapshot instead');
   const { collector } = await ready;
   const boxes = marks && held ? await heldBoxes(tab, main, collector.refsOf(held, handle)) : [];
-  return collector.screenshotPlan(jsonText(obs), { ...region, marks, tab: handle, secrets: [...(await rememberedSecrets()), ...now], fields: painted, texts: shown.result.texts, ...(held ? { snapshotId: held, boxes } : {}) });
+  const secrets = [...(await rememberedSecrets()), ...now];
+  const plan = collector.screenshotPlan(jsonText(obs), { ...region, marks, tab: handle, secrets, fields: painted, texts: shown.result.texts, ...(held ? { snapshotId: held, boxes } : {}) });
+  return { plan, texts: shown.result.texts, secrets };
+}
+
+/** The plan's masks and those of what moved since it was made (the texts read again now, after
+ * the capture: core `movedMasks`); a page that cannot be read again fails closed. */
+async function afterCapture(tab, region, { plan, texts, secrets }) {
+  const [again] = await inject(tab.id, [0], paintedTexts, [region, limits.paintedTextsMax, limits.paintedTextChars]).catch(() => []);
+  if (!Array.isArray(again?.result?.texts)) fail('BROWSER_SCRIPT_FAILED', 'the screenshot could not be checked for secrets (the page changed while it was taken)', 'take the screenshot again');
+  const moved = movedMasks(texts, again.result.texts, secrets, region.x, region.y, region.width, region.height);
+  return moved.length ? { ...plan, masks: [...plan.masks, ...moved] } : plan;
 }
 
 /**
@@ -248,10 +259,13 @@ async function browserScreenshot(params, signal) {
   const { cssVisualViewport: v, cssLayoutViewport: lv } = metrics;
   const region = clip ? { x: clip.x - v.pageX, y: clip.y - v.pageY, width: clip.width, height: clip.height } : { x: 0, y: 0, width: lv.clientWidth, height: lv.clientHeight };
   // Marks of a state the model holds (`snapshotId`), or of a fresh one.
-  const plan = await maskPlan(tab, region, params.marks === true, handle, params.marks === true ? params.snapshotId : undefined, main);
+  const planned = await maskPlan(tab, region, params.marks === true, handle, params.marks === true ? params.snapshotId : undefined, main);
   // A tab that paints no frame (in the background, a covered or minimized window) paints
   // while it is captured (debugger.js whilePainting).
   const { data } = await whilePainting(tab, () => main.send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip, captureBeyondViewport: true } : {}) }));
+  // No motion between the plan and the pixels: a copy that moved meanwhile is covered over
+  // both places.
+  const plan = await afterCapture(tab, region, planned);
   const image = await finished(data, plan, region.width, { maxEdge: Math.min(params.maxEdge ?? limits.screenshotMaxEdgePx, limits.screenshotMaxPx), format: params.format ?? 'png', quality: params.quality ?? limits.screenshotQuality });
   const out = { text: screenshotText(tab.id, plan.snapshotId, plan.unmarked), attachment: { mimeType: image.mimeType, data: image.data }, tab: tabInfo(tab), image: image.facts };
   if (truncated) out.truncated = true;

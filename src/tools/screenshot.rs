@@ -161,6 +161,34 @@ pub fn masks(tree: &Tree, view: &View, secrets: &[String], fields: &[PaintedFiel
     out
 }
 
+/// What moved while the image was taken: the texts read again after the capture (`after`)
+/// that show a secret (`secrets`, the last scrub's matcher), each covered over the hull of
+/// where it was before (`before`, the texts the plan read) and after — a copy that slides or
+/// scrolls between the plan and the pixels is somewhere between the two (motion one way), so
+/// the image shows none of it; one that appeared meanwhile is covered where it is after.
+pub fn moved_masks(before: &[PaintedText], after: &[PaintedText], secrets: &[String], capture: Capture) -> Vec<Region> {
+    let matcher = Matcher::of_values(secrets);
+    let mut out: Vec<Region> = Vec::new();
+    for (k, t) in after.iter().enumerate() {
+        if !matcher.shows_secret(&t.0) {
+            continue;
+        }
+        // The same text where it was: the one at the same index if it is the same text, else
+        // the first with the same text.
+        let was = before.get(k).filter(|b| b.0 == t.0).or_else(|| before.iter().find(|b| b.0 == t.0));
+        let (x0, y0, x1, y1) = match was {
+            Some(b) => (b.1.min(t.1), b.2.min(t.2), (b.1 + b.3).max(t.1 + t.3), (b.2 + b.4).max(t.2 + t.4)),
+            None => (t.1, t.2, t.1 + t.3, t.2 + t.4),
+        };
+        if let Some(region) = capture.place(&Rect { x: x0, y: y0, w: x1 - x0, h: y1 - y0 }) {
+            if !out.contains(&region) {
+                out.push(region);
+            }
+        }
+    }
+    out
+}
+
 /// The marks of `refs` (label, view node) on the captured image: those whose element shows
 /// there.
 pub fn marks(tree: &Tree, view: &View, refs: &[(String, usize)], capture: Capture) -> Vec<Mark> {
@@ -263,6 +291,17 @@ mod tests {
         assert!(shows("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----", &[]));
         assert!(shows("https://x.test/reset?token=Zm9vYmFyYmF6cXV4", &[]));
         assert!(!shows("https://x.test/search?q=cats&page=2", &[]));
+    }
+
+    #[test]
+    fn a_copy_that_moved_is_covered_over_where_it_was_and_where_it_is() {
+        let cap = Capture { x: 0.0, y: 0.0, width: 800.0, height: 600.0 };
+        let before = [PaintedText("pw Zq-PASS-991177".into(), 10.0, 100.0, 150.0, 20.0), PaintedText("plain".into(), 0.0, 0.0, 10.0, 10.0)];
+        let after = [PaintedText("pw Zq-PASS-991177".into(), 210.0, 100.0, 150.0, 20.0), PaintedText("plain".into(), 0.0, 0.0, 10.0, 10.0)];
+        assert_eq!(moved_masks(&before, &after, &["Zq-PASS-991177".into()], cap), vec![Region { x: 10.0, y: 100.0, width: 350.0, height: 20.0 }]);
+        // One that appeared after the plan is covered where it is.
+        assert_eq!(moved_masks(&[], &after, &["Zq-PASS-991177".into()], cap), vec![Region { x: 210.0, y: 100.0, width: 150.0, height: 20.0 }]);
+        assert!(moved_masks(&before, &after, &[], cap).is_empty());
     }
 
     #[test]
