@@ -324,6 +324,10 @@ pub const ACTION_COMMIT_MAX_MS: usize = 5_000;
 /// back-to-back calls on a large state (an AX tree of ~0.5 MB takes ~5 ms to save) pay for
 /// one write per interval, and a change is kept within it.
 pub const STATE_WRITE_EVERY_MS: usize = 100;
+/// A short secret (a CVC, a PIN) echoed by the page is redacted where one of this many words
+/// just before it on its line names a secret ("CVC 737", "your PIN is 4821"): what names it
+/// stands beside it; "Boeing 737" and "order 1482913" stay.
+pub const NAMED_SHORT_WORDS: usize = 3;
 /// The saved state is sealed (AES-256-GCM) under a key of this many random bytes, kept in
 /// session storage only (services/core.js): the disk holds nothing readable without it.
 pub const STATE_KEY_BYTES: usize = 32;

@@ -209,7 +209,42 @@ fn clean(s: &str, found: &Found) -> Option<String> {
             out = Some(c);
         }
     }
+    if !found.short.is_empty() {
+        if let Some(c) = named_short(&cur(&out), &found.short) {
+            out = Some(c);
+        }
+    }
     out
+}
+
+/// A short secret as a whole token right after words that name a secret ("CVC 737", "your PIN
+/// is 4821", "security code 737 accepted"): the page echoing it beside what it is. Only the
+/// last `budget::NAMED_SHORT_WORDS` words before it on its line count; "Boeing 737", "$737.00",
+/// "order 1482913" stay.
+fn named_short(s: &str, short: &[String]) -> Option<String> {
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    let mut out = s.to_string();
+    let mut changed = false;
+    for x in short {
+        let mut from = 0;
+        while let Some(at) = out[from..].find(x.as_str()).map(|n| from + n) {
+            let end = at + x.len();
+            let whole = !word(out[..at].chars().next_back()) && !word(out[end..].chars().next());
+            let line = &out[out[..at].rfind('\n').map(|n| n + 1).unwrap_or(0)..at];
+            // (Not part of a number: "$737.00", "1.737", "737,50".)
+            let in_number = matches!(out[..at].chars().next_back(), Some('$' | '.' | ',' | '€' | '£')) || (out[end..].starts_with(['.', ',']) && word(out[end + 1..].chars().next()));
+            let before: Vec<&str> = line.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+            let named = !before.is_empty() && has_secret_word(&before[before.len().saturating_sub(crate::budget::NAMED_SHORT_WORDS)..].join(" "));
+            if whole && !in_number && named {
+                out.replace_range(at..end, REDACTED);
+                changed = true;
+                from = at + REDACTED.len();
+            } else {
+                from = end;
+            }
+        }
+    }
+    changed.then_some(out)
 }
 
 /// Every occurrence of a token that no letter or digit touches on either side, replaced.
@@ -405,6 +440,21 @@ mod tests {
             json!([field("Card security code", "737")]),
             json!({"url": "https://a.test/pay?f1=[redacted]&f3=ordinary", "state": "- paragraph: Boeing 737 fleet, $737.00\n- textbox \"Card security code\": [redacted]\n- text: [redacted]", "body": "f1=[redacted]&f2=x", "name": "[redacted]"}),
         );
+    }
+
+    #[test]
+    fn a_short_secret_echoed_right_after_what_names_it_is_redacted() {
+        check(
+            json!({"content": "Card ending 4242. CVC 737 accepted. Your PIN is 4821.", "value": "security code: 737 ok"}),
+            json!([field("Card security code", "737"), field("PIN", "4821")]),
+            json!({"content": "Card ending 4242. CVC [redacted] accepted. Your PIN is [redacted].", "value": "security code: [redacted] ok"}),
+        );
+    }
+
+    #[test]
+    fn a_short_secret_elsewhere_is_the_pages_own_number() {
+        let keep = json!({"content": "Boeing 737 fleet, $737.00, 1.737 km, order 1482913, in 2026, page 737 of 800, CVC field below\n737 seats"});
+        check(keep.clone(), json!([field("Card security code", "737"), field("PIN", "2026")]), keep);
     }
 
     #[test]
