@@ -71,3 +71,19 @@ test('an app that has not rendered yet reads as not rendered, never as an empty 
   assert.match(s.snapshot.state, /note: the page shows nothing yet/, s.snapshot.state);
   await page.close();
 });
+
+test('a client-side route change is reported like a navigation, with the state of the route; an anchor jump is not', async () => {
+  const { page, tabId } = await openTab(b, server, 'spa-routes.html');
+  const s = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const reports = refOf(s.state, /link "Reports"/);
+  const r = await b.call('browser_click', { tabId, ref: reports, snapshotId: s.snapshotId });
+  assert.ok(!r.error, JSON.stringify(r));
+  assert.equal(r.routed, true, JSON.stringify(r).slice(0, 300));
+  assert.equal(r.navigated, undefined);
+  assert.match(r.tab.url, /r=reports/);
+  assert.match(r.snapshot?.state ?? '', /heading "Reports"[\s\S]*button "Export CSV"/, 'the route rendered, in the result');
+  const s2 = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const jump = await b.call('browser_click', { tabId, ref: refOf(s2.state, /link "Notes"/), snapshotId: s2.snapshotId });
+  assert.ok(!jump.error && jump.routed === undefined && jump.snapshot === undefined, JSON.stringify(jump).slice(0, 300));
+  await page.close();
+});

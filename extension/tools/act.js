@@ -177,11 +177,22 @@ async function outcome(tab, handle, mainSession, started, out) {
   // A cross-process navigation detaches the old session: ask the tab's current one.
   const after = await handleOf(now, mainSession).catch(() => sessions(tab.id).then((a) => handleOf(now, a[0]))).catch(() => null);
   if (after && after.incarnation !== handle.incarnation) out.navigated = true;
+  // The URL changed and the document stayed: a client-side route (history.pushState, a hash
+  // route), reported as such and read like a navigation (session/follow.rs).
+  else if (now.url && tab.url && !settled.navigating && isRoute(tab.url, now.url)) out.routed = true;
   out.tab = tabInfo(now, after || handle);
   // A tab the page opened (a target=_blank link, window.open): the agent's, and said here.
   const opened = openedSince(tab.id, started);
   if (opened.length) out.opened = (await Promise.all(opened.map((id) => chrome.tabs.get(id).catch(() => null)))).filter(Boolean).map((t) => tabInfo(t));
   return out;
+}
+
+/** Whether `from` → `to` within one document is a client-side route change: another path or
+ * query (history.pushState), or a hash route (`#/…`, `#!…`); a jump to an anchor is not. */
+function isRoute(from, to) {
+  if (from === to) return false;
+  const [a, b] = [from.split('#'), to.split('#')];
+  return a[0] !== b[0] || /^[/!]/.test(b.slice(1).join('#'));
 }
 
 const DIRECTIONS = ['up', 'down', 'left', 'right'];

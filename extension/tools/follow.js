@@ -47,7 +47,7 @@ export async function withReachedState(method, out, session, dialogs, ms) {
  * result: a read's result can be large, and crossing into wasm costs by the byte. */
 function factsOf(out) {
   const facts = {};
-  for (const k of ['ok', 'navigated', 'navigating', 'snapshotId']) if (out[k] !== undefined) facts[k] = out[k];
+  for (const k of ['ok', 'navigated', 'routed', 'navigating', 'snapshotId']) if (out[k] !== undefined) facts[k] = out[k];
   for (const k of ['error', 'dialog', 'snapshot']) if (out[k] !== undefined) facts[k] = true;
   if (out.tab) facts.tab = { id: out.tab.id, ...(out.tab.url !== undefined ? { url: out.tab.url } : {}) };
   return facts;

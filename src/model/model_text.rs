@@ -35,7 +35,7 @@ pub struct TextOptions {
 const BODIES: [&str; 2] = ["state", "content"];
 
 /// Top-level fields whose values are always our own words (ids, modes, counts), never the page's.
-const OWN_WORDS: [&str; 14] = ["ok", "settledMs", "waitedMs", "navigated", "navigating", "retargeted", "rebound", "loading", "invalid", "snapshotId", "baseSnapshotId", "mode", "fullReason", "truncated"];
+const OWN_WORDS: [&str; 15] = ["ok", "settledMs", "waitedMs", "navigated", "routed", "navigating", "retargeted", "rebound", "loading", "invalid", "snapshotId", "baseSnapshotId", "mode", "fullReason", "truncated"];
 
 /// Writes the model view of `method`'s `result` as text. An error result is our own words
 /// and is never fenced; neither is a result made only of `OWN_WORDS`.

@@ -39,7 +39,7 @@ fn default_source(method: &str) -> &'static str {
     if method == "browser_snapshot" { "dom" } else { "chromium_ax" }
 }
 /// Flags that say something only when true.
-const FLAGS: [&str; 6] = ["truncated", "loading", "navigated", "navigating", "rebound", "retargeted"];
+const FLAGS: [&str; 7] = ["truncated", "loading", "navigated", "routed", "navigating", "rebound", "retargeted"];
 
 /// The model view of `method`'s result. Non-objects pass unchanged.
 pub fn view(method: &str, result: &Value) -> Value {
@@ -53,7 +53,8 @@ pub fn view(method: &str, result: &Value) -> Value {
     }
     // An action that navigated shows the page it reached; one still navigating, the page it
     // has not left yet (its result says so).
-    let navigated = out.get("navigated") == Some(&Value::Bool(true)) || out.get("navigating") == Some(&Value::Bool(true));
+    // (A client-side route change, `routed`, reached another URL in the same document.)
+    let navigated = ["navigated", "routed", "navigating"].iter().any(|k| out.get(*k) == Some(&Value::Bool(true)));
     if ACTIONS.contains(&method) {
         out.remove("action");
         out.remove("ref");

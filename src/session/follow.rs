@@ -53,7 +53,9 @@ pub fn follow(method: &str, result: &Value, session: &str, last: Option<&LastRea
     if obj.contains_key("error") || obj.contains_key("dialog") || obj.contains_key("snapshotId") || obj.contains_key("snapshot") || flag("navigating") {
         return None;
     }
-    if !(flag("navigated") || (REACHING.contains(&method) && flag("ok"))) {
+    // A client-side route change (`routed`: the URL changed, the document stayed) reaches
+    // another page for the person as much as a navigation does.
+    if !(flag("navigated") || flag("routed") || (REACHING.contains(&method) && flag("ok"))) {
         return None;
     }
     let tab = obj.get("tab")?.as_object()?;
@@ -86,6 +88,11 @@ mod tests {
     #[test]
     fn a_click_that_navigated_is_followed_by_the_sessions_read() {
         check("browser_click", json!({"ok": true, "navigated": true, "tab": {"id": 7, "url": "http://a/done"}}), Some(&ax_reader()), Some(json!({"tabId": 7, "tool": "ax", "sessionId": "s", "maxChars": 8000})));
+    }
+
+    #[test]
+    fn a_client_side_route_change_is_followed_like_a_navigation() {
+        check("browser_click", json!({"ok": true, "routed": true, "tab": {"id": 7, "url": "http://a/#/accounts/2"}}), Some(&ax_reader()), Some(json!({"tabId": 7, "tool": "ax", "sessionId": "s", "maxChars": 8000})));
     }
 
     #[test]
