@@ -154,6 +154,10 @@ pub const TEXT_RUN_CHARS: usize = 1_000;
 /// A clickable wrapper with more nodes below it than this is a page-level listener (event
 /// delegation, an app root), not a control.
 pub const CLICKABLE_MAX_SUBTREE: usize = 24;
+/// A roving tabindex's member is looked for at most this many levels below a row (a file
+/// list's row → its name cell → the name), and at most this many places per container.
+pub const ROVING_DEPTH: usize = 3;
+pub const ROVING_PATTERNS: usize = 4;
 /// JSON nesting this deep is an error (the wire types nest at most ~6 levels). serde_json's
 /// own fixed limit: `input::wire`'s test holds the two equal.
 pub const JSON_MAX_DEPTH: usize = 128;

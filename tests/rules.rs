@@ -1553,3 +1553,31 @@ fn an_unnamed_field_inside_a_combobox_wrapper_is_still_the_field() {
                 - listbox [ref=e3]
                   - option "Groceries" [ref=e4]"#]]);
 }
+
+#[test]
+fn a_roving_member_inside_each_row_gets_a_ref_in_every_row() {
+    // JupyterLab's file list: the current file's name takes the focus (tabindex 0, a button);
+    // the other files' names take it when chosen (tabindex -1); the list handles the clicks.
+    rule("roving_inner_members", r#"<ul class="listing"><li title="Name: data.csv"><span class="name"><span class="icon"><svg width="16" height="16" aria-hidden="true"></svg></span><span class="text" tabindex="0" role="button"><span>data.csv</span></span></span><span class="mod">38s ago</span></li><li title="Name: notes.txt"><span class="name"><span class="icon"><svg width="16" height="16" aria-hidden="true"></svg></span><span class="text" tabindex="-1"><span>notes.txt</span></span></span><span class="mod">38s ago</span></li><li title="Name: todo.md"><span class="name"><span class="icon"><svg width="16" height="16" aria-hidden="true"></svg></span><span class="text" tabindex="-1"><span>todo.md</span></span></span><span class="mod">38s ago</span></li></ul>"#, expect![[r#"
+        - listitem "Name: data.csv"
+          - button "data.csv" [ref=e1]
+          - text: 38s ago
+        - listitem "Name: notes.txt"
+          - clickable "notes.txt" [ref=e2]
+          - text: 38s ago
+        - listitem "Name: todo.md"
+          - clickable "todo.md" [ref=e3]
+          - text: 38s ago"#]]);
+}
+
+#[test]
+fn a_focus_target_that_is_no_row_gets_no_ref() {
+    // tabindex=-1 on a page's main region and headings (skip links, a router's focus) is no
+    // roving tabindex: nothing like it stands beside a member.
+    rule("focus_targets_not_rows", r#"<main tabindex="-1"><h1 tabindex="-1">Reports</h1><p>Spending by month</p><h2 tabindex="-1">March</h2><p>Rent 900</p></main>"#, expect![[r#"
+        - main
+          - heading "Reports" [level=1]
+          - paragraph: Spending by month
+          - heading "March" [level=2]
+          - paragraph: Rent 900"#]]);
+}

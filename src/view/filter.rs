@@ -178,26 +178,59 @@ fn is_actionable(tree: &Tree, ti: usize) -> bool {
         || is_click_target(tree, ti)
 }
 
-/// Rows of a roving tabindex: where one child of a container takes the focus by its
-/// `tabindex` (a file list's current row, a grid's current cell) and so is acted on, its
-/// siblings of the same tag and role are rows of the same kind, which take the focus (and the
-/// click) when chosen: each is acted on too, the first row or not. Only widgets without a
-/// native role of their own (`li`, `div`, `tr`, `td`), and only in a container of at least two.
+/// The members of a roving tabindex: where one row of a list or grid (a container's children
+/// of one tag and role) holds the element that takes the focus by its `tabindex` and is acted
+/// on — the row itself, or a part of it at most `ROVING_DEPTH` levels down (JupyterLab's file
+/// list: the current file's name is `tabindex=0 role=button`, the others' `tabindex=-1`) — the
+/// element at the same place in every other row of the container is a member too: it takes the
+/// focus, and the page's click, when chosen. A member below the row must take the focus itself
+/// (`tabindex`); the rows themselves need only be alike. Never a native control (those have
+/// refs of their own), never what is hidden.
 fn roving_rows(tree: &Tree) -> Vec<bool> {
+    use crate::budget::{ROVING_DEPTH, ROVING_PATTERNS};
     let mut out = vec![false; tree.nodes.len()];
+    let native = |n: &crate::tree::Node| matches!(n.tag.as_str(), "a" | "button" | "input" | "select" | "textarea" | "summary" | "iframe");
+    let member = |i: usize| {
+        let n = &tree.nodes[i];
+        n.states.focusable && !native(n) && !n.hidden && is_actionable(tree, i)
+    };
+    // The node at `path` (child indices) below `from`.
+    let at = |from: usize, path: &[usize]| path.iter().try_fold(from, |i, &k| tree.nodes[i].children.get(k).copied());
     for parent in &tree.nodes {
         if parent.children.len() < 2 {
             continue;
         }
-        for &c in &parent.children {
-            let n = &tree.nodes[c];
-            let current = n.states.focusable && !n.role.is_actionable() && !n.hidden && is_actionable(tree, c);
-            if !current || out[c] {
-                continue;
+        // (row tag, row role, path to the member, member tag): the places where some row holds
+        // a member, found once; every row is then looked at those places.
+        let mut patterns: Vec<(usize, Vec<usize>)> = Vec::new();
+        for &row in &parent.children {
+            let mut stack: Vec<(usize, Vec<usize>)> = vec![(row, Vec::new())];
+            while let Some((i, path)) = stack.pop() {
+                if member(i) {
+                    if !patterns.iter().any(|(r, p)| p == &path && tree.nodes[*r].tag == tree.nodes[row].tag && tree.nodes[*r].role == tree.nodes[row].role) && patterns.len() < ROVING_PATTERNS {
+                        patterns.push((row, path));
+                    }
+                    continue;
+                }
+                if path.len() < ROVING_DEPTH {
+                    for (k, &c) in tree.nodes[i].children.iter().enumerate() {
+                        let mut p = path.clone();
+                        p.push(k);
+                        stack.push((c, p));
+                    }
+                }
             }
-            let like: Vec<usize> = parent.children.iter().copied().filter(|&o| o != c && tree.nodes[o].tag == n.tag && tree.nodes[o].role == n.role).collect();
-            for o in like {
-                out[o] = true;
+        }
+        for (row, path) in &patterns {
+            let (tag, role) = (&tree.nodes[*row].tag, tree.nodes[*row].role);
+            let Some(model) = at(*row, path) else { continue };
+            for &other in parent.children.iter().filter(|&&o| o != *row && tree.nodes[o].tag == *tag && tree.nodes[o].role == role) {
+                let Some(t) = at(other, path) else { continue };
+                let n = &tree.nodes[t];
+                let alike = n.tag == tree.nodes[model].tag && (path.is_empty() || n.states.focusable);
+                if alike && !native(n) && !n.hidden && !n.covered {
+                    out[t] = true;
+                }
             }
         }
     }
@@ -260,7 +293,7 @@ pub fn filter(tree: &Tree) -> View {
     while let Some((ti, vparent, ctx)) = stack.pop() {
         let n = &tree.nodes[ti];
         let mut decision = decide(tree, ti, &ctx);
-        if decision == Decision::Lift && chosen_as_it_is(tree, ti) {
+        if decision == Decision::Lift && (chosen_as_it_is(tree, ti) || roving[ti]) {
             decision = Decision::Include;
         }
         if decision == Decision::Skip {
@@ -516,7 +549,7 @@ fn element_node(tree: &Tree, ti: usize, secrets: &Secrets, labelled: bool, rovin
     let value = if sensitive { None } else { n.value.as_deref().map(fold_whitespace).filter(|v| !v.is_empty() && *v != name) };
     VNode {
         kind,
-        role: if n.role == Role::Generic && n.clickable { Role::Clickable } else { n.role },
+        role: if n.role == Role::Generic && (n.clickable || roving) { Role::Clickable } else { n.role },
         name,
         inline_text: None,
         value,
