@@ -1581,3 +1581,14 @@ fn a_focus_target_that_is_no_row_gets_no_ref() {
           - heading "March" [level=2]
           - paragraph: Rent 900"#]]);
 }
+
+#[test]
+fn siblings_of_a_clicked_row_are_clicked_rows_too() {
+    // A month strip: the current month shows a pointer; the others take clicks the same way
+    // (their listeners only the accessibility tree sees).
+    rule("clicked_row_siblings", r#"<style>.m{display:inline-block;padding:2px}.cur{cursor:pointer}</style><div class="strip"><div class="m">Oct</div><div class="m">Nov</div><div class="m cur">Dec</div><div class="m">Jan</div></div>"#, expect![[r#"
+        - clickable "Oct" [ref=e1]
+        - clickable "Nov" [ref=e2]
+        - clickable "Dec" [ref=e3]
+        - clickable "Jan" [ref=e4]"#]]);
+}

@@ -194,6 +194,11 @@ fn roving_rows(tree: &Tree) -> Vec<bool> {
         let n = &tree.nodes[i];
         n.states.focusable && !native(n) && !n.hidden && is_actionable(tree, i)
     };
+    // A row the page handles clicks on (its listeners, a pointer cursor) makes its like
+    // siblings rows it handles too: a month strip whose current month alone shows a pointer,
+    // a list whose rows' listeners only the accessibility tree sees. (Rows themselves only:
+    // a part below a row needs a tabindex of its own.)
+    let clicked_row = |i: usize| tree.nodes[i].clickable && is_click_target(tree, i);
     // The node at `path` (child indices) below `from`.
     let at = |from: usize, path: &[usize]| path.iter().try_fold(from, |i, &k| tree.nodes[i].children.get(k).copied());
     for parent in &tree.nodes {
@@ -206,7 +211,7 @@ fn roving_rows(tree: &Tree) -> Vec<bool> {
         for &row in &parent.children {
             let mut stack: Vec<(usize, Vec<usize>)> = vec![(row, Vec::new())];
             while let Some((i, path)) = stack.pop() {
-                if member(i) {
+                if member(i) || (path.is_empty() && clicked_row(i)) {
                     if !patterns.iter().any(|(r, p)| p == &path && tree.nodes[*r].tag == tree.nodes[row].tag && tree.nodes[*r].role == tree.nodes[row].role) && patterns.len() < ROVING_PATTERNS {
                         patterns.push((row, path));
                     }
@@ -228,7 +233,8 @@ fn roving_rows(tree: &Tree) -> Vec<bool> {
                 let Some(t) = at(other, path) else { continue };
                 let n = &tree.nodes[t];
                 let alike = n.tag == tree.nodes[model].tag && (path.is_empty() || n.states.focusable);
-                if alike && !native(n) && !n.hidden && !n.covered {
+                // (A row only where it would be a click target: a small subtree, no control of its own.)
+                if alike && !native(n) && !n.hidden && !n.covered && (!path.is_empty() || member(t) || is_small_leafish(tree, t)) {
                     out[t] = true;
                 }
             }
