@@ -222,27 +222,23 @@ pub struct EachAnswer {
     pub answer: Option<String>,
 }
 
-/// What the executor saw doing a step.
+/// What the executor saw doing a step. (It crosses as a flat object, `FactWire`: an
+/// internally tagged enum is buffered through serde's `Content` by every deserializer it
+/// meets, ~40 KB of the wasm module for this one type.)
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(tag = "fact", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(try_from = "FactWire")]
 pub enum Fact {
     One {
-        #[serde(default)]
         listed: Option<Vec<Frame>>,
-        #[serde(default)]
         document_id: Option<String>,
-        #[serde(default)]
         result: Option<OneAnswer>,
     },
     Ports {
         answers: Vec<PortAnswer>,
-        #[serde(default)]
         listed: Option<Vec<Frame>>,
     },
     All {
-        #[serde(default)]
         listed: Option<Vec<Frame>>,
-        #[serde(default)]
         answers: Option<Vec<FrameAnswer>>,
     },
     Each { answers: Vec<EachAnswer> },
@@ -250,9 +246,56 @@ pub enum Fact {
     Frames { same: bool },
     /// The step could not be done (an error, a navigation committed meanwhile): `why`.
     Failed {
-        #[serde(default)]
         why: String,
     },
+}
+
+/// Any answer a fact holds, its fields those of every kind (`PortAnswer`, `FrameAnswer`,
+/// `EachAnswer`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct AnyAnswer {
+    late: bool,
+    answer: Option<String>,
+    frames: u32,
+    frame_id: i64,
+    document_id: String,
+    bare: bool,
+    error_page: bool,
+}
+
+/// A fact as it crosses: `fact` names its kind, the other fields are that kind's.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct FactWire {
+    fact: String,
+    listed: Option<Vec<Frame>>,
+    document_id: Option<String>,
+    result: Option<OneAnswer>,
+    answers: Option<Vec<AnyAnswer>>,
+    done: Option<bool>,
+    same: Option<bool>,
+    why: String,
+}
+
+impl TryFrom<FactWire> for Fact {
+    type Error = String;
+
+    fn try_from(w: FactWire) -> std::result::Result<Fact, String> {
+        let need = |what: &str| format!("a {} fact needs {what}", w.fact);
+        let answers = |w: &FactWire| w.answers.is_some();
+        Ok(match w.fact.as_str() {
+            "one" => Fact::One { listed: w.listed, document_id: w.document_id, result: w.result },
+            "ports" if answers(&w) => Fact::Ports { answers: w.answers.unwrap_or_default().into_iter().map(|a| PortAnswer { late: a.late, answer: a.answer, frames: a.frames }).collect(), listed: w.listed },
+            "all" => Fact::All { listed: w.listed, answers: w.answers.map(|list| list.into_iter().map(|a| FrameAnswer { frame_id: a.frame_id, document_id: a.document_id, answer: a.answer, bare: a.bare }).collect()) },
+            "each" if answers(&w) => Fact::Each { answers: w.answers.unwrap_or_default().into_iter().map(|a| EachAnswer { late: a.late, error_page: a.error_page, answer: a.answer }).collect() },
+            "resident" => Fact::Resident { done: w.done.ok_or_else(|| need("done"))? },
+            "frames" => Fact::Frames { same: w.same.ok_or_else(|| need("same"))? },
+            "failed" => Fact::Failed { why: w.why },
+            "ports" | "each" => return Err(need("answers")),
+            other => return Err(format!("unknown fact {other:?}")),
+        })
+    }
 }
 
 /// A step and, when this step formed one, the page state now (its text: the tab's form-field
