@@ -184,8 +184,15 @@ build_host() {
 # The release module's size is reported, not bounded (issue #36: what a user feels is the
 # worker's cold start, its memory and the time of each read, which the bench measures).
 report_wasm_size() {
-  local wasm=extension/wasm/pcc_bg.wasm
-  log "release wasm: $(stat -c %s "$wasm") bytes ($(gzip -9c "$wasm" | wc -c) gzipped)"
+  local wasm=extension/wasm/pcc_bg.wasm bytes max
+  bytes=$(stat -c %s "$wasm")
+  # The size budget, written once (src/budget.rs WASM_MODULE_MAX_BYTES).
+  max=$(sed -n 's/^pub const WASM_MODULE_MAX_BYTES: usize = \([0-9_]*\);/\1/p' src/budget.rs | tr -d _)
+  log "release wasm: $bytes bytes ($(gzip -9c "$wasm" | wc -c) gzipped; budget $max)"
+  if [ -z "$max" ] || [ "$bytes" -gt "$max" ]; then
+    echo "the release wasm module is $bytes bytes, over its budget of ${max:-?} (src/budget.rs WASM_MODULE_MAX_BYTES)" >&2
+    exit 1
+  fi
 }
 
 # What a run has to write (~3 GB: test binaries, two wasm builds, the release Bridge, two

@@ -328,6 +328,14 @@ pub const ACTION_COMMIT_MAX_MS: usize = 5_000;
 /// back-to-back calls on a large state (an AX tree of ~0.5 MB takes ~5 ms to save) pay for
 /// one write per interval, and a change is kept within it.
 pub const STATE_WRITE_EVERY_MS: usize = 100;
+/// A whole-page read that finds nothing to show (a client-rendered app still booting) waits
+/// at most this long for the page's first render, then reads once more.
+pub const EMPTY_PAGE_WAIT_MS: usize = 2_000;
+/// The release wasm module (extension/wasm/pcc_bg.wasm) may not grow past this many bytes:
+/// `./build.sh test` fails above it. Raised only with a measured reason in the commit. (It was
+/// 1,014,736 bytes before the read plan's facts stopped crossing as an internally tagged enum:
+/// 962,321 after; the target is 750,000.)
+pub const WASM_MODULE_MAX_BYTES: usize = 970_000;
 /// A short secret (a CVC, a PIN) echoed by the page is redacted where one of this many words
 /// just before it on its line names a secret ("CVC 737", "your PIN is 4821"): what names it
 /// stands beside it; "Boeing 737" and "order 1482913" stay.
@@ -359,7 +367,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 84] = [
+pub const SOURCE_LIMITS: [(&str, usize); 85] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -437,6 +445,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 84] = [
     ("navigationSettleMaxMs", NAVIGATION_SETTLE_MAX_MS),
     ("actionCommitMaxMs", ACTION_COMMIT_MAX_MS),
     ("stateWriteEveryMs", STATE_WRITE_EVERY_MS),
+    ("emptyPageWaitMs", EMPTY_PAGE_WAIT_MS),
     ("stateKeyBytes", STATE_KEY_BYTES),
     ("stateIvBytes", STATE_IV_BYTES),
     ("fastLoadMs", FAST_LOAD_MS),

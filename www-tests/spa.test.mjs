@@ -64,8 +64,14 @@ test('a name typed into a field whose placeholder lists examples is shown everyw
   await page.close();
 });
 
-test('an app that has not rendered yet reads as not rendered, never as an empty page', async () => {
-  const { page, tabId } = await openTab(b, server, 'spa-widgets.html?boot=4000');
+test('a read of an app that has not rendered yet waits for its first render; one that takes too long reads as not rendered, never as an empty page', async () => {
+  const soon = await openTab(b, server, 'spa-widgets.html?boot=600');
+  const t0 = Date.now();
+  const s1 = await b.call('browser_snapshot', { tabId: soon.tabId });
+  assert.ok(!s1.error, JSON.stringify(s1));
+  assert.match(s1.snapshot.state, /button "Create account"/, `the read waited for the app (${Date.now() - t0} ms): ${s1.snapshot.state}`);
+  await soon.page.close();
+  const { page, tabId } = await openTab(b, server, 'spa-widgets.html?boot=8000');
   const s = await b.call('browser_snapshot', { tabId });
   assert.ok(!s.error, JSON.stringify(s));
   assert.match(s.snapshot.state, /note: the page shows nothing yet/, s.snapshot.state);

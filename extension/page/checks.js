@@ -81,6 +81,39 @@ export async function postThenWalk(round, walkArgs, heldWalk, factArgs) {
   return { read, facts, ...(walker.sameWalk?.(read, heldWalk, true) ? { same: true } : {}) };
 }
 
+/** Injected: resolves once the document's body holds something rendered (an element with a
+ * box, or text) and has been quiet for `quietMs` after it, or at `maxMs`: a client-rendered
+ * app's first render. */
+export function firstContent(maxMs, quietMs) {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let last = t0;
+    const mo = new MutationObserver(() => { last = performance.now(); });
+    mo.observe(document, { subtree: true, childList: true, characterData: true });
+    const shows = () => {
+      const body = document.body;
+      if (!body) return false;
+      if ((body.innerText || '').trim()) return true;
+      for (const el of body.querySelectorAll('*')) {
+        if (/^(script|style|template|noscript)$/.test(el.localName)) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width > 1 && r.height > 1 && el.childElementCount === 0) return true;
+      }
+      return false;
+    };
+    const tick = () => {
+      const now = performance.now();
+      if ((shows() && now - last >= quietMs) || now - t0 >= maxMs) {
+        mo.disconnect();
+        resolve(Math.round(now - t0));
+      } else {
+        setTimeout(tick, 25);
+      }
+    };
+    tick();
+  });
+}
+
 /**
  * Injected into the top frame for a screenshot's mask plan: every text the page paints over
  * `region` (viewport CSS px) — text nodes of the document, of open and closed shadow roots,

@@ -16,6 +16,8 @@ import { walkNode } from '../read/walknode.js';
 import { applyPasswordMemory } from '../read/worlds.js';
 import { tabInfo } from './common.js';
 import { limits } from '../services/limits.js';
+import { inject } from '../read/inject.js';
+import { firstContent } from '../page/checks.js';
 
 export async function captureAx(tab, signal) {
   const all = await sessions(tab.id, signal);
@@ -163,6 +165,14 @@ export async function trackedRead(params, signal, tool) {
   const tab = await callTab(params);
   assertReadable(tab);
   const preferDom = tool === 'snapshot';
-  const { result, handle, timing } = await executeRead(tab, params, signal, tool, (render) => readTab(params, signal, render, tab, preferDom));
+  const read = () => executeRead(tab, params, signal, tool, (render) => readTab(params, signal, render, tab, preferDom));
+  let { result, handle, timing } = await read();
+  // A whole page that shows nothing yet (a client-rendered app booting): wait for it to render,
+  // within emptyPageWaitMs and the call's own time, and read it once more; still nothing, the
+  // state says so (the core's note), never an empty answer.
+  if (result?.totalNodes === 0 && params.selector === undefined && params.ref === undefined && /^(https?|file):/.test(tab.url || '') && !signal?.aborted) {
+    await inject(tab.id, [0], firstContent, [limits.emptyPageWaitMs, limits.settleQuietMs]).catch(() => {});
+    if (!signal?.aborted) ({ result, handle, timing } = await read());
+  }
   return { result, tab: tabInfo(tab, handle), timing };
 }
