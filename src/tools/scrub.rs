@@ -222,51 +222,48 @@ fn clean(s: &str, found: &Found) -> Option<String> {
 /// last `budget::NAMED_SHORT_WORDS` words before it on its line count; "Boeing 737", "$737.00",
 /// "order 1482913" stay.
 fn named_short(s: &str, short: &[String]) -> Option<String> {
-    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
-    let mut out = s.to_string();
-    let mut changed = false;
-    for x in short {
-        let mut from = 0;
-        while let Some(at) = out[from..].find(x.as_str()).map(|n| from + n) {
-            let end = at + x.len();
-            let whole = !word(out[..at].chars().next_back()) && !word(out[end..].chars().next());
-            let line = &out[out[..at].rfind('\n').map(|n| n + 1).unwrap_or(0)..at];
-            // (Not part of a number: "$737.00", "1.737", "737,50".)
-            let in_number = matches!(out[..at].chars().next_back(), Some('$' | '.' | ',' | '€' | '£')) || (out[end..].starts_with(['.', ',']) && word(out[end + 1..].chars().next()));
-            let before: Vec<&str> = line.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-            let named = !before.is_empty() && has_secret_word(&before[before.len().saturating_sub(crate::budget::NAMED_SHORT_WORDS)..].join(" "));
-            if whole && !in_number && named {
-                out.replace_range(at..end, REDACTED);
-                changed = true;
-                from = at + REDACTED.len();
-            } else {
-                from = end;
-            }
-        }
-    }
-    changed.then_some(out)
+    replace_where(s, short, |out, at, end| {
+        let whole = !is_word(out[..at].chars().next_back()) && !is_word(out[end..].chars().next());
+        // (Not part of a number: "$737.00", "1.737", "737,50".)
+        let in_number = matches!(out[..at].chars().next_back(), Some('$' | '.' | ',' | '€' | '£')) || (out[end..].starts_with(['.', ',']) && is_word(out[end + 1..].chars().next()));
+        let line = &out[out[..at].rfind('\n').map_or(0, |n| n + 1)..at];
+        let before: Vec<&str> = line.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+        let named = !before.is_empty() && has_secret_word(&before[before.len().saturating_sub(crate::budget::NAMED_SHORT_WORDS)..].join(" "));
+        whole && !in_number && named
+    })
 }
 
 /// Every occurrence of a token that no letter or digit touches on either side, replaced.
 fn as_tokens(s: &str, tokens: &[String]) -> Option<String> {
-    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    replace_where(s, tokens, |out, at, end| {
+        let t = &out[at..end];
+        // A boundary counts only where the token itself begins or ends with a letter or digit.
+        let open = !(is_word(t.chars().next()) && is_word(out[..at].chars().next_back()));
+        let close = !(is_word(t.chars().next_back()) && is_word(out[end..].chars().next()));
+        open && close
+    })
+}
+
+fn is_word(c: Option<char>) -> bool {
+    c.is_some_and(char::is_alphanumeric)
+}
+
+/// `s` with every occurrence of each of `needles` that `redact(s_now, start, end)` accepts
+/// replaced by `[redacted]` (looked at left to right, in the text as replaced so far), or None
+/// when none was.
+fn replace_where(s: &str, needles: &[String], redact: impl Fn(&str, usize, usize) -> bool) -> Option<String> {
     let mut out = s.to_string();
     let mut changed = false;
-    for t in tokens {
+    for x in needles.iter().filter(|x| !x.is_empty()) {
         let mut from = 0;
-        while let Some(at) = out[from..].find(t.as_str()).map(|n| from + n) {
-            let end = at + t.len();
-            let before = out[..at].chars().next_back();
-            let after = out[end..].chars().next();
-            // A boundary counts only where the token itself begins or ends with a letter or digit.
-            let open = !(word(t.chars().next()) && word(before));
-            let close = !(word(t.chars().next_back()) && word(after));
-            if open && close {
+        while let Some(at) = out[from..].find(x.as_str()).map(|n| from + n) {
+            let end = at + x.len();
+            if redact(&out, at, end) {
                 out.replace_range(at..end, REDACTED);
                 changed = true;
                 from = at + REDACTED.len();
             } else {
-                from = at + t.chars().next().map_or(1, char::len_utf8);
+                from = at + x.chars().next().map_or(1, char::len_utf8);
             }
         }
     }
