@@ -142,3 +142,37 @@ fn a_painted_field_holding_a_card_number_is_covered_whatever_its_label() {
     let fields = vec![painted(&[], "Notes", "4539 1488 0343 6467", (0.0, 0.0, 300.0, 20.0))];
     assert_eq!(plan_with_fields(page([]), fields), "mask 0 0 300 20");
 }
+
+/// A top page holding one iframe (walk node 3, rect `at`, `frameBox` `inner`) whose child frame
+/// holds a password field at `field` (the child's own CSS px).
+fn framed(at: [f64; 4], inner: Option<[f64; 3]>, field: [f64; 4]) -> String {
+    let mut iframe = serde_json::json!({"parent": 2, "tag": "iframe", "attrs": {"title": "Pay"}, "rect": at, "display": "block", "frameTag": "T1"});
+    if let Some(b) = inner {
+        iframe["frameBox"] = serde_json::json!(b);
+    }
+    serde_json::json!({
+        "url": "https://example.test/page", "title": "Frames", "viewport": {"width": 800, "height": 600}, "frames": [], "snapshots": [],
+        "domWalk": {"url": "https://example.test/page", "title": "Frames", "walkId": "w1", "nodes": [
+            {"parent": -1, "tag": "html", "rect": [0, 0, 800, 600], "display": "block"},
+            {"parent": 0, "tag": "body", "rect": [0, 0, 800, 600], "display": "block"},
+            {"parent": 1, "tag": "div", "rect": [0, 0, 800, 600], "display": "block"},
+            iframe,
+        ]},
+        "domFrames": [{"frameId": 7, "tag": "T1", "url": "https://example.test/child", "viewport": {"width": 320, "height": 60}, "nodes": [
+            {"parent": -1, "tag": "html", "rect": [0, 0, 320, 60], "display": "block"},
+            {"parent": 0, "tag": "body", "rect": [0, 0, 320, 60], "display": "block"},
+            {"parent": 1, "tag": "input", "attrs": {"type": "password"}, "rect": field, "display": "inline-block"},
+        ]}],
+    })
+    .to_string()
+}
+
+#[test]
+fn a_field_in_an_iframe_is_covered_inside_its_border_and_padding() {
+    check(framed([8.0, 60.0, 400.0, 220.0], Some([40.0, 40.0, 1.0]), [0.0, 0.0, 220.0, 28.0]), &[], false, "mask 48 100 220 28");
+}
+
+#[test]
+fn a_field_in_a_scaled_iframe_is_covered_at_its_scale() {
+    check(framed([8.0, 300.0, 640.0, 120.0], Some([0.0, 0.0, 2.0]), [10.0, 5.0, 220.0, 28.0]), &[], false, "mask 28 310 440 56");
+}

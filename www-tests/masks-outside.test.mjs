@@ -92,3 +92,28 @@ test('a copy that moves fast between the plan and the pixels is never shown', as
   assert.equal(readable, 0, `the moving password was read in ${readable} of 6 shots`);
   await page.close();
 });
+
+test('a typed key in an iframe with a thick border and padding, or scaled 2×, is covered where it is painted', async () => {
+  const { page, tabId } = await openTab(b, server, 'masks-frames.html');
+  const frames = page.frames().filter((f) => f.url().endsWith('masks-frame-child.html'));
+  assert.equal(frames.length, 2);
+  for (const f of frames) await f.fill('#key', KEY);
+  // The field's centre on screen: inside each iframe's border and padding, at its scale.
+  const centres = await page.evaluate(() => ['thick', 'scaled'].map((id) => {
+    const el = document.getElementById(id);
+    const r = el.getBoundingClientRect();
+    const s = r.width / el.offsetWidth;
+    const cs = getComputedStyle(el);
+    const f = el.contentDocument.getElementById('key').getBoundingClientRect();
+    const x0 = r.x + (el.clientLeft + parseFloat(cs.paddingLeft)) * s, y0 = r.y + (el.clientTop + parseFloat(cs.paddingTop)) * s;
+    return [[x0 + (f.x + 20) * s, y0 + (f.y + f.height / 2) * s], [x0 + (f.x + f.width - 20) * s, y0 + (f.y + f.height / 2) * s]];
+  }).flat());
+  const width = await page.evaluate(() => document.documentElement.clientWidth);
+  for (const params of [{}, { fullPage: true }]) {
+    const shot = await b.call('browser_screenshot', { tabId, ...params });
+    assert.ok(!shot.error, JSON.stringify(shot.error));
+    const px = await pixelsOf(b.context, shot.attachment.data, width, centres);
+    assert.ok(px.every(black), `${JSON.stringify(params)}: the field in clear at ${JSON.stringify(px)}`);
+  }
+  await page.close();
+});

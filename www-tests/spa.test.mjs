@@ -34,6 +34,11 @@ test('a combobox wrapper and an editor frame take text into the field they hold;
       assert.ok(!filled.error, JSON.stringify(filled));
       assert.equal(await page.evaluate(() => ce.textContent), 'Split with Sam');
     } else assert.ok(frame, s2.state);
+    // A select reads keys (type-ahead): typing into it still reaches it.
+    const select = refOf(s2.state, /combobox "Currency"/);
+    const picked = await b.call('browser_type', { tabId, ref: select, snapshotId: s2.snapshotId, text: 'G' });
+    assert.ok(!picked.error, JSON.stringify(picked));
+    assert.equal(await page.evaluate(() => document.getElementById('cur').value), 'GBP');
     const button = refOf(s2.state, /button "Reconcile"/);
     const refused = await b.call('browser_type', { tabId, ref: button, snapshotId: s2.snapshotId, text: 'x' });
     assert.equal(refused.error?.code, 'INVALID_REQUEST', JSON.stringify(refused));

@@ -312,7 +312,8 @@ async function setFormatted(session, backendNodeId, type, text, markStarted) {
  * The element text goes into for a target: the target when it takes text, else the one
  * enabled, rendered field inside it (a combobox's or a spin button's wrapper holding its
  * <input>, a rich editor's frame around its contenteditable; shadow roots included), the
- * focused one first. Null when it takes none.
+ * focused one first, else the target itself when it reads keys (a select's or a list box's
+ * type-ahead). Null when it takes no text.
  */
 const EDITABLE_OF = `function () {
   const takes = (e) => e.isContentEditable || e.localName === 'textarea'
@@ -330,7 +331,10 @@ const EDITABLE_OF = `function () {
   if (this.shadowRoot) visit(this);
   let a = document.activeElement;
   while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-  return found.find((e) => e === a) || found[0] || null;
+  // (Keys mean something to a select and to a focusable widget that reads them: type-ahead.)
+  const keyed = this.localName === 'select' || ((this.tabIndex >= 0 || this.hasAttribute('tabindex'))
+    && /^(listbox|combobox|grid|treegrid|tree|menu|menubar|spinbutton|slider|textbox|searchbox|tablist|radiogroup)$/.test(this.getAttribute('role') || ''));
+  return found.find((e) => e === a) || found[0] || (keyed ? this : null);
 }`;
 
 /** `EDITABLE_OF` for node `backendNodeId`: the backend node id text goes into, or null. */

@@ -363,6 +363,12 @@ async function domWalk(selector, maxNodes, textCap, round, keep, asRendered, { a
       const t = globalThis.__pccPosted.map.get(node);
       if (t) entry.frameTag = t;
     }
+    if (tag === 'iframe' || tag === 'frame') {
+      // Where its document starts: inside the border and padding, at the element's scale.
+      const scale = node.offsetWidth > 0 ? r.width / node.offsetWidth : 1;
+      const left = node.clientLeft + parseFloat(cs.paddingLeft || 0), top = node.clientTop + parseFloat(cs.paddingTop || 0);
+      if (left || top || Math.abs(scale - 1) > 0.001) entry.frameBox = [left, top, scale];
+    }
     if (node.labels && node.labels.length) entry.label = [...node.labels].map((l) => nameText(l, node)).join(' ').slice(0, TEXT_CAP);
     else if (/^(input|textarea|select)$/.test(tag) && node.hasAttribute('aria-labelledby')) {
       // A field named only by aria-labelledby: its label text, for the name and for the

@@ -68,6 +68,11 @@ pub struct WalkNode {
     /// its parent (`postMessage`); the child frame that received it reports the same tag.
     /// That pair is the verified parent-frame relation.
     pub frame_tag: Option<String>,
+    /// On `<iframe>`/`<frame>` elements: where the frame's document starts inside the element's
+    /// box — `[left, top, scale]`, its border and padding (the element's CSS px) and the
+    /// element's scale on screen (a `transform: scale(2)`: 2) — so the frame's coordinates
+    /// are placed where it is painted.
+    pub frame_box: Option<Vec<f64>>,
     /// On table cells, what Chromium's data-table guess reads of their box: bits 0–3 a
     /// top, bottom, left, right border wider than 0; bit 4 a background other than the
     /// table's in a table with cell spacing.
@@ -151,6 +156,7 @@ struct WireNode {
     before: Option<String>,
     after: Option<String>,
     frame_tag: Option<String>,
+    frame_box: Option<Vec<f64>>,
     #[serde(deserialize_with = "nullable")]
     cell_box: u8,
 }
@@ -184,6 +190,7 @@ impl<'de> Deserialize<'de> for WalkNode {
             after: w.after,
             label: w.label,
             frame_tag: w.frame_tag,
+            frame_box: w.frame_box,
             cell_box: w.cell_box,
         })
     }

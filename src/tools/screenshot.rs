@@ -162,10 +162,12 @@ pub fn masks(tree: &Tree, view: &View, secrets: &[String], fields: &[PaintedFiel
 }
 
 /// What moved while the image was taken: the texts read again after the capture (`after`)
-/// that show a secret (`secrets`, the last scrub's matcher), each covered over the hull of
-/// where it was before (`before`, the texts the plan read) and after — a copy that slides or
-/// scrolls between the plan and the pixels is somewhere between the two (motion one way), so
-/// the image shows none of it; one that appeared meanwhile is covered where it is after.
+/// that show a secret (`secrets`, the last scrub's matcher). One that stayed is covered where
+/// it is; one that moved (from where the plan read it, `before`) may have been anywhere along
+/// its path when the pixels were taken, and a path can wrap (a marquee, a carousel): it is
+/// covered over the whole width of the capture where it moved sideways, and over its whole
+/// height where it moved up or down, across both places. One that appeared meanwhile is
+/// covered where it is after.
 pub fn moved_masks(before: &[PaintedText], after: &[PaintedText], secrets: &[String], capture: Capture) -> Vec<Region> {
     let matcher = Matcher::of_values(secrets);
     let mut out: Vec<Region> = Vec::new();
@@ -176,10 +178,16 @@ pub fn moved_masks(before: &[PaintedText], after: &[PaintedText], secrets: &[Str
         // The same text where it was: the one at the same index if it is the same text, else
         // the first with the same text.
         let was = before.get(k).filter(|b| b.0 == t.0).or_else(|| before.iter().find(|b| b.0 == t.0));
-        let (x0, y0, x1, y1) = match was {
+        let (mut x0, mut y0, mut x1, mut y1) = match was {
             Some(b) => (b.1.min(t.1), b.2.min(t.2), (b.1 + b.3).max(t.1 + t.3), (b.2 + b.4).max(t.2 + t.4)),
             None => (t.1, t.2, t.1 + t.3, t.2 + t.4),
         };
+        if was.is_some_and(|b| b.1 != t.1) {
+            (x0, x1) = (capture.x, capture.x + capture.width);
+        }
+        if was.is_some_and(|b| b.2 != t.2) {
+            (y0, y1) = (capture.y, capture.y + capture.height);
+        }
         if let Some(region) = capture.place(&Rect { x: x0, y: y0, w: x1 - x0, h: y1 - y0 }) {
             if !out.contains(&region) {
                 out.push(region);
@@ -294,11 +302,17 @@ mod tests {
     }
 
     #[test]
-    fn a_copy_that_moved_is_covered_over_where_it_was_and_where_it_is() {
+    fn a_copy_that_moved_is_covered_along_every_path_it_may_have_taken() {
         let cap = Capture { x: 0.0, y: 0.0, width: 800.0, height: 600.0 };
         let before = [PaintedText("pw Zq-PASS-991177".into(), 10.0, 100.0, 150.0, 20.0), PaintedText("plain".into(), 0.0, 0.0, 10.0, 10.0)];
         let after = [PaintedText("pw Zq-PASS-991177".into(), 210.0, 100.0, 150.0, 20.0), PaintedText("plain".into(), 0.0, 0.0, 10.0, 10.0)];
-        assert_eq!(moved_masks(&before, &after, &["Zq-PASS-991177".into()], cap), vec![Region { x: 10.0, y: 100.0, width: 350.0, height: 20.0 }]);
+        // Moved sideways: the whole width of the capture, on its line.
+        assert_eq!(moved_masks(&before, &after, &["Zq-PASS-991177".into()], cap), vec![Region { x: 0.0, y: 100.0, width: 800.0, height: 20.0 }]);
+        // Stayed: where it is.
+        assert_eq!(moved_masks(&after, &after, &["Zq-PASS-991177".into()], cap), vec![Region { x: 210.0, y: 100.0, width: 150.0, height: 20.0 }]);
+        // Moved up: the whole height, across its columns.
+        let up = [PaintedText("pw Zq-PASS-991177".into(), 210.0, 40.0, 150.0, 20.0)];
+        assert_eq!(moved_masks(&after[..1], &up, &["Zq-PASS-991177".into()], cap), vec![Region { x: 210.0, y: 0.0, width: 150.0, height: 600.0 }]);
         // One that appeared after the plan is covered where it is.
         assert_eq!(moved_masks(&[], &after, &["Zq-PASS-991177".into()], cap), vec![Region { x: 210.0, y: 100.0, width: 150.0, height: 20.0 }]);
         assert!(moved_masks(&before, &after, &[], cap).is_empty());

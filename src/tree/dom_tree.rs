@@ -31,7 +31,9 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
         viewport,
         behind_modal: walk.behind_modal,
     };
-    let map = add_walk(&mut tree, &walk.nodes, 0, 0, (0.0, 0.0));
+    let map = add_walk(&mut tree, &walk.nodes, 0, 0, (0.0, 0.0, 1.0));
+    // Each frame's scale on screen (a scaled iframe's document is painted scaled).
+    let mut scales = vec![1.0];
     // Child frames (walked in every frame, `domFrames`), each shown only under the one
     // <iframe> element its window received the one-time tag of (a verified relation).
     let mut placed = vec![false; obs.dom_frames.len()];
@@ -53,7 +55,12 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
                 let f = &obs.dom_frames[*one];
                 let child = tree.frames.len();
                 tree.frames.push(Frame { frame_id: f.frame_id.to_string(), session: String::new(), url: f.url.clone(), is_main: false });
-                add_walk(&mut tree, &f.nodes, child, owner, (b.x, b.y));
+                // Inside the iframe's border and padding, at its scale (and its frame's).
+                let outer = scales.get(tree.nodes[owner].frame).copied().unwrap_or(1.0);
+                let [left, top, own] = tree.nodes[owner].frame_box.unwrap_or([0.0, 0.0, 1.0]);
+                let scale = outer * own;
+                scales.push(scale);
+                add_walk(&mut tree, &f.nodes, child, owner, (b.x + left * scale, b.y + top * scale, scale));
             }
             _ if tree.nodes[owner].in_viewport && !tree.nodes[owner].hidden && !obs.dom_frames.is_empty() => {
                 tree.unverified_frames += 1;
@@ -88,7 +95,8 @@ pub fn build(obs: &Observation, walk: &DomWalk) -> Tree {
     tree
 }
 
-fn add_walk(tree: &mut Tree, nodes: &[WalkNode], fi: usize, attach_to: usize, (ox, oy): (f64, f64)) -> Vec<usize> {
+/// `place`: where the frame's document is painted, `(x, y, scale)` in the top viewport.
+fn add_walk(tree: &mut Tree, nodes: &[WalkNode], fi: usize, attach_to: usize, place: (f64, f64, f64)) -> Vec<usize> {
     let n = nodes.len();
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut roots = Vec::new();
@@ -124,7 +132,7 @@ fn add_walk(tree: &mut Tree, nodes: &[WalkNode], fi: usize, attach_to: usize, (o
         if aria_hidden {
             continue;
         }
-        let mut node = translate(w, wi, &gather, viewport, (ox, oy));
+        let mut node = translate(w, wi, &gather, viewport, place);
         node.frame = fi;
         let ti = tree.nodes.len();
         map[wi] = ti;
@@ -608,7 +616,7 @@ fn implicit_role(w: &WalkNode, cx: Context) -> Role {
     }
 }
 
-fn translate(w: &WalkNode, wi: usize, g: &Gather, viewport: Rect, (ox, oy): (f64, f64)) -> Node {
+fn translate(w: &WalkNode, wi: usize, g: &Gather, viewport: Rect, (ox, oy, scale): (f64, f64, f64)) -> Node {
     // The first ARIA role of the attribute's list wins; an unknown token (`role="btn"`) is skipped.
     let cx = g.context[wi];
     // A `region` or `form` token counts only on an element named by its author (aria-label,
@@ -720,7 +728,7 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, viewport: Rect, (ox, oy): (f64
     // Text has the box and the visibility of the element it is in (the walk reads elements';
     // a text without a box would rank last among what is off-screen, behind its own links).
     let own = if w.tag == "#text" { usize::try_from(w.parent).ok().and_then(|p| g.nodes.get(p)) } else { Some(w) };
-    let bounds = own.and_then(|o| o.rect.as_deref()).and_then(Rect::from_slice).map(|b| b.offset(ox, oy));
+    let bounds = own.and_then(|o| o.rect.as_deref()).and_then(Rect::from_slice).map(|b| b.placed(ox, oy, scale));
     let in_viewport = bounds.map(|b| b.intersect(&viewport).is_some()).unwrap_or(false);
     let visibility = own.and_then(|o| o.visibility.as_deref());
     let (edge_before, edge_after) = w.text.as_deref().map(crate::text::edge_spaces).unwrap_or((false, false));
@@ -747,6 +755,10 @@ fn translate(w: &WalkNode, wi: usize, g: &Gather, viewport: Rect, (ox, oy): (f64
         states,
         tag: w.tag.clone(),
         frame_tag: w.frame_tag.clone().filter(|t| !t.is_empty()),
+        frame_box: w.frame_box.as_deref().and_then(|b| match b {
+            [l, t, s] if [l, t, s].iter().all(|v| v.is_finite()) && *s > 0.0 => Some([*l, *t, *s]),
+            _ => None,
+        }),
         attrs: keep_attrs(w.attrs.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
         hidden: matches!(visibility, Some("hidden" | "collapse")) || (w.opacity == Some(0.0) && !role.is_actionable()),
         bounds,

@@ -49,6 +49,11 @@ impl Rect {
     pub fn offset(&self, dx: f64, dy: f64) -> Rect {
         Rect { x: self.x + dx, y: self.y + dy, ..*self }
     }
+    /// This rect of a frame's document placed where the frame is painted: scaled by `scale`,
+    /// then moved to the frame's origin (`dx`, `dy`).
+    pub fn placed(&self, dx: f64, dy: f64, scale: f64) -> Rect {
+        Rect { x: self.x * scale + dx, y: self.y * scale + dy, w: self.w * scale, h: self.h * scale }
+    }
     /// Distance from this rect to another (0 when they overlap), on the vertical axis first.
     pub fn distance(&self, o: &Rect) -> f64 {
         let dy = if self.y + self.h < o.y { o.y - (self.y + self.h) } else if o.y + o.h < self.y { self.y - (o.y + o.h) } else { 0.0 };

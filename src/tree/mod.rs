@@ -99,6 +99,9 @@ pub struct Node {
     /// DOM source, on `<iframe>` elements: the one-time tag its window was sent (the child
     /// frame that received it belongs here).
     pub frame_tag: Option<String>,
+    /// DOM source, on `<iframe>` elements: where its document starts inside the element's box
+    /// and at what scale (`[left, top, scale]`, the element's CSS px; `input::dom_walk`).
+    pub frame_box: Option<[f64; 3]>,
     /// A warning line to show in place of this node's missing content (unexpandable iframe).
     pub warning: Option<String>,
 }
