@@ -262,20 +262,25 @@ test("a press in a window without the focus never shows one of the person's own 
   await personClicksIn();
   // The person's second window, unfocused: the tab it shows (which the person let the agent
   // read, and the agent claimed) and one of their own behind it.
-  const second = await b.inWorker(async (url) => (await chrome.windows.create({ url, focused: false, left: 620, top: 40, width: 560, height: 500 })).id, server.url('person.html?shown'));
+  const second = await b.inWorker(async (url) => (await chrome.windows.create({ url, focused: false })).id, server.url('person.html?shown'));
   const [shownTab] = await b.inWorker(async (w) => chrome.tabs.query({ windowId: w }), second);
   const hidden = await b.inWorker(async (w, url) => (await chrome.tabs.create({ windowId: w, url, active: false, index: 0 })).id, second, server.url('person.html?behind'));
   for (const id of [shownTab.id, hidden]) {
     for (let i = 0; i < 100 && (await b.inWorker(async (t) => (await chrome.tabs.get(t)).status, id)) !== 'complete'; i++) await sleep(50);
   }
   await personClicksIn();
+  // (Beside the person's window, not under it: a covered window's tabs are hidden whatever it shows.)
+  await b.inWorker(async (w) => chrome.windows.update(w, { left: 1205, top: 40, width: 390, height: 500 }), second);
+  await sleep(300);
+  const where = await b.inWorker(async (w) => { const x = await chrome.windows.get(w); return [x.left, x.top, x.width, x.height, x.state]; }, second);
+  assert.equal(await b.pageFact(shownTab.id, () => document.visibilityState), 'visible', `the second window is on screen: ${where}`);
   await b.inWorker(async (t) => globalThis.pcc.consent.grantTab(t, (await chrome.tabs.get(t)).url), shownTab.id);
   const claim = await b.call('browser_claim_tab', { tabId: shownTab.id });
   assert.ok(!claim.error, JSON.stringify(claim.error));
   const snap = (await b.call('browser_snapshot', { tabId: shownTab.id })).snapshot;
   const ref = refOf(snap.state, 'Notes');
   for (let i = 0; i < 3; i++) {
-    const click = await b.call('browser_click', { tabId: shownTab.id, snapshotId: snap.snapshotId, ref });
+    const click = await b.call('browser_click', { tabId: shownTab.id, snapshotId: snap.snapshotId, ref, handle: claim.tab.handle });
     assert.ok(!click.error, JSON.stringify(click.error));
   }
   const behind = await b.pageFact(hidden, () => ({ vis: visLog.join(','), focus: focusLog.join(',') }));
@@ -283,6 +288,6 @@ test("a press in a window without the focus never shows one of the person's own 
   const tabs = await b.inWorker(async (w) => (await chrome.tabs.query({ windowId: w })).map((t) => t.url), second);
   assert.ok(!tabs.some((u) => u.startsWith('chrome-extension://')), `no placeholder left in the person's window: ${tabs}`);
   assert.equal(x.activeTitle(), PERSON_TITLE, "the person's window keeps the focus");
-  await b.call('browser_release_tab', { tabId: shownTab.id });
+  await b.call('browser_release_tab', { tabId: shownTab.id, handle: claim.tab.handle });
   await b.inWorker(async (w) => chrome.windows.remove(w), second);
 });
