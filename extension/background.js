@@ -34,6 +34,7 @@ import { assertMayRead, described, grantTab, mayRead, revokeTab, setPolicy, star
 import * as secretTabs from './services/secrets.js';
 import { scrubbedResult } from './services/secrets.js';
 import { ownedTabs, ownerOf } from './services/ownership.js';
+import { givingFocusBack } from './act/focus.js';
 
 // A closed or replaced tab: every module that keeps per-tab state forgets it, here in one
 // place (the core's refs and revisions of the tab too).
@@ -46,6 +47,8 @@ chrome.tabs.onRemoved.addListener(async (tabId, { windowId, isWindowClosing }) =
 // A tab a page opened: the agent's when an agent tab's page opened it (in its opener's group).
 chrome.webNavigation.onCreatedNavigationTarget.addListener(async ({ sourceTabId, tabId }) => {
   if (!(await ownershipTabs.openedBy(sourceTabId, tabId))) return;
+  // A window it opened never keeps the person's focus (act/focus.js).
+  givingFocusBack(sourceTabId, tabId).catch(() => {});
   const [from, tab] = await Promise.all([chrome.tabs.get(sourceTabId).catch(() => null), chrome.tabs.get(tabId).catch(() => null)]);
   if (from?.groupId >= 0 && tab?.windowId === from.windowId) await chrome.tabs.group({ tabIds: [tabId], groupId: from.groupId }).catch(() => {});
 });

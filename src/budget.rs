@@ -328,6 +328,9 @@ pub const ACTION_COMMIT_MAX_MS: usize = 5_000;
 /// back-to-back calls on a large state (an AX tree of ~0.5 MB takes ~5 ms to save) pay for
 /// one write per interval, and a change is kept within it.
 pub const STATE_WRITE_EVERY_MS: usize = 100;
+/// A window an agent's page opens is watched this long for taking the person's focus (then
+/// given back to the window they were in: act/focus.js).
+pub const POPUP_FOCUS_WATCH_MS: usize = 2_000;
 /// A whole-page read that finds nothing to show (a client-rendered app still booting) waits
 /// at most this long for the page's first render, then reads once more.
 pub const EMPTY_PAGE_WAIT_MS: usize = 2_000;
@@ -367,7 +370,7 @@ pub const ECHO_CHARS: usize = 80;
 pub const CAUSE_CHARS: usize = 160;
 
 /// The source-side limits the extension needs, by name (`limits()` in the wasm facade).
-pub const SOURCE_LIMITS: [(&str, usize); 85] = [
+pub const SOURCE_LIMITS: [(&str, usize); 86] = [
     ("renewAboveBytes", RENEW_ABOVE_BYTES),
     ("renewIdleMs", RENEW_IDLE_MS),
     ("scrollViewChars", SCROLL_VIEW_CHARS),
@@ -446,6 +449,7 @@ pub const SOURCE_LIMITS: [(&str, usize); 85] = [
     ("actionCommitMaxMs", ACTION_COMMIT_MAX_MS),
     ("stateWriteEveryMs", STATE_WRITE_EVERY_MS),
     ("emptyPageWaitMs", EMPTY_PAGE_WAIT_MS),
+    ("popupFocusWatchMs", POPUP_FOCUS_WATCH_MS),
     ("stateKeyBytes", STATE_KEY_BYTES),
     ("stateIvBytes", STATE_IV_BYTES),
     ("fastLoadMs", FAST_LOAD_MS),

@@ -8,6 +8,7 @@
 // press takes nothing from them), leave the window showing another tab, or show one of the
 // person's own tabs (that page would see itself shown: `visibilitychange`, a focus it never had).
 import { PLACEHOLDER, isAgentWindow } from '../services/ownership.js';
+import { limits } from '../services/limits.js';
 
 /** The tab of window `windowId` to show for a moment: its placeholder, else a placeholder made
  * for it (`made`: closed afterwards, but in the agent's own window, where it stays for the next
@@ -19,6 +20,55 @@ async function standIn(windowId) {
   if (other) return { id: other.id };
   const made = await chrome.tabs.create({ windowId, url: placeholder, active: false, index: 0 });
   return { id: made.id, made: !(await isAgentWindow(windowId)) };
+}
+
+// The window the person was in before the focus last moved (chrome.windows.onFocusChanged):
+// where it goes back to when a page the agent acts on opens a window that takes it.
+let focusedNow = chrome.windows.WINDOW_ID_NONE;
+let focusedBefore = chrome.windows.WINDOW_ID_NONE;
+/** Windows that agent pages opened lately: windowId → {opener's window, until (ms)}. */
+const opening = new Map();
+// (A window focused before this worker started sends no event: asked once.)
+chrome.windows.getLastFocused().then((w) => {
+  if (focusedNow === chrome.windows.WINDOW_ID_NONE && w?.focused) focusedNow = w.id;
+}, () => {});
+
+chrome.windows.onFocusChanged.addListener((windowId) => {
+  // (Focus passes through "no window" between two: only windows count.)
+  if (windowId === focusedNow || windowId === chrome.windows.WINDOW_ID_NONE) return;
+  focusedBefore = focusedNow;
+  focusedNow = windowId;
+  const o = opening.get(windowId);
+  if (o && performance.now() <= o.until) giveBack(windowId, o.from);
+});
+
+/** The focus, taken by window `popup` that the agent's window `from` opened, back to the window
+ * the person was in (unless that is the agent's window they were watching). */
+function giveBack(popup, from) {
+  const back = focusedBefore;
+  if (back === chrome.windows.WINDOW_ID_NONE || back === from || back === popup) return;
+  // (A window manager may refuse a window that asks for the focus; it gives the focus to the
+  // one before when the window that took it is minimized: the popup waits there, still the
+  // agent's to act on.)
+  chrome.windows.update(popup, { state: 'minimized' })
+    .then(() => chrome.windows.update(back, { focused: true }))
+    .catch(() => {});
+}
+
+/**
+ * A window a page of the agent's tab `from` opened (`tabId`, the agent's: ownership.js
+ * openedBy) that takes the OS focus — `window.open` after the agent's click, a user activation
+ * — while the person was in another window: the focus goes back to that window as soon as the
+ * new one takes it, within popupFocusWatchMs (the popup stays open behind, reported by the
+ * action as `opened`). Keys the person typed in those few milliseconds may have reached it. A
+ * window the person was watching the agent's tab in keeps what it does.
+ */
+export async function givingFocusBack(from, tabId) {
+  const [opener, opened] = await Promise.all([chrome.tabs.get(from).catch(() => null), chrome.tabs.get(tabId).catch(() => null)]);
+  if (!opener || !opened || opened.windowId === opener.windowId) return;
+  opening.set(opened.windowId, { from: opener.windowId, until: performance.now() + limits.popupFocusWatchMs });
+  for (const [w, o] of opening) if (performance.now() > o.until) opening.delete(w);
+  if (focusedNow === opened.windowId) giveBack(opened.windowId, opener.windowId);
 }
 
 /** `press()` (a pointer press on tab `tabId`) without moving the OS focus. */

@@ -291,3 +291,27 @@ test("a press in a window without the focus never shows one of the person's own 
   await b.call('browser_release_tab', { tabId: shownTab.id, handle: claim.tab.handle });
   await b.inWorker(async (w) => chrome.windows.remove(w), second);
 });
+
+test("a window a page opens on the agent's click never keeps the person's focus", async () => {
+  const opened = await b.call('browser_tab_open', { url: server.url('popup-opener.html') });
+  assert.ok(!opened.error, JSON.stringify(opened.error));
+  const agent = { tabId: opened.tab.id };
+  await personClicksIn();
+  const read = await b.call('browser_snapshot', { tabId: agent.tabId });
+  assert.ok(!read.error, JSON.stringify(read.error));
+  const snap = read.snapshot;
+  const click = await b.call('browser_click', { tabId: agent.tabId, snapshotId: snap.snapshotId, ref: refOf(snap.state, 'Open popup') });
+  assert.ok(!click.error, JSON.stringify(click.error));
+  await sleep(400);
+  const popup = (await b.inWorker(async () => (await chrome.tabs.query({})).map((t) => ({ id: t.id, url: t.url, windowId: t.windowId })))).find((t) => /person\.html\?popup/.test(t.url));
+  assert.ok(popup, 'the page opened its window');
+  assert.equal(x.activeTitle(), PERSON_TITLE, "the person's window has the focus again");
+  x.type('kept');
+  await sleep(200);
+  const popupKeys = await b.pageFact(popup.id, () => keyLog);
+  const facts = await personFacts();
+  assert.match(facts.keys, /kept$/, `the person's keys reach their own page: ${JSON.stringify(facts)}, popup ${JSON.stringify(popupKeys)}`);
+  assert.equal(popupKeys, '', 'no key of the person reached the popup');
+  assert.ok((click.opened ?? []).some((t) => t.id === popup.id) || (await b.call('browser_tabs')).tabs.find((t) => t.id === popup.id)?.owner === 'agent', 'the popup is the agent\'s');
+  await b.inWorker(async (w) => chrome.windows.remove(w), popup.windowId);
+});
