@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openTab } from './harness.mjs';
 import { startServer } from './server.mjs';
+import { limits } from '../pkg/node/pcc.js';
 
 let b, server;
 before(async () => { server = await startServer(); b = await launch(); });
@@ -96,5 +97,18 @@ test('a client-side route change is reported like a navigation, with the state o
   const s2 = (await b.call('browser_snapshot', { tabId })).snapshot;
   const jump = await b.call('browser_click', { tabId, ref: refOf(s2.state, /link "Notes"/), snapshotId: s2.snapshotId });
   assert.ok(!jump.error && jump.routed === undefined && jump.snapshot === undefined, JSON.stringify(jump).slice(0, 300));
+  await page.close();
+});
+
+test("a navigating click answers once the page reached is parsed and quiet, not once every image has loaded", async () => {
+  // nav-slow.html holds an image whose response never comes: its load event never fires.
+  const { page, tabId } = await openTab(b, server, 'nav-a.html');
+  const s = (await b.call('browser_snapshot', { tabId })).snapshot;
+  const r = await b.call('browser_click', { tabId, ref: refOf(s.state, /link "Slow"/), snapshotId: s.snapshotId });
+  assert.ok(!r.error && r.navigated, JSON.stringify(r).slice(0, 300));
+  assert.match(r.snapshot?.state ?? '', /heading "Reached"/, 'the state of the page reached');
+  assert.equal(await page.evaluate(() => document.readyState), 'interactive', 'its load never came');
+  // The settle ended because the page was quiet, not at its cap (where waiting for the load ends).
+  assert.ok(r.settledMs < limits().settleMaxMs, `settled in ${r.settledMs} ms: the click waited for the load`);
   await page.close();
 });
