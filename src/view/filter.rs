@@ -201,12 +201,34 @@ fn roving_rows(tree: &Tree) -> Vec<bool> {
     let clicked_row = |i: usize| tree.nodes[i].clickable && is_click_target(tree, i);
     // The node at `path` (child indices) below `from`.
     let at = |from: usize, path: &[usize]| path.iter().try_fold(from, |i, &k| tree.nodes[i].children.get(k).copied());
-    for parent in &tree.nodes {
-        if parent.children.len() < 2 {
+    // (This runs on every read: only containers with a possible member at most a row and
+    // `ROVING_DEPTH` levels below them are looked into — most of a page has none.)
+    let mut up = vec![usize::MAX; tree.nodes.len()];
+    for (i, n) in tree.nodes.iter().enumerate() {
+        for &c in &n.children {
+            up[c] = i;
+        }
+    }
+    let mut near = vec![false; tree.nodes.len()];
+    for (i, n) in tree.nodes.iter().enumerate() {
+        if !((n.states.focusable && !native(n)) || n.clickable) {
             continue;
         }
-        // (row tag, row role, path to the member, member tag): the places where some row holds
-        // a member, found once; every row is then looked at those places.
+        let mut a = up[i];
+        for _ in 0..=ROVING_DEPTH {
+            if a == usize::MAX {
+                break;
+            }
+            near[a] = true;
+            a = up[a];
+        }
+    }
+    for (pi, parent) in tree.nodes.iter().enumerate() {
+        if parent.children.len() < 2 || !near[pi] {
+            continue;
+        }
+        // (row, path to the member): the places where some row holds a member, each found
+        // once (by the row's tag and role and the path); every row is then looked at there.
         let mut patterns: Vec<(usize, Vec<usize>)> = Vec::new();
         for &row in &parent.children {
             let mut stack: Vec<(usize, Vec<usize>)> = vec![(row, Vec::new())];
