@@ -47,9 +47,9 @@ chrome.tabs.onRemoved.addListener(async (tabId, { windowId, isWindowClosing }) =
 // A tab a page opened: the agent's when an agent tab's page opened it (in its opener's group).
 chrome.webNavigation.onCreatedNavigationTarget.addListener(async ({ sourceTabId, tabId }) => {
   if (!(await ownershipTabs.openedBy(sourceTabId, tabId))) return;
-  // A window it opened never keeps the person's focus (act/focus.js).
-  givingFocusBack(sourceTabId, tabId).catch(() => {});
   const [from, tab] = await Promise.all([chrome.tabs.get(sourceTabId).catch(() => null), chrome.tabs.get(tabId).catch(() => null)]);
+  // A window it opened never keeps the person's focus (act/focus.js).
+  if (from && tab) givingFocusBack(from, tab);
   if (from?.groupId >= 0 && tab?.windowId === from.windowId) await chrome.tabs.group({ tabIds: [tabId], groupId: from.groupId }).catch(() => {});
 });
 chrome.tabs.onReplaced.addListener(async (added, removed) => {

@@ -56,16 +56,15 @@ function giveBack(popup, from) {
 }
 
 /**
- * A window a page of the agent's tab `from` opened (`tabId`, the agent's: ownership.js
+ * A window a page of the agent's tab `opener` opened (tab `opened`, the agent's: ownership.js
  * openedBy) that takes the OS focus — `window.open` after the agent's click, a user activation
  * — while the person was in another window: the focus goes back to that window as soon as the
  * new one takes it, within popupFocusWatchMs (the popup stays open behind, reported by the
  * action as `opened`). Keys the person typed in those few milliseconds may have reached it. A
  * window the person was watching the agent's tab in keeps what it does.
  */
-export async function givingFocusBack(from, tabId) {
-  const [opener, opened] = await Promise.all([chrome.tabs.get(from).catch(() => null), chrome.tabs.get(tabId).catch(() => null)]);
-  if (!opener || !opened || opened.windowId === opener.windowId) return;
+export function givingFocusBack(opener, opened) {
+  if (opened.windowId === opener.windowId) return;
   opening.set(opened.windowId, { from: opener.windowId, until: performance.now() + limits.popupFocusWatchMs });
   for (const [w, o] of opening) if (performance.now() > o.until) opening.delete(w);
   if (focusedNow === opened.windowId) giveBack(opened.windowId, opener.windowId);

@@ -1,8 +1,8 @@
 // Settling after a side effect: an action reports once the page is quiet, so that the next
 // read sees the menu that opened, not its animation half-way. Quiet means: a navigation the
-// action started has committed and its document is parsed, no DOM mutation and no finite animation or transition running
-// for `settleQuietMs`, and no fetch/XHR the page started since the action still in flight
-// (journaled tabs). Never longer than `settleMaxMs` from the action, or from the commit of a
+// action started has committed and its document is parsed, no DOM mutation and no finite
+// animation or transition running for `settleQuietMs`, and no fetch/XHR the page started
+// since the action still in flight (journaled tabs). Never longer than `settleMaxMs` from the action, or from the commit of a
 // navigation the action started (waited for at most `actionCommitMaxMs`).
 //
 // Owns: the settle wait and `settledMs`. Must never: act, retry, or fail an action that

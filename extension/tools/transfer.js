@@ -37,21 +37,28 @@ async function maskPlan(tab, region, marks, handle, held, main) {
   // Every text the top frame paints over the region, with its glyphs' box: the state leaves
   // some out (behind a modal, aria-hidden, a closed shadow root, CSS-generated), the screen
   // does not. Past the limit, or unreadable, the capture is refused.
-  const [shown] = await inject(tab.id, [0], paintedTexts, [region, limits.paintedTextsMax, limits.paintedTextChars]).catch(() => []);
-  if (!Array.isArray(shown?.result?.texts)) fail('BROWSER_SCRIPT_FAILED', shown?.result?.overflow ? 'the page paints more text than a screenshot can check for secrets' : 'the screenshot could not be checked for secrets (the page\'s text could not be read)', shown?.result?.overflow ? 'capture a smaller region (an element by ref), or read the page with browser_snapshot' : 'read the page with browser_snapshot instead');
+  const shown = await paintedOver(tab, region);
+  if (!Array.isArray(shown?.texts)) fail('BROWSER_SCRIPT_FAILED', shown?.overflow ? 'the page paints more text than a screenshot can check for secrets' : 'the screenshot could not be checked for secrets (the page\'s text could not be read)', shown?.overflow ? 'capture a smaller region (an element by ref), or read the page with browser_snapshot' : 'read the page with browser_snapshot instead');
   const { collector } = await ready;
   const boxes = marks && held ? await heldBoxes(tab, main, collector.refsOf(held, handle)) : [];
   const secrets = [...(await rememberedSecrets()), ...now];
-  const plan = collector.screenshotPlan(jsonText(obs), { ...region, marks, tab: handle, secrets, fields: painted, texts: shown.result.texts, ...(held ? { snapshotId: held, boxes } : {}) });
-  return { plan, texts: shown.result.texts, secrets };
+  const plan = collector.screenshotPlan(jsonText(obs), { ...region, marks, tab: handle, secrets, fields: painted, texts: shown.texts, ...(held ? { snapshotId: held, boxes } : {}) });
+  return { plan, texts: shown.texts, secrets };
+}
+
+/** What the top frame paints over `region` (page/checks.js paintedTexts): `{texts}`,
+ * `{overflow}`, or undefined when it could not be read. */
+async function paintedOver(tab, region) {
+  const [r] = await inject(tab.id, [0], paintedTexts, [region, limits.paintedTextsMax, limits.paintedTextChars]).catch(() => []);
+  return r?.result;
 }
 
 /** The plan's masks and those of what moved since it was made (the texts read again now, after
  * the capture: core `movedMasks`); a page that cannot be read again fails closed. */
 async function afterCapture(tab, region, { plan, texts, secrets }) {
-  const [again] = await inject(tab.id, [0], paintedTexts, [region, limits.paintedTextsMax, limits.paintedTextChars]).catch(() => []);
-  if (!Array.isArray(again?.result?.texts)) fail('BROWSER_SCRIPT_FAILED', 'the screenshot could not be checked for secrets (the page changed while it was taken)', 'take the screenshot again');
-  const moved = movedMasks(texts, again.result.texts, secrets, region.x, region.y, region.width, region.height);
+  const again = await paintedOver(tab, region);
+  if (!Array.isArray(again?.texts)) fail('BROWSER_SCRIPT_FAILED', 'the screenshot could not be checked for secrets (the page changed while it was taken)', 'take the screenshot again');
+  const moved = movedMasks(texts, again.texts, secrets, region.x, region.y, region.width, region.height);
   return moved.length ? { ...plan, masks: [...plan.masks, ...moved] } : plan;
 }
 
